@@ -1,0 +1,79 @@
+# lumba — build, test, bench, install.
+# Overridable: LUA_INC (Lua 5.4 headers), LLVM_CONFIG, PREFIX, CC, BUSTED.
+
+LUA_INC ?= $(shell pkg-config --cflags-only-I lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
+LLVM_CONFIG ?= $(shell command -v llvm-config-14 || command -v llvm-config)
+PREFIX ?= /usr/local
+LUA_VERSION = 5.4
+LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
+LUA_SHAREDIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
+INCDIR ?= $(PREFIX)/include
+BUSTED ?= busted --lua=lua5.4
+
+# the warnings of Lua's own makefile
+WARN = -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
+       -Wstrict-prototypes -Wredundant-decls
+LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//')
+LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs 2>/dev/null)
+OPT ?= -O2 -g
+CFLAGS ?= $(OPT)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
+             $(LUA_INC) $(LLVM_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS = $(LLVM_LIBS) -lpthread -ldl -lm
+
+BUILD ?= build
+SRCS := $(wildcard src/*.c)
+OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+MODULE = $(BUILD)/lumba/core.so
+
+.PHONY: all test check-c example install uninstall asan clean bench
+all: $(MODULE)
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(MODULE): $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(EXTRA_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+# C unit tests: the parts that need no Lua state
+CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
+$(BUILD)/ctest/%: tests/c/%.c $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(filter-out $(BUILD)/obj/module.o,$(OBJS)) \
+	  $(EXTRA_LDFLAGS) $(LDLIBS) -llua5.4
+
+check-c: $(CTESTS)
+	@for t in $(CTESTS); do $$t || exit 1; done
+
+test: $(MODULE) check-c
+	$(BUSTED) --exclude-tags=gpu
+
+example: $(MODULE)
+	lua5.4 examples/ising.lua
+
+# ASan+UBSan build of the module, then the busted suite with the runtime preloaded
+ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
+UBSAN_LIB = $(shell $(CC) -print-file-name=libubsan.so)
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" build-asan/lumba/core.so
+	LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
+	  LUMBA_CPATH=build-asan $(BUSTED) --exclude-tags=gpu,noasan
+
+bench: $(MODULE)
+	lua5.4 bench/run.lua
+
+install: $(MODULE)
+	install -d $(DESTDIR)$(LUA_LIBDIR)/lumba $(DESTDIR)$(LUA_SHAREDIR)/lumba $(DESTDIR)$(INCDIR)
+	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/lumba/core.so
+	install -m 644 lua/lumba/*.lua $(DESTDIR)$(LUA_SHAREDIR)/lumba/
+	install -m 644 src/lumba.h $(DESTDIR)$(INCDIR)/lumba.h
+
+uninstall:
+	rm -rf $(DESTDIR)$(LUA_LIBDIR)/lumba $(DESTDIR)$(LUA_SHAREDIR)/lumba $(DESTDIR)$(INCDIR)/lumba.h
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,72 @@
+/*
+** array.h — lumba.ndarray: N-d typed arrays shared by Lua and compiled code.
+*/
+#ifndef array_h
+#define array_h
+
+#include <stdbool.h>
+
+#include <lua.h>
+
+#include "lm.h"
+#include "nrt.h"
+
+typedef enum DType {
+#define DTYPE(e, name, ctype, size, kind) DT_##e,
+#include "dtype.def"
+#undef DTYPE
+  DT__COUNT
+} DType;
+
+/* The struct compiled code reads (Numba's array layout, with shape and
+** strides sized LM_MAXDIM so one C struct serves every ndim).
+** Compiled code receives a pointer to one of these per array argument. */
+typedef struct ArrayStruct {
+  MemInfo *meminfo;  // owner of the buffer; NULL for memory nobody owns
+  void *parent;      // unused (Numba's parent object); always NULL
+  int64_t nitems;    // product of shape
+  int64_t itemsize;  // bytes per element
+  void *data;        // first element
+  int64_t shape[LM_MAXDIM];
+  int64_t strides[LM_MAXDIM];  // in bytes, may be negative or zero
+} ArrayStruct;
+
+enum { ARR_C_CONTIG = 1, ARR_F_CONTIG = 2, ARR_READONLY = 4 };
+
+/* userdata "lumba.ndarray" */
+typedef struct NdArray {
+  ArrayStruct s;  // holds one reference to s.meminfo
+  DType dtype;
+  int ndim;
+  int flags;      // ARR_* (recomputed whenever shape/strides change)
+} NdArray;
+
+#define ARRAY_MT "lumba.ndarray"
+
+/* dtype facts from dtype.def */
+extern const char *const dtype_names[DT__COUNT];
+extern const int dtype_sizes[DT__COUNT];
+extern const char dtype_kinds[DT__COUNT];
+/* dtype by name ("float64", "f8", "int", "float", "bool"...); -1 if unknown */
+int dtype_from_name(const char *name);
+/* dtype argument at idx (string, or nil -> dflt); raises luaL_argerror */
+DType dtype_check(lua_State *L, int idx, DType dflt);
+
+NdArray *array_test(lua_State *L, int idx);   /* NULL if not an ndarray */
+NdArray *array_check(lua_State *L, int idx);  /* luaL_checkudata */
+/* New C-contiguous zeroed array on the stack; raises on bad shape / OOM. */
+NdArray *array_push_new(lua_State *L, DType dt, int ndim, const int64_t *shape);
+/* Push an ndarray for s, taking over the reference s->meminfo holds. */
+NdArray *array_push_struct(lua_State *L, const ArrayStruct *s, DType dt, int ndim);
+/* Recompute nitems and ARR_* flags after shape/strides change. */
+void array_update_flags(NdArray *a);
+/* 'C', 'F' or 'A' as in Numba's layouts */
+char array_layout(const NdArray *a);
+/* Element at byte address p as a Lua number; store a Lua value there (raises
+** on a value that does not fit, naming argument argn). */
+void array_push_elem(lua_State *L, DType dt, const void *p);
+void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn);
+
+void array_open(lua_State *L);  /* registers the metatable and fills the table on top */
+
+#endif

@@ -1,0 +1,25 @@
+/*
+** frontend.h — source text or Lua-table AST to a C AST, and back
+** (lumba.parse). Owns lex.c, parse.c, ast_lua.c.
+*/
+#ifndef frontend_h
+#define frontend_h
+
+#include <lua.h>
+
+#include "ast.h"
+
+/* Parse Python-subset source into a Module node in arena a; raises
+** SyntaxError / UnsupportedError with positions (diag_error). */
+Node *parse_source(lua_State *L, Arena *a, const Source *src);
+/* Convert the Lua-table AST at stack index idx to a Module node (a lone
+** FunctionDef table is wrapped in a Module); raises an error naming the bad
+** node. */
+Node *ast_from_lua(lua_State *L, int idx, Arena *a, const Source *src);
+/* Push the Lua-table form of n. */
+void ast_to_lua(lua_State *L, Node *n);
+
+/* adds lumba.core.parse(src [, chunkname]) */
+void frontend_open(lua_State *L);
+
+#endif

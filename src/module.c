@@ -1,0 +1,24 @@
+/*
+** module.c — luaopen_lumba_core: one registration place. Each area adds
+** its functions to the module table through its *_open(L).
+*/
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "array.h"
+#include "cudadrv.h"
+#include "dispatch.h"
+#include "frontend.h"
+
+LUMBA_API int luaopen_lumba_core(lua_State *L);
+
+int luaopen_lumba_core(lua_State *L) {
+  lua_newtable(L);
+  lua_pushliteral(L, LM_VERSION);
+  lua_setfield(L, -2, "version");
+  array_open(L);
+  frontend_open(L);
+  dispatch_open(L);
+  cuda_open(L);
+  return 1;
+}

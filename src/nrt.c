@@ -1,0 +1,54 @@
+/*
+** nrt.c — reference-counted buffers shared by Lua and compiled code.
+** Counts are atomic because parallel loops may take and drop references.
+*/
+#include <string.h>
+
+#include "nrt.h"
+
+/* A process-wide statistic, not state: reads never affect behaviour. */
+static _Atomic int64_t live_count;
+
+MemInfo *nrt_alloc(size_t size) {
+  size_t body = (sizeof(MemInfo) + NRT_ALIGN - 1) & ~(size_t)(NRT_ALIGN - 1);
+  if (size > SIZE_MAX - body - NRT_ALIGN) return NULL;
+  size_t total = (body + size + NRT_ALIGN - 1) & ~(size_t)(NRT_ALIGN - 1);
+  MemInfo *mi = aligned_alloc(NRT_ALIGN, total);
+  if (mi == NULL) return NULL;
+  atomic_init(&mi->refct, 1);
+  mi->data = (char *)mi + body;
+  mi->size = size;
+  mi->dtor = NULL;
+  mi->dtor_ud = NULL;
+  memset(mi->data, 0, size);
+  atomic_fetch_add(&live_count, 1);
+  return mi;
+}
+
+MemInfo *nrt_wrap(void *data, size_t size, MemInfoDtor dtor, void *ud) {
+  MemInfo *mi = malloc(sizeof(MemInfo));
+  if (mi == NULL) return NULL;
+  atomic_init(&mi->refct, 1);
+  mi->data = data;
+  mi->size = size;
+  mi->dtor = dtor;
+  mi->dtor_ud = ud;
+  atomic_fetch_add(&live_count, 1);
+  return mi;
+}
+
+void nrt_incref(MemInfo *mi) {
+  if (mi) atomic_fetch_add_explicit(&mi->refct, 1, memory_order_relaxed);
+}
+
+void nrt_decref(MemInfo *mi) {
+  if (mi == NULL) return;
+  if (atomic_fetch_sub_explicit(&mi->refct, 1, memory_order_acq_rel) != 1) return;
+  atomic_fetch_sub(&live_count, 1);
+  if (mi->dtor) mi->dtor(mi->data, mi->dtor_ud);
+  free(mi);
+}
+
+int64_t nrt_live(void) {
+  return atomic_load(&live_count);
+}
