@@ -34,6 +34,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "jit_cpu.h"
+#include "lm.h"
 
 struct LmJit {
   LLVMOrcThreadSafeContextRef tsc;  // context modules are built in
@@ -87,6 +88,26 @@ static void report_session_error(void *ctx, LLVMErrorRef e) {
   J->session_err = NULL;
   seterr(&J->session_err, "%s", msg);
   LLVMDisposeErrorMessage(msg);
+}
+
+/* libgcc's helpers that LLVM's code generator calls (llvm.powi, 128-bit
+** division). libm and libc are in a Lua process's global symbol scope (lua5.4
+** links them), libgcc_s is not (it comes in as a dependency of libLLVM, loaded
+** RTLD_LOCAL with lumba.core), so the process generator cannot find these:
+** every LmJit defines them from the copies this library links. */
+double __powidf2(double, int);
+float __powisf2(float, int);
+__int128 __divti3(__int128, __int128);
+__int128 __modti3(__int128, __int128);
+unsigned __int128 __udivti3(unsigned __int128, unsigned __int128);
+unsigned __int128 __umodti3(unsigned __int128, unsigned __int128);
+
+static int define_helpers(LmJit *J, char **err) {
+  const char *const names[] = {"__powidf2", "__powisf2", "__divti3",
+                               "__modti3",  "__udivti3", "__umodti3"};
+  void *const addrs[] = {(void *)__powidf2, (void *)__powisf2, (void *)__divti3,
+                         (void *)__modti3,  (void *)__udivti3, (void *)__umodti3};
+  return jit_define_symbols(J, names, addrs, (int)lm_countof(names), err);
 }
 
 static LLVMTargetMachineRef host_tm(LmJit *J, LLVMTargetRef target) {
@@ -144,6 +165,10 @@ LmJit *jit_new(char **err) {
     return NULL;
   }
   LLVMOrcJITDylibAddGenerator(J->jd, gen);  // the JITDylib owns gen
+  if (define_helpers(J, err)) {
+    jit_free(J);
+    return NULL;
+  }
   J->tsc = LLVMOrcCreateNewThreadSafeContext();
   return J;
 }

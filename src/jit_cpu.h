@@ -37,7 +37,9 @@ void jit_prepare_module(LmJit *J, LLVMModuleRef M);
 
 /* Defines n absolute symbols (runtime functions compiled code calls, e.g.
 ** "nrt_alloc") in the main JITDylib. Each name may be defined only once per
-** LmJit. 0 on success, else -1 and *err. */
+** LmJit. jit_new already defines libgcc's helpers the code generator calls
+** (__powidf2, __powisf2, __divti3, __modti3, __udivti3, __umodti3); libm
+** and libc names resolve through the process. 0 on success, else -1 and *err. */
 int jit_define_symbols(LmJit *J, const char *const *names, void *const *addrs, int n,
                        char **err);
 

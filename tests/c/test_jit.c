@@ -99,6 +99,20 @@ static void build_call(LLVMContextRef C, LLVMModuleRef M, const char *name, cons
   LLVMDisposeBuilder(B);
 }
 
+/* double powi(double x, i32 n): llvm.powi, which the code generator turns
+** into a call to libgcc's __powidf2 */
+static void build_powi(LLVMContextRef C, LLVMModuleRef M) {
+  LLVMTypeRef params[] = {LLVMDoubleTypeInContext(C), LLVMInt32TypeInContext(C)};
+  LLVMValueRef fn = LLVMAddFunction(M, "powi", LLVMFunctionType(params[0], params, 2, 0));
+  LLVMValueRef intr = LLVMGetIntrinsicDeclaration(M, LLVMLookupIntrinsicID("llvm.powi", 9),
+                                                  params, 2);
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, fn, "entry"));
+  LLVMValueRef args[] = {LLVMGetParam(fn, 0), LLVMGetParam(fn, 1)};
+  LLVMBuildRet(B, LLVMBuildCall2(B, LLVMGlobalGetValueType(intr), intr, args, 2, ""));
+  LLVMDisposeBuilder(B);
+}
+
 static LLVMModuleRef new_module(LmJit *J, const char *name) {
   LLVMModuleRef M = LLVMModuleCreateWithNameInContext(name, jit_context(J));
   jit_prepare_module(J, M);
@@ -136,6 +150,12 @@ static void test_basic(void) {
   ASSERT_STR("jit: cannot define symbols: Duplicate definition of symbol 'host_triple_x'", err);
   free(err);
   err = NULL;
+  /* libgcc's helpers are predefined: a Lua process cannot see them */
+  const char *helper[] = {"__powidf2"};
+  ASSERT(-1, jit_define_symbols(J, helper, addrs, 1, &err));
+  ASSERT_STR("jit: cannot define symbols: Duplicate definition of symbol '__powidf2'", err);
+  free(err);
+  err = NULL;
 
   t0 = now_ms();
   LLVMModuleRef M = new_module(J, "m1");
@@ -143,6 +163,7 @@ static void test_basic(void) {
   build_call(jit_context(J), M, "callexp", "exp", 0.5);
   build_call(jit_context(J), M, "calltriple", "host_triple_x", 1.0);
   build_scale(jit_context(J), M);
+  build_powi(jit_context(J), M);
   ASSERT(0, jit_optimize(J, M, 3, &err));
 
   /* the assembly is for the host: the copy loop uses its widest usual vectors */
@@ -165,7 +186,7 @@ static void test_basic(void) {
   ASSERT(0, jit_add_module(J, M, &err));
   SumFn sum = (SumFn)jit_lookup(J, "sum", &err);
   t1 = now_ms();
-  printf("# optimize O3 + emit asm + add + lookup (4 small functions): %.2f ms\n", t1 - t0);
+  printf("# optimize O3 + emit asm + add + lookup (5 small functions): %.2f ms\n", t1 - t0);
   ASSERT(1, sum != NULL);
   double a[1000];
   double expect = 0;
@@ -179,6 +200,8 @@ static void test_basic(void) {
   ASSERT(1, callexp(1.5) == exp(1.5) + 0.5);
   UnaryFn calltriple = (UnaryFn)jit_lookup(J, "calltriple", &err);
   ASSERT(1, calltriple(7) == 22);
+  double (*powi)(double, int32_t) = (double (*)(double, int32_t))jit_lookup(J, "powi", &err);
+  ASSERT(1, powi(2.0, 10) == 1024.0 && powi(2.0, -2) == 0.25 && powi(-3.0, 3) == -27.0);
   ScaleFn scale = (ScaleFn)jit_lookup(J, "scale", &err);
   double out[1000];
   scale(out, a, 1000);
