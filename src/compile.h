@@ -105,6 +105,8 @@ typedef struct Compile {
   struct ModName { const char *name; Sym sym; } *modnames;
   int nmodnames, capmodnames;
   FuncSpec *specs;         // every specialization made by this compilation
+  int *refs;               // registry references to release when the compilation ends
+  int nrefs, caprefs;
   const Target *target;
   /* LLVM, while lowering */
   LLVMContextRef ctx;
@@ -123,6 +125,13 @@ int spec_local(FuncSpec *spec, const char *name);  /* slot or -1 */
 
 /* lower.c */
 void lower_module(Compile *C);  /* lowers every typed spec into C->mod */
+
+/* the pipeline (compile.c): compiles def `name` of the source for argtypes.
+** declared_ret may be NULL. Raises on error, after freeing everything. */
+typedef struct DispSpec DispSpec;
+DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
+                       Type **argtypes, int nargs, Type *declared_ret);
+void compile_note_ref(Compile *C, int ref);
 
 /* messages */
 l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ...)

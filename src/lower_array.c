@@ -82,7 +82,7 @@ LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base) {
   int ni;
   Node **items = index_items(n, &ni);
   LLVMValueRef a = base->v;
-  LLVMValueRef idx[LM_MAXDIM];
+  LLVMValueRef idx[LM_MAXDIM] = {0};
   for (int k = 0; k < ni; k++) {
     Val iv = lower_cast(L, lower_expr(L, items[k]), ty_int64);
     idx[k] = wrap_index(L, iv.v, lower_arr_shape(L, a, k), k);
@@ -219,6 +219,18 @@ static void fill_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud)
   lower_store_elem(L, f->dt, ptr, f->value);
 }
 
+typedef struct CopyCtx {
+  DType dt, sdt;          // destination and source element types
+  LLVMValueRef sdata;     // C-contiguous source data
+} CopyCtx;
+
+static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  CopyCtx *cc = ud;
+  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->sdt), cc->sdata, &linear, 1, "");
+  Val x = {ty_scalar(cc->sdt), lower_load_elem(L, cc->sdt, sp), false};
+  lower_store_elem(L, cc->dt, ptr, lower_cast(L, x, ty_scalar(cc->dt)).v);
+}
+
 void lower_store_subscript(Lower *L, Node *target, Val v) {
   if (target->ty->kind == TY_SCALAR) {
     Val base;
@@ -243,12 +255,8 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
       lower_raise_if(L, mismatch, LMERR_VALUE, "could not broadcast input array into the slice: shapes differ");
     }
     Val src = lower_array_method(L, NULL, "copy", v, NULL, 0);
-    LLVMValueRef sdata = lower_arr_data(L, src.v);
-    typedef struct { FillCtx f; } Unused;
-    (void)sizeof(Unused);
     /* walk the view; the copy is C-contiguous, so its element index is the linear counter */
-    struct CopyCtx { DType dt, sdt; LLVMValueRef sdata; } cc = {dt, st->dtype, sdata};
-    void copy_elem(Lower * Lx, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
+    CopyCtx cc = {dt, st->dtype, lower_arr_data(L, src.v)};
     lower_foreach(L, view, copy_elem, &cc);
     lower_decref(L, src);
   }
@@ -256,13 +264,6 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
   lower_release(L, v);
 }
 
-void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
-void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  struct CopyCtx { DType dt, sdt; LLVMValueRef sdata; } *cc = ud;
-  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->sdt), cc->sdata, &linear, 1, "");
-  Val x = {ty_scalar(cc->sdt), lower_load_elem(L, cc->sdt, sp), false};
-  lower_store_elem(L, cc->dt, ptr, lower_cast(L, x, ty_scalar(cc->dt)).v);
-}
 
 /* nested loops over every element of a (row-major order), linear counter included */
 void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud) {

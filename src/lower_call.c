@@ -265,7 +265,7 @@ Val lower_call(Lower *L, Node *n) {
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
     case CALL_DISPATCHER: {
-      FuncSpec *callee = dispatch_spec_funcspec(ci->disp);
+      FuncSpec *callee = dispatch_spec_funcspec(L, ci->disp);
       LLVMTypeRef fnty;
       LLVMValueRef fn = dispatch_spec_declare(L, ci->disp, &fnty);
       return call_spec(L, n, callee, fn, fnty, ci);

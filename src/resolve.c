@@ -161,7 +161,7 @@ static bool sym_from_lua(Compile *C, Sym *s) {
     s->kind = SYM_DISPATCHER;
     lua_pushvalue(L, -1);
     s->ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    dispatch_note_ref(C, s->ref);
+    compile_note_ref(C, s->ref);
   } else {
     ok = false;
   }
