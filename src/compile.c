@@ -260,16 +260,18 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   Job job;
   memset(&job, 0, sizeof job);
   arena_init(&job.arena);
-  job.disp_idx = lua_absindex(L, disp_idx);
+  job.disp_idx = 2;  /* inside compile_protected: (job, dispatcher) */
   job.name = name;
   job.opt = opt;
   job.argtypes = argtypes;
   job.nargs = nargs;
   job.declared_ret = declared_ret;
   int top = lua_gettop(L);
+  disp_idx = lua_absindex(L, disp_idx);
   lua_pushcfunction(L, compile_protected);
   lua_pushlightuserdata(L, &job);
-  int status = lua_pcall(L, 1, 0, 0);
+  lua_pushvalue(L, disp_idx);
+  int status = lua_pcall(L, 2, 0, 0);
   /* cleanup runs whatever happened */
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);

@@ -337,7 +337,7 @@ static int dispatch_lua_new(lua_State *L) {
   Probe p;
   memset(&p, 0, sizeof p);
   arena_init(&p.arena);
-  p.src_idx = 1;
+  p.src_idx = 2;  /* inside probe_protected: (probe, source) */
   p.chunk = chunk;
   if (lua_istable(L, 2)) {
     lua_getfield(L, 2, "name");
@@ -351,7 +351,8 @@ static int dispatch_lua_new(lua_State *L) {
   }
   lua_pushcfunction(L, probe_protected);
   lua_pushlightuserdata(L, &p);
-  int st = lua_pcall(L, 1, 1, 0);
+  lua_pushvalue(L, 1);
+  int st = lua_pcall(L, 2, 1, 0);
   arena_free(&p.arena);
   if (st != LUA_OK) return lua_error(L);
   int defaults = lua_gettop(L);
