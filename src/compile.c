@@ -18,6 +18,7 @@
 #include "jit_cpu.h"
 #include "lower.h"
 #include "nrt.h"
+#include "parallel.h"
 
 /* ---- the per-state compiler ---- */
 
@@ -52,14 +53,15 @@ LmState *lmstate_get(lua_State *L) {
 }
 
 /* runtime functions compiled code calls */
-static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref"};
+static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
 
 LmJit *lmstate_jit(lua_State *L, LmState *S) {
   if (S->jit) return S->jit;
   char *err = NULL;
   LmJit *J = jit_new(&err);
   if (J) {
-    void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref};
+    void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
+                     (void *)par_max_workers};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;
@@ -171,7 +173,6 @@ static void fail_llvm(lua_State *L, const char *what, char *err) {
   lua_error(L);
 }
 
-const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
 static int compile_protected(lua_State *L) {
   Job *job = lua_touserdata(L, 1);

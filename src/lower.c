@@ -300,7 +300,6 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
 }
 
 /* return: the value (owned, +1) goes to *ret, status 0, then cleanup */
-void lower_return(Lower *L, Node *value);
 void lower_return(Lower *L, Node *value) {
   FuncSpec *spec = L->spec;
   if (value && spec->ret->kind != TY_NONE) {
@@ -430,7 +429,6 @@ void lower_module(Compile *C) {
   for (FuncSpec *s = C->specs; s; s = s->next) lower_spec(C, s);
 }
 
-const char *lower_wrapper(Compile *C, FuncSpec *entry);
 const char *lower_wrapper(Compile *C, FuncSpec *entry) {
   char name[300];
   snprintf(name, sizeof name, "%s_wrap", entry->symbol);

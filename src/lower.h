@@ -36,6 +36,8 @@ typedef struct Lower {
   LLVMBasicBlockRef cleanup; // releases locals and returns the status
   LoopCtx *loop;
   bool refcount;             // target keeps reference counts (CPU)
+  bool in_parallel;          // lowering the body of a prange loop: inner pranges run serially
+  unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
 } Lower;
 
 /* The target: what differs between CPU and GPU code. */
@@ -95,6 +97,11 @@ bool lower_terminated(Lower *L);
 LLVMValueRef lower_entry_alloca(Lower *L, LLVMTypeRef t, const char *name);
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args, int n);
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
+
+/* parallel loops (lower_parallel.c): true if it lowered s as a parallel loop */
+bool lower_prange(Lower *L, Node *s);
+void lower_return(Lower *L, Node *value);
+const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
 /* statements (lower_stmt.c) */
 void lower_body(Lower *L, NodeList *body);

@@ -334,6 +334,11 @@ Val lower_expr(Lower *L, Node *n) {
     case ND_Name:
       if (n->slot >= 0) {
         Type *t = L->spec->locals[n->slot].ty;
+        if (L->poison && L->poison[n->slot])
+          compile_error(L->C, n->loc, "TypingError",
+                        "'%s' is assigned inside a prange loop, where it is private to each iteration, and cannot "
+                        "be read after the loop (make it a reduction such as '%s += ...', or store into an array)",
+                        n->name, n->name);
         return (Val){t, LLVMBuildLoad2(L->b, lower_type(L, t), L->slots[n->slot], n->name), false};
       }
       return lower_const_sym(L, (Sym *)n->aux);
