@@ -932,7 +932,14 @@ static void statement(Parser *P, NodeList *out) {
       advance(P);
       unsupported(P, loc, check(P, TK_DEF) ? "'async' functions" : "'async' statements");
     case TK_INDENT: syntax_error(P, loc, "unexpected indent");
-    default: simple_stmts(P, out);
+    case TK_PASS: case TK_BREAK: case TK_CONTINUE: case TK_RETURN: case TK_RAISE:
+    case TK_ASSERT: case TK_IMPORT: case TK_FROM: case TK_GLOBAL: case TK_NONLOCAL:
+    case TK_DEL:
+      simple_stmts(P, out);
+      return;
+    default:
+      if (!starts_expr(P->tok.kind)) expected(P, "a statement");
+      simple_stmts(P, out);
   }
 }
 
