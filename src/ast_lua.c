@@ -166,7 +166,9 @@ static bool push_field(lua_State *L, Node *n, const Field *f) {
         case CK_INT: lua_pushinteger(L, (lua_Integer)n->ival); return true;
         case CK_FLOAT: lua_pushnumber(L, (lua_Number)n->fval); return true;
         case CK_BOOL: lua_pushboolean(L, n->bval); return true;
-        case CK_STR: lua_pushstring(L, n->sval); return true;
+        case CK_STR:  /* ival: the byte length when the string holds NULs */
+          lua_pushlstring(L, n->sval, n->ival > 0 ? (size_t)n->ival : strlen(n->sval));
+          return true;
       }
       return false;
     case FK_LEVEL:
@@ -401,6 +403,7 @@ static void conv_const(Conv *C, const Where *w, Node *n) {
       const char *s = lua_tolstring(L, -1, &len);
       n->ckind = CK_STR;
       n->sval = conv_strdup(C, s, len);
+      n->ival = (int64_t)len;
       break;
     }
     default:

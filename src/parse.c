@@ -134,7 +134,9 @@ static bool starts_expr(TokenKind k) {
 
 /* ---- expressions ----------------------------------------------------- */
 
-/* strings -> STRING+   (adjacent literals are one constant, as in Python) */
+/* strings -> STRING+   (adjacent literals are one constant, as in Python)
+** sval is NUL-terminated; ival holds its length, as the value may contain
+** NULs ("\0"). */
 static Node *strings(Parser *P) {
   Node *n = node(P, ND_Constant, P->tok.loc);
   n->ckind = CK_STR;
@@ -142,6 +144,7 @@ static Node *strings(Parser *P) {
   advance(P);
   if (!check(P, TK_STRING)) {
     n->sval = first.v.str.s;
+    n->ival = first.v.str.len;
     return sized(P, n, 1);
   }
   luaL_Buffer b;
@@ -158,6 +161,7 @@ static Node *strings(Parser *P) {
   memcpy(copy, s, len);
   lua_pop(P->L, 1);
   n->sval = copy;
+  n->ival = (int64_t)len;
   return sized(P, n, 1);
 }
 
