@@ -295,7 +295,7 @@ static Loc read_loc(Conv *C, const char *tag, Loc inherited) {
       if (t != LUA_TNUMBER || !isint || x < 0 || x > INT_MAX) {
         Where me = {tag, names[i], 0, {0, 0}};
         conv_error(C, &me, "expected a non-negative integer, got %s",
-                   t == LUA_TNUMBER ? "a number out of range" : lua_typename(L, t));
+                   t == LUA_TNUMBER ? lua_tostring(L, -1) : lua_typename(L, t));
       }
       v[i] = (int)x;
       present++;
@@ -519,7 +519,8 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
       case FK_COMPARATORS:
         conv_list(C, &here, &FIELD(n, f, NodeList), WANT_EXPR, CX_LOAD, 1);
         if (n->elts.len != nops)
-          conv_error(C, &here, "%d comparators for %d operators", n->elts.len, nops);
+          conv_error(C, &here, "expected %d comparators (one per operator), got %d", nops,
+                     n->elts.len);
         break;
       case FK_KEYWORDS:
         conv_list(C, &here, &FIELD(n, f, NodeList), ND_keyword, CX_LOAD, 0);
