@@ -211,6 +211,8 @@ typedef struct Conv {
   Arena *a;
   int depth;   // tables entered
   int nodes;   // nodes made
+  int funcs;   // enclosing FunctionDefs
+  int loops;   // enclosing loops of the current function
 } Conv;
 
 /* how a value must be used: what a Tuple/List element may be */
@@ -486,6 +488,17 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
   if (ctx == CX_STORE && !(k == ND_Name || k == ND_Attribute || k == ND_Subscript ||
                            k == ND_Tuple || k == ND_List))
     conv_error(C, w, "cannot assign to %s", tag);
+  /* what the parser refuses, the reader refuses too */
+  if (k == ND_FunctionDef && C->funcs > 0)
+    conv_error(C, w, "nested functions are not supported in compiled code");
+  if (k == ND_Return && C->funcs == 0) conv_error(C, w, "'return' outside function");
+  if (k == ND_Break && C->loops == 0) conv_error(C, w, "'break' outside loop");
+  if (k == ND_Continue && C->loops == 0) conv_error(C, w, "'continue' not properly in loop");
+  int loops = C->loops;
+  if (k == ND_FunctionDef) {
+    C->funcs++;
+    C->loops = 0;
+  }
 
   Node *n = ast_new(C->a, k, read_loc(C, tag, w->loc));
   if (n == NULL) luaL_error(L, "not enough memory");
@@ -508,7 +521,11 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
         FIELD(n, f, Node *) = c;
         break;
       }
-      case FK_STMTS: conv_list(C, &here, &FIELD(n, f, NodeList), WANT_STMT, CX_LOAD, 1); break;
+      case FK_STMTS:  // a loop's body (not its else) is in the loop
+        C->loops += k == ND_For || k == ND_While;
+        conv_list(C, &here, &FIELD(n, f, NodeList), WANT_STMT, CX_LOAD, 1);
+        C->loops -= k == ND_For || k == ND_While;
+        break;
       case FK_OSTMTS: conv_list(C, &here, &FIELD(n, f, NodeList), WANT_STMT, CX_LOAD, 0); break;
       case FK_EXPRS:
         conv_list(C, &here, &FIELD(n, f, NodeList), WANT_EXPR,
@@ -566,13 +583,17 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
       }
     }
   }
+  if (k == ND_FunctionDef) {
+    C->funcs--;
+    C->loops = loops;
+  }
   C->depth--;
   return n;
 }
 
 Node *ast_from_lua(lua_State *L, int idx, Arena *a, const Source *src) {
   (void)src;
-  Conv conv = {L, a, 0, 0};
+  Conv conv = {L, a, 0, 0, 0, 0};
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 8, "syntax tree too deep");
   if (!lua_istable(L, idx))

@@ -124,6 +124,14 @@ describe("Lua-table AST input", function()
           "ast: Call.keywords[2] at line 3, col_offset 4: keyword argument repeated: a")
     check("a relative import", module({tag = "ImportFrom", module = "a", names = {{tag = "alias", name = "b"}}, level = 1}),
           "ast: ImportFrom.level: relative imports are not supported (level must be 0)")
+    check("a nested function",
+          {tag = "FunctionDef", name = "f", body = {{tag = "FunctionDef", name = "g", body = {{tag = "Pass"}}}}},
+          "ast: FunctionDef.body[1]: nested functions are not supported in compiled code")
+    check("a return outside a function", module({tag = "Return"}),
+          "ast: Module.body[1]: 'return' outside function")
+    check("a break in a loop's else",
+          module({tag = "While", test = Name "x", body = {{tag = "Continue"}}, orelse = {{tag = "Break"}}}),
+          "ast: While.orelse[1]: 'break' outside loop")
     check("a bad module name", module({tag = "Import", names = {{tag = "alias", name = "a..b"}}}),
           "ast: alias.name: 'a..b' is not a valid module name")
   end)
