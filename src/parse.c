@@ -914,6 +914,7 @@ static Node *decorated(Parser *P) {
     advance(P);
   }
   if (check(P, TK_DEF)) return funcdef(P, &decorators);
+  if (check(P, TK_INDENT)) syntax_error(P, P->tok.loc, "unexpected indent");
   if (check(P, TK_CLASS)) unsupported(P, P->tok.loc, "'class' definitions");
   if (check(P, TK_ASYNC)) unsupported(P, P->tok.loc, "'async' functions");
   unsupported(P, P->tok.loc, "decorators on anything but 'def'");

@@ -151,6 +151,10 @@ describe("lumba.parse errors", function()
           "<string>:1:3: SyntaxError: unexpected indent\n" ..
           "      x = 1\n" ..
           "      ^")
+    check("@njit\n    def f(): pass\n",
+          "<string>:2:5: SyntaxError: unexpected indent\n" ..
+          "        def f(): pass\n" ..
+          "        ^")
     check("else:\n    pass\n",
           "<string>:1:1: SyntaxError: expected a statement, found 'else'\n" ..
           "    else:\n" ..
