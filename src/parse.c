@@ -186,7 +186,6 @@ static Node *display(Parser *P) {
   advance(P);
   Node *n = node(P, list ? ND_List : ND_Tuple, loc);
   int h = 0;
-  if (!list && check(P, TK_YIELD)) unsupported(P, P->tok.loc, "generators ('yield')");
   while (!check(P, close)) {
     Node *e = test(P);
     h = max(h, P->h);
