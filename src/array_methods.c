@@ -245,7 +245,7 @@ static int64_t slice_bound(lua_State *L, int t, int field, int64_t n, int axis, 
                                            luaL_typename(L, -1)));
   if (i == 0)
     luaL_argerror(L, argn, lua_pushfstring(L,
-      "slice bound 0 on axis %d (indices start at 1, -1 is the last)", axis));
+      "slice bound 0 on axis %d: indices start at 1 and -1 is the last", axis));
   lua_pop(L, 1);
   return i > 0 ? i - 1 : n + i;
 }
