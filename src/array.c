@@ -196,9 +196,8 @@ int array_read_shape(lua_State *L, int idx, int64_t *shape, int argn) {
     shape_error(L, argn, lua_pushfstring(L,
       "too many dimensions: %I (at most %d)", nd, LM_MAXDIM));
   for (int k = 0; k < (int)nd; k++) {
-    lua_rawgeti(L, idx, k + 1);
-    int ok;
-    lua_Integer n = lua_tointegerx(L, -1, &ok);
+    int ok = lua_rawgeti(L, idx, k + 1) == LUA_TNUMBER;
+    lua_Integer n = ok ? lua_tointegerx(L, -1, &ok) : 0;
     if (!ok) {
       if (lua_type(L, -1) == LUA_TNUMBER)
         shape_error(L, argn, lua_pushfstring(L,
