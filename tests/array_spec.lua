@@ -206,6 +206,10 @@ describe("dtype round trips Lua -> array -> Lua", function()
     assert.are_not.equal(0.1, a[1])
   end)
 
+  it("float32 takes any number: beyond its range is inf, as NumPy", function()
+    same({math.huge, -math.huge}, lumba.array({1e300, -1e300}, "float32"):totable())
+  end)
+
   it("integer arrays take integral floats and booleans", function()
     local a = lumba.zeros(3, "int16")
     a[1] = 3.0
