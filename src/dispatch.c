@@ -158,6 +158,52 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   return add_spec(L, d, 1, argtypes, nargs, NULL);
 }
 
+/* jit: compile, or fall back to object mode with a one-time warning */
+static int compile_or_fallback(lua_State *L) {
+  Dispatcher *d = lua_touserdata(L, 1);
+  int nargs = (int)lua_tointeger(L, 2);
+  lua_remove(L, 2);
+  find_or_compile(L, d, nargs);
+  return 0;
+}
+
+static int call_objmode(lua_State *L, Dispatcher *d, int nargs) {
+  lua_getfield(L, LUA_REGISTRYINDEX, DISPATCHER_MT);
+  lua_getfield(L, -1, "methods");
+  lua_getfield(L, -1, "interpret");
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+  lua_insert(L, 1);  /* interpret, d, args... */
+  (void)d;
+  lua_call(L, nargs + 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+static DispSpec *try_compile(lua_State *L, Dispatcher *d, int nargs) {
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, compile_or_fallback);
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, nargs);
+  for (int i = 0; i < nargs; i++) lua_pushvalue(L, i + 2);
+  if (lua_pcall(L, nargs + 2, 0, 0) == LUA_OK) {
+    lua_settop(L, top);
+    return find_or_compile(L, d, nargs);
+  }
+  /* warn once, through lumba.warnings (default: stderr) */
+  d->objmode = true;
+  const char *why = lua_tostring(L, -1);
+  lua_getfield(L, LUA_REGISTRYINDEX, DISPATCHER_MT);
+  lua_getfield(L, -1, "methods");
+  lua_getfield(L, -1, "__warn");
+  if (lua_isfunction(L, -1)) {
+    lua_pushfstring(L, "%s: compilation failed, falling back to object mode (slower): %s", d->name,
+                    why ? why : "?");
+    lua_call(L, 1, 0);
+  }
+  lua_settop(L, top);
+  return NULL;
+}
+
 /* ---- the call path ---- */
 
 static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
@@ -191,7 +237,13 @@ static int dispatch_lua_call(lua_State *L) {
   }
   DispSpec *s = d->last;
   if (s == NULL || !spec_fits(L, s, nargs, false)) {
-    s = find_or_compile(L, d, nargs);
+    if (d->objmode) return call_objmode(L, d, nargs);
+    if (d->fallback) {
+      s = try_compile(L, d, nargs);
+      if (s == NULL) return call_objmode(L, d, nargs);
+    } else {
+      s = find_or_compile(L, d, nargs);
+    }
     d->last = s;
   }
   int64_t args[LM_MAXARGS];
@@ -371,6 +423,7 @@ static int dispatch_lua_new(lua_State *L) {
   memset(d, 0, sizeof *d);
   luaL_setmetatable(L, DISPATCHER_MT);
   d->opt = opt;
+  d->fallback = lua_istable(L, 2) && opt_bool(L, 2, "fallback", false);
   d->nparams = p.nparams;
   d->ndefaults = p.ndefaults;
   size_t n = strlen(p.name) + 1;
@@ -489,6 +542,10 @@ static int dispatch_lua_index(lua_State *L) {
   }
   if (strcmp(k, "env") == 0 || strcmp(k, "globals") == 0 || strcmp(k, "defaults") == 0) {
     lua_getiuservalue(L, 1, k[0] == 'e' ? DISP_UV_ENV : k[0] == 'g' ? DISP_UV_GLOBALS : DISP_UV_DEFAULTS);
+    return 1;
+  }
+  if (strcmp(k, "objmode") == 0) {
+    lua_pushboolean(L, d->objmode);
     return 1;
   }
   if (strcmp(k, "options") == 0) {

@@ -38,6 +38,8 @@ typedef struct Dispatcher {
   int ndefaults;       // how many trailing parameters have defaults
   Options opt;
   bool eager;          // signatures were given: no compilation at call time
+  bool fallback;       // jit: fall back to object mode when compilation fails
+  bool objmode;        // ... and it did: every call runs the object-mode path
   int nspecs;
   DispSpec *specs;     // every specialization, newest first
   DispSpec *last;      // the one used by the previous call (the fast path)

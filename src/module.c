@@ -9,6 +9,7 @@
 #include "cudadrv.h"
 #include "dispatch.h"
 #include "frontend.h"
+#include "parallel_lua.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
@@ -20,5 +21,6 @@ int luaopen_lumba_core(lua_State *L) {
   frontend_open(L);
   dispatch_open(L);
   cuda_open(L);
+  par_open(L);
   return 1;
 }

@@ -30,7 +30,7 @@ local function make(src, opts, globals)
   opts = opts or {}
   local o = {}
   for k, v in pairs(opts) do
-    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "fallback" then o[k] = v end
+    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" then o[k] = v end
   end
   local d = core.dispatcher(src, o, opts.env, globals, opts.chunkname)
   local sigs = opts.signatures
@@ -136,13 +136,78 @@ function lumba.load(src, options)
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
       else
-        if kind == "jit" and lumba.jit then opts.fallback = true end
+        if kind == "jit" then opts.fallback = true end
         mod[st.name] = make(src, opts, globals)
       end
     end
   end
   return mod
 end
+
+-- ---- jit: compile, or fall back to object mode with one warning ----
+
+-- warnings go through this hook (replace it to capture or silence them)
+function lumba.warnings(msg)
+  io.stderr:write("lumba: warning: ", msg, "\n")
+end
+core.dispatcher_methods.__warn = function(msg) lumba.warnings(msg) end
+
+-- the object-mode function of a dispatcher, built on first use
+local objmode_fns = setmetatable({}, { __mode = "k" })
+
+local function objmode_fn(d)
+  local f = objmode_fns[d]
+  if f then return f end
+  local objmode = require "lumba.objmode"
+  local src = d.source
+  local tree = type(src) == "string" and core.parse(src) or src
+  local env = setmetatable({}, {
+    __index = function(_, k)
+      local e = d.env
+      if e and e[k] ~= nil then return e[k] end
+      local g = d.globals
+      if g then return g[k] end
+    end,
+  })
+  f = objmode.compile(tree, d.name, env)
+  objmode_fns[d] = f
+  return f
+end
+
+-- d:interpret(...): run the function by the Lua VM with Python's semantics (the oracle)
+core.dispatcher_methods.interpret = function(d, ...)
+  return objmode_fn(d)(...)
+end
+
+-- jit(src) | jit{opts}(src): like njit, but falls back to object mode when
+-- compilation fails; jit{nopython=true} is njit
+function lumba.jit(a, b)
+  local globals = caller_globals(2)
+  local function build(src, opts)
+    opts = opts or {}
+    local o = {}
+    for k, v in pairs(opts) do o[k] = v end
+    if not o.nopython then o.fallback = true end
+    o.nopython = nil
+    return make(src, o, globals)
+  end
+  if is_source(a) and b == nil then return build(a, nil) end
+  if type(a) == "table" and a.tag == nil then
+    if b ~= nil then return build(b, a) end
+    return function(src) return build(src, a) end
+  end
+  error("bad argument #1 to 'jit' (source string, AST table or options table expected, got " .. type(a) .. ")", 2)
+end
+
+-- lumba.config.num_threads reads and sets the prange pool's size
+lumba.config = setmetatable({}, {
+  __index = function(_, k)
+    if k == "num_threads" then return core.get_num_threads() end
+  end,
+  __newindex = function(t, k, v)
+    if k == "num_threads" then core.set_num_threads(v) else rawset(t, k, v) end
+  end,
+})
 
 lumba.prange = function(...) error("lumba.prange is only meaningful inside compiled code", 2) end
 
