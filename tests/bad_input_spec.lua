@@ -1,0 +1,78 @@
+-- Bad input of every kind (tests/BAD_INPUT.md): each row raises a clear Lua
+-- error, whole message compared, and leaves a state that still compiles,
+-- calls and allocates. Every row runs first in a child process
+-- (tests/bad_input_child.lua), so a row that crashes the process fails its
+-- test with the exit status instead of killing the runner; then in this one.
+local B = require "bad_input"
+
+-- make's and asan's environment reaches the child as it is: LUMBA_CPATH
+-- picks the build, LD_PRELOAD the sanitizer runtime
+local function run_child()
+  local errfile = os.tmpname()
+  local p = assert(io.popen("lua5.4 tests/bad_input_child.lua 2>" .. errfile))
+  local out = p:read("a")
+  local _, how, code = p:close()
+  local ef = io.open(errfile)
+  local err = ef and ef:read("a") or ""
+  if ef then ef:close() end
+  os.remove(errfile)
+  local env = { S = {}, R = {} }
+  assert(load(out, "=child", "t", env))()
+  env.status = how .. " " .. tostring(code)
+  env.stderr = err
+  return env
+end
+
+-- Runs a Lua script in a child process (same build, paths and preload);
+-- returns its output (stdout and stderr) and how it ended.
+local function run_script(code, env_prefix)
+  local file = os.tmpname()
+  local f = assert(io.open(file, "w"))
+  f:write('local build = os.getenv("LUMBA_CPATH") or "build"\n',
+          'package.path = "lua/?.lua;lua/?/init.lua;" .. package.path\n',
+          'package.cpath = build .. "/?.so;" .. package.cpath\n',
+          ("assert(load(%q, '=script'))()\n"):format(code))
+  f:close()
+  local p = assert(io.popen((env_prefix or "") .. "lua5.4 " .. file .. " 2>&1"))
+  local out = p:read("a")
+  local _, how, status = p:close()
+  os.remove(file)
+  return out, how .. " " .. tostring(status)
+end
+
+local child
+describe("bad input", function()
+  for i, row in ipairs(B.rows) do
+    it(row[1], function()
+      child = child or run_child()
+      local r = child.R[i]
+      if r == nil then
+        error(("the child process died in this row (%s)%s\n%s"):format(child.status,
+          child.S[i] and "" or " or before it", child.stderr:sub(-3000)))
+      end
+      assert.are.equal(B.expected(row), r[1])
+      assert.are.equal(true, r[2])
+      -- and in this process
+      assert.are.equal(B.expected(row), B.run(row))
+      assert.is_true(B.still_works())
+    end)
+  end
+
+  describe("in a process of its own", function()
+    it("LUMBA_BOUNDSCHECK=1 turns on bounds checks", function()
+      local out, how = run_script([[
+local lumba = require "lumba"
+local f = lumba.njit("def f(a, i):\n    return a[i]\n")
+print(pcall(f, lumba.zeros(3), 3))
+]], "LUMBA_BOUNDSCHECK=1 ")
+      assert.are.equal("false\tIndexError: index 3 out of bounds for axis 0 with size 3\n", out)
+      assert.are.equal("exit 0", how)
+    end)
+  end)
+
+  it("the child process ran every row and exited normally", function()
+    child = child or run_child()
+    assert.is_true(child.DONE, child.stderr)
+    assert.are.equal("exit 0", child.status)
+  end)
+end)
