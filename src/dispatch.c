@@ -318,7 +318,6 @@ typedef struct Probe {
   const char *want;  // def name or NULL for the first def
   int src_idx;
   const char *chunk;
-  char name[128];
   int nparams, ndefaults;
   Arena arena;
 } Probe;
@@ -364,7 +363,6 @@ static int probe_protected(lua_State *L) {
     return luaL_error(L, "the source defines no function (expected a 'def')");
   }
   if (def->args.len > LM_MAXARGS) return luaL_error(L, "%s() has too many parameters (at most %d)", def->name, LM_MAXARGS);
-  snprintf(p->name, sizeof p->name, "%s", def->name);
   p->nparams = def->args.len;
   p->ndefaults = def->defaults.len;
   lua_createtable(L, def->defaults.len, 0);
@@ -372,7 +370,8 @@ static int probe_protected(lua_State *L) {
     push_default(L, def->defaults.items[i]);
     lua_rawseti(L, -2, i + 1);
   }
-  return 1;
+  lua_pushstring(L, def->name);  /* any length: the arena dies with the probe */
+  return 2;
 }
 
 static int disp_gc(lua_State *L) {
@@ -402,23 +401,19 @@ static int dispatch_lua_new(lua_State *L) {
   arena_init(&p.arena);
   p.src_idx = 2;  /* inside probe_protected: (probe, source) */
   p.chunk = chunk;
+  lua_settop(L, 5);
   if (lua_istable(L, 2)) {
-    lua_getfield(L, 2, "name");
+    lua_getfield(L, 2, "name");  /* stays on the stack while p.want is used */
     p.want = lua_tostring(L, -1);
-    lua_pop(L, 1);
-  }
-  char want[128] = "";
-  if (p.want) {
-    snprintf(want, sizeof want, "%s", p.want);
-    p.want = want;
   }
   lua_pushcfunction(L, probe_protected);
   lua_pushlightuserdata(L, &p);
   lua_pushvalue(L, 1);
-  int st = lua_pcall(L, 2, 1, 0);
+  int st = lua_pcall(L, 2, 2, 0);
   arena_free(&p.arena);
   if (st != LUA_OK) return lua_error(L);
-  int defaults = lua_gettop(L);
+  int defaults = lua_gettop(L) - 1;
+  const char *name = lua_tostring(L, -1);
   Dispatcher *d = lua_newuserdatauv(L, sizeof(Dispatcher), DISP_NUV);
   memset(d, 0, sizeof *d);
   luaL_setmetatable(L, DISPATCHER_MT);
@@ -426,10 +421,10 @@ static int dispatch_lua_new(lua_State *L) {
   d->fallback = lua_istable(L, 2) && opt_bool(L, 2, "fallback", false);
   d->nparams = p.nparams;
   d->ndefaults = p.ndefaults;
-  size_t n = strlen(p.name) + 1;
+  size_t n = strlen(name) + 1;
   d->name = malloc(n);
   if (d->name == NULL) return luaL_error(L, "not enough memory");
-  memcpy(d->name, p.name, n);
+  memcpy(d->name, name, n);
   lua_pushvalue(L, 1);
   lua_setiuservalue(L, -2, DISP_UV_SOURCE);
   lua_pushvalue(L, 3);

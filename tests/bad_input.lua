@@ -34,6 +34,14 @@ B.rows = {
   { "unsupported expression", [[return lumba.njit("def f(x):\n    return lambda y: y\n")]],
     err = "<string>:2:12: UnsupportedError: lambda expressions are not supported in compiled code\n" ..
           "        return lambda y: y\n               ^" },
+  { "a function name of 1000 characters", [[
+      local name = string.rep("a", 1000)
+      local f = lumba.njit("def " .. name .. "(x=3):\n    return x\n")
+      return f(), #f.name]], returns = "3, 1000" },
+  { "name= of 200 characters", [[
+      local name = string.rep("b", 200)
+      return lumba.njit{ name = name }("def f():\n    return 1\ndef " .. name .. "():\n    return 2\n")()]],
+    returns = "2" },
   { "too many parameters", [[
       local ps = {}
       for i = 1, 65 do ps[i] = "p" .. i end
