@@ -19,8 +19,17 @@ bool dispatch_test(lua_State *L, int idx) {
   return luaL_testudata(L, idx, DISPATCHER_MT) != NULL;
 }
 
+/* A dispatcher whose __gc has run (a finalizer called it during lua_close,
+** or __gc was called by hand) has no name and no code: using it raises. */
+static l_noret collected(lua_State *L) {
+  luaL_error(L, "attempt to use a collected dispatcher");
+  LM_UNREACHABLE();
+}
+
 static Dispatcher *check_disp(lua_State *L, int idx) {
-  return luaL_checkudata(L, idx, DISPATCHER_MT);
+  Dispatcher *d = luaL_checkudata(L, idx, DISPATCHER_MT);
+  if (LM_UNLIKELY(d->name == NULL)) collected(L);
+  return d;
 }
 
 /* ---- argument types ---- */
@@ -220,8 +229,14 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
   }
 }
 
+/* __call is a closure over the metatable (upvalue 1): comparing it costs
+** no string lookup, and getmetatable(d).__call(x) with a foreign x raises */
 static int dispatch_lua_call(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
+  if (LM_UNLIKELY(d == NULL || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1))))
+    return luaL_typeerror(L, 1, DISPATCHER_MT);
+  lua_pop(L, 1);
+  if (LM_UNLIKELY(d->name == NULL)) collected(L);
   int nargs = lua_gettop(L) - 1;
   if (LM_UNLIKELY(d->opt.gpu))
     return luaL_error(L, "%s is a CUDA kernel: launch it with %s[{blocks, threads}](...)", d->name, d->name);
@@ -375,7 +390,7 @@ static int probe_protected(lua_State *L) {
 }
 
 static int disp_gc(lua_State *L) {
-  Dispatcher *d = lua_touserdata(L, 1);
+  Dispatcher *d = luaL_checkudata(L, 1, DISPATCHER_MT);
   DispSpec *s = d->specs;
   while (s) {
     DispSpec *n = s->next;
@@ -559,7 +574,11 @@ static int dispatch_lua_index(lua_State *L) {
 }
 
 static int dispatch_lua_tostring(lua_State *L) {
-  Dispatcher *d = check_disp(L, 1);
+  Dispatcher *d = luaL_checkudata(L, 1, DISPATCHER_MT);
+  if (d->name == NULL) {
+    lua_pushliteral(L, "lumba.dispatcher: (collected)");
+    return 1;
+  }
   lua_pushfstring(L, "lumba.dispatcher: %s (%d signature%s)", d->name, d->nspecs, d->nspecs == 1 ? "" : "s");
   return 1;
 }
@@ -571,6 +590,7 @@ DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   Dispatcher *d = lua_touserdata(L, -1);
   int didx = lua_gettop(L);
+  if (d->name == NULL) compile_error(C, loc, "TypingError", "a called dispatcher has been collected");
   if (nargs != d->nparams)
     compile_error(C, loc, "TypingError", "%s() takes %d arguments but %d were given", d->name, d->nparams, nargs);
   DispSpec *found = NULL;
@@ -618,7 +638,7 @@ LLVMValueRef dispatch_spec_declare(struct Lower *L, DispSpec *d, LLVMTypeRef *fn
 }
 
 static const luaL_Reg disp_meta[] = {
-    {"__call", dispatch_lua_call}, {"__index", dispatch_lua_index}, {"__gc", disp_gc},
+    {"__index", dispatch_lua_index}, {"__gc", disp_gc},
     {"__tostring", dispatch_lua_tostring}, {NULL, NULL},
 };
 
@@ -630,6 +650,9 @@ static const luaL_Reg disp_methods[] = {
 void dispatch_open(lua_State *L) {
   luaL_newmetatable(L, DISPATCHER_MT);
   luaL_setfuncs(L, disp_meta, 0);
+  lua_pushvalue(L, -1);
+  lua_pushcclosure(L, dispatch_lua_call, 1);
+  lua_setfield(L, -2, "__call");
   luaL_newlib(L, disp_methods);
   lua_pushvalue(L, -1);
   lua_setfield(L, -4, "dispatcher_methods");
