@@ -44,6 +44,8 @@ LmState *lmstate_get(lua_State *L) {
   if (lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY) == LUA_TUSERDATA) {
     LmState *S = lua_touserdata(L, -1);
     lua_pop(L, 1);
+    /* its __gc ran (a finalizer during lua_close): the types and the JIT are gone */
+    if (LM_UNLIKELY(S->closed)) luaL_error(L, "lumba: the compiler of this Lua state has been closed");
     return S;
   }
   lua_pop(L, 1);

@@ -59,6 +59,27 @@ describe("bad input", function()
   end
 
   describe("in a process of its own", function()
+    it("finalizers that run during lua_close after lumba's own", function()
+      -- keep is marked for finalization before lumba's objects, so Lua
+      -- finalizes it after them: it then finds them collected
+      local out, how = run_script([[
+local keep = setmetatable({}, { __gc = function(k)
+  print("call", pcall(k.f, 2))
+  print("index", pcall(function() return k.a[1] end))
+  print("compile", pcall(k.lumba.njit, "def g(a):\n    return a\n"))
+end })
+keep.lumba = require "lumba"
+keep.f = keep.lumba.njit("def f(a):\n    return a + 1\n")
+keep.a = keep.lumba.arange(3.0)
+print(keep.f(1), keep.a[3])
+]])
+      assert.are.equal("2\t2.0\n" ..
+        "call\tfalse\tattempt to use a collected dispatcher\n" ..
+        "index\tfalse\tscript:3: attempt to use a closed array\n" ..
+        "compile\tfalse\tlua/lumba/init.lua:35: lumba: the compiler of this Lua state has been closed\n", out)
+      assert.are.equal("exit 0", how)
+    end)
+
     it("LUMBA_BOUNDSCHECK=1 turns on bounds checks", function()
       local out, how = run_script([[
 local lumba = require "lumba"
