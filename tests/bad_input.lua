@@ -62,6 +62,9 @@ B.rows = {
   { "return types that do not unify", [[return lumba.njit("def f(x):\n    if x > 0:\n        return 1\n    return np.zeros(3)\n")(3)]],
     err = "<string>:4:5: TypingError: cannot unify return types int64 and float64[:] (the other return is at 3:9)\n" ..
           "        return np.zeros(3)\n        ^" },
+  { "a global Lua function", [[return lumba.njit{ env = { g = print } }("def f(x):\n    return g(x)\n")(3)]],
+    err = "<string>:2:12: TypingError: 'g' refers to a Lua function, which compiled code cannot use (numbers and lumba functions can be used)\n" ..
+          "        return g(x)\n               ^" },
   { "a global Lua table", [[return lumba.njit{ env = { g = {} } }("def f(x):\n    return g + x\n")(3)]],
     err = "<string>:2:12: TypingError: 'g' refers to a Lua table, which compiled code cannot use (numbers and lumba functions can be used)\n" ..
           "        return g + x\n               ^" },
