@@ -19,6 +19,7 @@
 #include "lower.h"
 #include "nrt.h"
 #include "parallel.h"
+#include "stack.h"
 
 /* what libNVVM 2.0 accepts (../shared/gpu/README.md): i128:128:128 is required */
 #define LUMBA_NVVM_TRIPLE "nvptx64-nvidia-cuda"
@@ -61,7 +62,8 @@ LmState *lmstate_get(lua_State *L) {
 }
 
 /* runtime functions compiled code calls */
-static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
+static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
+                                       "stack_limit"};
 
 LmJit *lmstate_jit(lua_State *L, LmState *S) {
   if (S->jit) return S->jit;
@@ -69,7 +71,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
   LmJit *J = jit_new(&err);
   if (J) {
     void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
-                     (void *)par_max_workers};
+                     (void *)par_max_workers, (void *)stack_limit};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;

@@ -76,6 +76,7 @@ struct FuncSpec {
   int nlocals, caplocals;
   int state;               // 0 new, 1 being inferred, 2 typed
   bool parallel;           // prange loops run on the pool
+  bool recursive;          // called while being inferred: entry checks the stack (stack.h)
   const char *symbol;      // LLVM name of the inner function
   LLVMValueRef fn;         // inner function: i32 (err*, ret*, args...)
   LLVMTypeRef fnty;

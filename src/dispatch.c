@@ -269,6 +269,7 @@ static int dispatch_lua_call(lua_State *L) {
   LmErr err;
   err.kind = 0;
   err.msg = NULL;
+  err.stack_limit = 0;
   int32_t st = s->wrap(&err, ret, args);
   if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
   int k = 0;

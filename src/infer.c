@@ -285,7 +285,10 @@ static bool same_args(FuncSpec *s, Node *def, Type **argtypes, int nargs) {
 
 FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at) {
   for (FuncSpec *s = C->specs; s; s = s->next)
-    if (same_args(s, def, argtypes, nargs)) return s;  /* also while being inferred: recursion */
+    if (same_args(s, def, argtypes, nargs)) {
+      if (s->state == 1) s->recursive = true;  /* a cycle passes through s: guard its entry */
+      return s;
+    }
   if (def->args.len != nargs)
     compile_error(C, at, "TypingError", "%s() takes %d arguments but %d were given", def->name, def->args.len, nargs);
   int depth = 0;

@@ -49,8 +49,8 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
 
 LLVMTypeRef lower_err_type(LLVMContextRef ctx) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
-  LLVMTypeRef f[5] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0)};
-  return LLVMStructTypeInContext(ctx, f, 5, 0);
+  LLVMTypeRef f[6] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64};
+  return LLVMStructTypeInContext(ctx, f, 6, 0);
 }
 
 LLVMBasicBlockRef lower_block(Lower *L, const char *name) {
@@ -230,6 +230,32 @@ static void assume_nonneg(Lower *L, LLVMValueRef v) {
   lower_intrinsic(L, "llvm.assume", NULL, 0, &c, 1);
 }
 
+/* A recursive function's entry: raise RecursionError when the frame is
+** below the thread's limit, found by stack_limit() at the first check and
+** kept in err (shared by every level of the recursion). */
+static void stack_guard(Lower *L) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), et = lower_err_type(L->ctx);
+  LLVMValueRef limp = LLVMBuildStructGEP2(L->b, et, L->err, 5, "limp");
+  LLVMValueRef lim = LLVMBuildLoad2(L->b, i64, limp, "lim");
+  LLVMBasicBlockRef look = lower_block(L, "stack_look"), check = lower_block(L, "stack_check");
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, lim, lower_i64(L, 0), ""), look, check);
+  LLVMPositionBuilderAtEnd(L->b, look);
+  LLVMValueRef f = lower_rt_fn(L, "stack_limit", i64, NULL, 0);
+  LLVMValueRef got = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+  LLVMBuildStore(L->b, got, limp);
+  LLVMBuildBr(L->b, check);
+  LLVMPositionBuilderAtEnd(L->b, check);
+  LLVMValueRef phi = LLVMBuildPhi(L->b, i64, "limit");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){lim, got}, (LLVMBasicBlockRef[]){here, look}, 2);
+  LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+  LLVMValueRef fa = lower_intrinsic(L, "llvm.frameaddress", &i8p, 1,
+                                    (LLVMValueRef[]){LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0, 0)}, 1);
+  LLVMValueRef sp = LLVMBuildPtrToInt(L->b, fa, i64, "sp");
+  lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntULT, sp, phi, ""), LMERR_RAISE,
+                 "RecursionError: maximum recursion depth exceeded");
+}
+
 static void lower_spec(Compile *C, FuncSpec *spec) {
   infer_retype(C, spec);
   Lower Lw = {0}, *L = &Lw;
@@ -277,6 +303,7 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
     lower_incref(L, cv);
     LLVMBuildStore(L->b, cv.v, L->slots[slot]);
   }
+  if (spec->recursive && !C->target->gpu) stack_guard(L);
   LLVMBuildBr(L->b, body);
   LLVMPositionBuilderAtEnd(L->b, body);
   lower_body(L, &spec->def->body);

@@ -35,6 +35,7 @@ typedef struct LmErr {
   int64_t index;        // IndexError: the index as written
   int64_t size;         // IndexError
   const char *msg;      // RAISE/MEMORY/VALUE: constant text in the compiled module
+  uint64_t stack_limit; // recursion guard: lowest frame address allowed (0: not known yet; stack.h)
 } LmErr;
 
 #define RT_ARRAY_SLOTS ((int)(sizeof(ArrayStruct) / 8))

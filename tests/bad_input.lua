@@ -264,6 +264,27 @@ B.rows = {
     err = "ValueError: bad x" },
   { "falling off the end of a function that returns", [[return lumba.njit("def f(x):\n    if x > 0:\n        return 1\n")(-1)]],
     err = "TypeError: function ended without returning a value" },
+  { "recursion 10^8 deep", [[
+      return lumba.njit("def f(n):\n    if n <= 0:\n        return 0\n    return 1 + f(n - 1)\n")(100000000)]],
+    err = "RecursionError: maximum recursion depth exceeded" },
+  { "mutual recursion 10^8 deep", [[
+      local m = lumba.load("def f(n):\n    if n <= 0:\n        return 0\n    return g(n - 1) + 1\n\ndef g(n):\n    return f(n) * 1\n")
+      return m.f(100000000)]],
+    err = "RecursionError: maximum recursion depth exceeded" },
+  { "recursion that allocates arrays, 10^8 deep", [[
+      local f = lumba.njit("def f(n):\n    a = np.ones(3)\n    if n <= 0:\n        return a\n    b = f(n - 1)\n    b[0] += a[1]\n    return b\n")
+      local live = lumba._live_meminfos()
+      local ok, e = pcall(f, 100000000)
+      local leaked = lumba._live_meminfos() - live  -- every level's arrays released
+      return ok, e, leaked, f(10)]],
+    returns = "false, RecursionError: maximum recursion depth exceeded, 0, array([11.,  1.,  1.])" },
+  { "deep recursion inside prange workers", [[
+      local f = lumba.njit{ parallel = true, name = "f" }(
+        "def r(n):\n    if n <= 0:\n        return 0\n    return 1 + r(n - 1)\n\n" ..
+        "def f(n, d):\n    s = 0\n    for i in prange(n):\n        s += r(d)\n    return s\n")
+      local ok, e = pcall(f, 4, 100000000)
+      return ok, e, f(4, 1000)]],
+    returns = "false, RecursionError: maximum recursion depth exceeded, 4000" },
   { "recursion 20000 deep still works", [[
       return lumba.njit("def f(n):\n    if n <= 0:\n        return 0\n    return 1 + f(n - 1)\n")(20000)]],
     returns = "20000" },
