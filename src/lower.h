@@ -69,6 +69,8 @@ LLVMValueRef lower_cond(Lower *L, Node *n);       /* i1 by Python truthiness */
 LLVMValueRef lower_truth(Lower *L, Val v);
 Val lower_cast(Lower *L, Val v, Type *to);
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc);
+/* len(range(start, stop, step)) as an unsigned count, step != 0 (lower_stmt.c) */
+LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 Val lower_call(Lower *L, Node *n);
 Val lower_const_sym(Lower *L, const Sym *s);
 

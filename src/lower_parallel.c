@@ -311,12 +311,10 @@ bool lower_prange(Lower *L, Node *s) {
                      "range() arg 3 must not be zero");
     }
   }
-  /* len(range(start, stop, step)) */
-  LLVMValueRef pos = LLVMBuildICmp(L->b, LLVMIntSGT, pstep, lower_i64(L, 0), "");
-  LLVMValueRef span = LLVMBuildSelect(L->b, pos, LLVMBuildSub(L->b, pstop, pstart, ""), LLVMBuildSub(L->b, pstart, pstop, ""), "");
-  LLVMValueRef astep = LLVMBuildSelect(L->b, pos, pstep, LLVMBuildNeg(L->b, pstep, ""), "");
-  LLVMValueRef n = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, LLVMBuildSub(L->b, astep, lower_i64(L, 1), ""), ""), astep, "");
-  n = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, lower_i64(L, 0), ""), n, lower_i64(L, 0), "n");
+  /* len(range(start, stop, step)); beyond 2^63 - 1 (par_for counts in
+  ** int64) it is clamped: those iterations would never be reached anyway */
+  LLVMValueRef n = lower_range_len(L, pstart, pstop, pstep);
+  n = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, n, lower_i64(L, 0), ""), lower_i64(L, INT64_MAX), n, "n");
 
   LLVMValueRef nw = rt_call(L, "par_max_workers", i32, NULL, 0, NULL);
   LLVMValueRef nw64 = LLVMBuildSExt(L->b, nw, i64, "");

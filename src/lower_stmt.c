@@ -108,8 +108,26 @@ static bool const_step(Node *n, int64_t *v) {
   return false;
 }
 
+/* len(range(start, stop, step)) for step != 0, exact for every int64
+** bound: the span and |step| are taken as unsigned 64-bit numbers, so
+** range(0, 2**63 - 1, 2**62) has 2 elements, where start + k*step would
+** wrap past stop and never end the loop. */
+LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+  LLVMBuilderRef b = L->b;
+  LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
+  LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, step, zero, "");
+  LLVMValueRef some = LLVMBuildSelect(b, pos, LLVMBuildICmp(b, LLVMIntSLT, start, stop, ""),
+                                      LLVMBuildICmp(b, LLVMIntSGT, start, stop, ""), "");
+  LLVMValueRef span = LLVMBuildSelect(b, pos, LLVMBuildSub(b, stop, start, ""), LLVMBuildSub(b, start, stop, ""), "");
+  LLVMValueRef astep = LLVMBuildSelect(b, pos, step, LLVMBuildNeg(b, step, ""), "");
+  LLVMValueRef n = LLVMBuildAdd(b, LLVMBuildUDiv(b, LLVMBuildSub(b, span, one, ""), astep, ""), one, "");
+  return LLVMBuildSelect(b, some, n, zero, "len");
+}
+
 /* for i in range(start, stop, step): a hidden counter; i is set from it on
-** each iteration, so i keeps the last value after the loop as in Python */
+** each iteration, so i keeps the last value after the loop as in Python.
+** A step of 1 or -1 compares i with stop (i +/- 1 cannot overflow then);
+** other steps count len(range(...)) iterations (lower_range_len). */
 static void lower_for_range(Lower *L, Node *s) {
   Node *it = s->iter;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
@@ -129,21 +147,21 @@ static void lower_for_range(Lower *L, Node *s) {
       lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
                      "range() arg 3 must not be zero");
   }
-  LLVMValueRef ctr = lower_entry_alloca(L, i64, "ctr");
-  LLVMBuildStore(L->b, start, ctr);
+  bool unit = known && (cstep == 1 || cstep == -1);
+  LLVMValueRef len = unit ? NULL : lower_range_len(L, start, stop, step);
+  LLVMValueRef ctr = lower_entry_alloca(L, i64, "ctr");  /* i for unit steps, else the iteration number */
+  LLVMBuildStore(L->b, unit ? start : lower_i64(L, 0), ctr);
   LLVMBasicBlockRef head = lower_block(L, "for"), body = lower_block(L, "fbody"), latch = lower_block(L, "fnext"),
                     els = lower_block(L, "felse"), end = lower_block(L, "fend");
   LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, head);
   LLVMValueRef c = LLVMBuildLoad2(L->b, i64, ctr, "i");
   LLVMValueRef cond;
-  if (known && cstep > 0) cond = LLVMBuildICmp(L->b, LLVMIntSLT, c, stop, "");
-  else if (known && cstep < 0) cond = LLVMBuildICmp(L->b, LLVMIntSGT, c, stop, "");
-  else
-    cond = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, step, lower_i64(L, 0), ""),
-                           LLVMBuildICmp(L->b, LLVMIntSLT, c, stop, ""), LLVMBuildICmp(L->b, LLVMIntSGT, c, stop, ""), "");
+  if (unit) cond = LLVMBuildICmp(L->b, cstep > 0 ? LLVMIntSLT : LLVMIntSGT, c, stop, "");
+  else cond = LLVMBuildICmp(L->b, LLVMIntULT, c, len, "");
   LLVMBuildCondBr(L->b, cond, body, els);
   LLVMPositionBuilderAtEnd(L->b, body);
+  if (!unit) c = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, c, step, ""), "i");
   store_local(L, s->target->slot, (Val){ty_int64, c, false});
   LoopCtx lc = {end, latch, L->loop};
   L->loop = &lc;
@@ -152,8 +170,9 @@ static void lower_for_range(Lower *L, Node *s) {
   if (!lower_terminated(L)) LLVMBuildBr(L->b, latch);
   LLVMPositionBuilderAtEnd(L->b, latch);
   LLVMValueRef c2 = LLVMBuildLoad2(L->b, i64, ctr, "");
-  /* c < stop and step 1 cannot overflow: say so, so LLVM knows i stays in [start, stop) */
-  LLVMValueRef next = known && cstep == 1 ? LLVMBuildNSWAdd(L->b, c2, step, "") : LLVMBuildAdd(L->b, c2, step, "");
+  /* i < stop and step 1 cannot overflow (nor i > stop and step -1): say so,
+  ** so LLVM knows i stays in [start, stop); the iteration number stays below len */
+  LLVMValueRef next = unit ? LLVMBuildNSWAdd(L->b, c2, step, "") : LLVMBuildNUWAdd(L->b, c2, lower_i64(L, 1), "");
   LLVMBuildStore(L->b, next, ctr);
   LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, els);

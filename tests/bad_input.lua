@@ -288,6 +288,23 @@ B.rows = {
   { "recursion 20000 deep still works", [[
       return lumba.njit("def f(n):\n    if n <= 0:\n        return 0\n    return 1 + f(n - 1)\n")(20000)]],
     returns = "20000" },
+  { "range() bounds near 2^63 (the counter would wrap)", [[
+      local f = lumba.njit("def f(a, b, c):\n    n = 0\n    last = 0\n    for i in range(a, b, c):\n        n += 1\n        last = i\n    return n, last\n")
+      local max, min = math.maxinteger, math.mininteger
+      local r = {}
+      for _, t in ipairs({ { min, max, max }, { 0, max, 1 << 62 }, { max, min, min }, { min, max, 1 << 62 },
+                           { max - 5, max, 2 }, { min + 5, min, -2 }, { max - 2, max, 1 }, { 10, 0, -3 } }) do
+        local n, last = f(t[1], t[2], t[3])
+        r[#r + 1] = n .. ":" .. last
+      end
+      return table.concat(r, " ")]],
+    returns = "3:9223372036854775806 2:4611686018427387904 2:-1 4:4611686018427387904 " ..
+              "3:9223372036854775806 3:-9223372036854775807 2:9223372036854775806 4:1" },
+  { "prange() bounds near 2^63", [[
+      local f = lumba.njit{ parallel = true }("def f(a, b, c):\n    n = 0\n    for i in prange(a, b, c):\n        n += 1\n    return n\n")
+      local max, min = math.maxinteger, math.mininteger
+      return f(min, max, max), f(0, max, 1 << 62), f(max, min, min), f(min, max, 1 << 62)]],
+    returns = "3, 2, 2, 4" },
 
   -- ---- dispatchers used wrongly ----
   { "__call on a foreign value", [[return getmetatable(lumba.njit(ADD)).__call(io.stdout, 1, 2)]],
