@@ -129,6 +129,8 @@ typedef struct Job {
   LLVMModuleRef mod;        // owned until the JIT takes it
   LLVMBuilderRef b;
   DispSpec *out;            // malloc'd result
+  const void *disp;         // the Dispatcher, for compile_active
+  struct Job *outer;        // the compilation that asked for this one (LmState.active)
 } Job;
 
 static void arena_oom(void *ud) {
@@ -377,10 +379,15 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.gpu = gpu;
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
+  LmState *S = lmstate_get(L);
+  job.disp = lua_touserdata(L, disp_idx);
+  job.outer = S->active;
+  S->active = &job;
   lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
+  S->active = job.outer;
   /* cleanup runs whatever happened */
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
@@ -393,6 +400,13 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   }
   lua_settop(L, top);
   return job.out;
+}
+
+bool compile_active(LmState *S, const void *disp, Type **argtypes, int nargs) {
+  for (Job *j = S->active; j; j = j->outer)
+    if (j->disp == disp && j->nargs == nargs && memcmp(j->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0)
+      return true;
+  return false;
 }
 
 void compile_free_spec(DispSpec *s);

@@ -24,6 +24,7 @@ typedef struct LmState {
   TypeTable types;     // signature keys point here
   int64_t counter;     // makes symbol names unique
   bool closed;
+  struct Job *active;  // the innermost compilation in progress (Job.outer links the others)
 } LmState;
 
 LmState *lmstate_get(lua_State *L);  /* creates it on first use */
@@ -133,6 +134,9 @@ typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret);
 void compile_note_ref(Compile *C, int ref);
+/* is dispatcher disp being compiled for these argument types (further out
+** on the C stack)? Compiling it again would never end. */
+bool compile_active(LmState *S, const void *disp, Type **argtypes, int nargs);
 
 /* messages */
 l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ...)

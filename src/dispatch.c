@@ -599,6 +599,10 @@ DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc
     if (s->nargs == nargs && memcmp(s->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0) found = s;
   if (found == NULL) {
     if (d->eager) compile_error(C, loc, "TypingError", "%s has no compiled signature for these argument types", d->name);
+    if (compile_active(C->S, d, argtypes, nargs))
+      compile_error(C, loc, "TypingError",
+                    "%s() calls itself through other dispatchers, which cannot be compiled (put the functions in one source)",
+                    d->name);
     found = add_spec(L, d, didx, argtypes, nargs, NULL);
   }
   lua_settop(L, didx - 1);

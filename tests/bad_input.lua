@@ -288,6 +288,13 @@ B.rows = {
   { "recursion 20000 deep still works", [[
       return lumba.njit("def f(n):\n    if n <= 0:\n        return 0\n    return 1 + f(n - 1)\n")(20000)]],
     returns = "20000" },
+  { "mutual recursion through two dispatchers", [[
+      local env = {}
+      env.f = lumba.njit{ env = env }("def f(n):\n    if n <= 0:\n        return 0\n    return g(n - 1)\n")
+      env.g = lumba.njit{ env = env }("def g(n):\n    return f(n) + 1\n")
+      return env.f(10)]],
+    err = "<string>:2:12: TypingError: f() calls itself through other dispatchers, which cannot be compiled (put the functions in one source)\n" ..
+          "        return f(n) + 1\n               ^" },
   { "range() bounds near 2^63 (the counter would wrap)", [[
       local f = lumba.njit("def f(a, b, c):\n    n = 0\n    last = 0\n    for i in range(a, b, c):\n        n += 1\n        last = i\n    return n, last\n")
       local max, min = math.maxinteger, math.mininteger
