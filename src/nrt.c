@@ -9,7 +9,36 @@
 /* A process-wide statistic, not state: reads never affect behaviour. */
 static _Atomic int64_t live_count;
 
+/* Buffers of NRT_LAZY bytes and more come from calloc, which maps fresh
+** zero pages without touching them: zeros(2^31) costs no memory until it is
+** written, where a memset would fault in every page and could bring the
+** OOM killer. The header is then separate, and its dtor frees the block. */
+#define NRT_LAZY ((size_t)1 << 20)
+
+static void free_block(void *data, void *block) {
+  (void)data;
+  free(block);
+}
+
+static MemInfo *alloc_lazy(size_t size) {
+  if (size > SIZE_MAX - NRT_ALIGN) return NULL;
+  MemInfo *mi = malloc(sizeof(MemInfo));
+  void *block = mi ? calloc(1, size + NRT_ALIGN - 1) : NULL;
+  if (block == NULL) {
+    free(mi);
+    return NULL;
+  }
+  atomic_init(&mi->refct, 1);
+  mi->data = (void *)(((uintptr_t)block + NRT_ALIGN - 1) & ~(uintptr_t)(NRT_ALIGN - 1));
+  mi->size = size;
+  mi->dtor = free_block;
+  mi->dtor_ud = block;
+  atomic_fetch_add(&live_count, 1);
+  return mi;
+}
+
 MemInfo *nrt_alloc(size_t size) {
+  if (size >= NRT_LAZY) return alloc_lazy(size);
   size_t body = (sizeof(MemInfo) + NRT_ALIGN - 1) & ~(size_t)(NRT_ALIGN - 1);
   if (size > SIZE_MAX - body - NRT_ALIGN) return NULL;
   size_t total = (body + size + NRT_ALIGN - 1) & ~(size_t)(NRT_ALIGN - 1);

@@ -218,6 +218,26 @@ B.rows = {
       end]],
     err = "row:10: f: too many specializations (256); pass arguments of fewer distinct types" },
 
+  { "zeros of 16 GiB costs no memory until written", [[
+      local function rss()
+        for l in io.lines("/proc/self/status") do
+          local kb = l:match("^VmRSS:%s*(%d+)")
+          if kb then return tonumber(kb) * 1024 end
+        end
+      end
+      local before = rss()
+      local ok, a = pcall(lumba.zeros, 1 << 31)
+      -- where the system refuses 16 GiB at once, the refusal is the clean error
+      if not ok then
+        return a == "not enough memory for an array of 17179869184 bytes" and "ok" or a, "1.0 2.0 0.0"
+      end
+      a[1], a[1 << 31] = 1, 2
+      local grew = rss() - before
+      local r = { a:get(1), a:get(1 << 31), a:get(12345) }
+      a:close()
+      return grew < (1 << 28) and "ok" or ("RSS grew by " .. grew), table.concat(r, " ")]],
+    returns = "ok, 1.0 2.0 0.0" },
+
   -- ---- failures inside compiled code (never a signal) ----
   { "integer division by zero", [[return lumba.njit("def f(a, b):\n    return a // b\n")(1, 0)]],
     err = "ZeroDivisionError: integer division or modulo by zero" },
