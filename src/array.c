@@ -219,6 +219,26 @@ static uint64_t machine_memory(void) {
   return ((uint64_t)si.totalram + (uint64_t)si.totalswap) * si.mem_unit;
 }
 
+/* NumPy's rule: the product of the item size and the non-zero dimensions
+** must fit in int64, also when another dimension is 0 (else the strides of
+** {0, 2^62} overflow); returns the size in bytes. */
+int64_t array_check_size(lua_State *L, DType dt, int ndim, const int64_t *shape, int argn) {
+  int64_t bytes = dtype_sizes[dt];
+  bool overflow = false, empty = false;
+  for (int k = 0; k < ndim; k++) {
+    if (shape[k] < 0) shape_error(L, argn, "negative dimensions are not allowed");
+    if (shape[k] == 0) empty = true;
+    else if (!overflow && __builtin_mul_overflow(bytes, shape[k], &bytes)) overflow = true;
+  }
+  if (overflow) {
+    array_push_shape(L, ndim, shape);
+    shape_error(L, argn, lua_pushfstring(L,
+      "array is too big: %s %s elements take more than 2^63 bytes",
+      lua_tostring(L, -1), dtype_names[dt]));
+  }
+  return empty ? 0 : bytes;
+}
+
 /* Validates the shape (non-negative, product fits in int64 bytes),
 ** allocates the zeroed buffer and sets C or F strides. */
 NdArray *array_new(lua_State *L, DType dt, int ndim, const int64_t *shape,
@@ -227,18 +247,7 @@ NdArray *array_new(lua_State *L, DType dt, int ndim, const int64_t *shape,
   if (ndim > LM_MAXDIM)
     shape_error(L, argn, lua_pushfstring(L,
       "too many dimensions: %d (at most %d)", ndim, LM_MAXDIM));
-  int64_t bytes = dtype_sizes[dt];
-  bool overflow = false;
-  for (int k = 0; k < ndim; k++) {
-    if (shape[k] < 0) shape_error(L, argn, "negative dimensions are not allowed");
-    if (!overflow && __builtin_mul_overflow(bytes, shape[k], &bytes)) overflow = true;
-  }
-  if (overflow) {
-    array_push_shape(L, ndim, shape);
-    shape_error(L, argn, lua_pushfstring(L,
-      "array is too big: %s %s elements take more than 2^63 bytes",
-      lua_tostring(L, -1), dtype_names[dt]));
-  }
+  int64_t bytes = array_check_size(L, dt, ndim, shape, argn);
   NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(a, 0, sizeof *a);
   a->dtype = dt;

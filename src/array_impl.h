@@ -36,6 +36,9 @@ char *array_iter_next(ArrayIter *it);
 ** out-of-memory raise; argn > 0 makes them luaL_argerror on that argument. */
 NdArray *array_new(lua_State *L, DType dt, int ndim, const int64_t *shape,
                    char order, int argn);
+/* Raises for a negative dimension or when the item size times the non-zero
+** dimensions passes 2^63 - 1 (NumPy's rule); returns the size in bytes. */
+int64_t array_check_size(lua_State *L, DType dt, int ndim, const int64_t *shape, int argn);
 /* Shape argument at idx: an integer or a table of integers; returns ndim. */
 int array_read_shape(lua_State *L, int idx, int64_t *shape, int argn);
 /* Push "{2, 3}" for messages. */

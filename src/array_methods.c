@@ -178,6 +178,7 @@ static int array_lua_reshape(lua_State *L) {
     return luaL_error(L, "cannot reshape array of size %I into shape %s", (lua_Integer)size,
                       lua_tostring(L, -1));
   }
+  array_check_size(L, a->dtype, nd, ns, 0);  /* {0, 2^62}: size 0, strides too big */
   int64_t nst[LM_MAXDIM];
   if (reshape_strides(a, nd, ns, nst)) {
     array_push_view(L, a, nd, ns, nst, a->s.data);

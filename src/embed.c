@@ -33,9 +33,15 @@ int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
   int dt = dtype ? dtype_from_name(dtype) : -1;
   if (dt < 0) return LUMBA_EDTYPE;
   if (ndim < 0 || ndim > LM_MAXDIM) return LUMBA_ENDIM;
+  /* NumPy's rule (array_check_size): zeros aside, the product must fit */
   int64_t itemsize = dtype_sizes[dt], bytes = itemsize;
-  for (int k = 0; k < ndim; k++)
-    if (shape[k] < 0 || __builtin_mul_overflow(bytes, shape[k], &bytes)) return LUMBA_ESHAPE;
+  bool empty = false;
+  for (int k = 0; k < ndim; k++) {
+    if (shape[k] < 0) return LUMBA_ESHAPE;
+    if (shape[k] == 0) empty = true;
+    else if (__builtin_mul_overflow(bytes, shape[k], &bytes)) return LUMBA_ESHAPE;
+  }
+  if (empty) bytes = 0;
   if (ptr == NULL && bytes > 0) return LUMBA_EARG;
   NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(a, 0, sizeof *a);

@@ -218,6 +218,10 @@ B.rows = {
       end]],
     err = "row:10: f: too many specializations (256); pass arguments of fewer distinct types" },
 
+  { "a shape with a zero and a huge dimension", [[return (lumba.zeros({0, math.maxinteger}, "int32"))]],
+    err = "row:1: bad argument #1 to 'zeros' (array is too big: {0, 9223372036854775807} int32 elements take more than 2^63 bytes)" },
+  { "reshape of an empty array to a huge shape", [[return (lumba.zeros(0):reshape(0, 1 << 62))]],
+    err = "row:1: array is too big: {0, 4611686018427387904} float64 elements take more than 2^63 bytes" },
   { "zeros of 16 GiB costs no memory until written", [[
       local function rss()
         for l in io.lines("/proc/self/status") do

@@ -106,6 +106,8 @@ int main(void) {
   ASSERT(LUMBA_ENDIM, lumba_pusharray(L, buf, "float64", 9, shape, NULL, on_release, &one));
   ASSERT(LUMBA_ENDIM, lumba_pusharray(L, buf, "float64", -1, shape, NULL, on_release, &one));
   ASSERT(LUMBA_ESHAPE, lumba_pusharray(L, buf, "float64", 2, bad, NULL, on_release, &one));
+  int64_t huge_empty[2] = {0, (int64_t)1 << 62};  /* size 0, but 2^65 bytes by NumPy's rule */
+  ASSERT(LUMBA_ESHAPE, lumba_pusharray(L, buf, "float64", 2, huge_empty, NULL, on_release, &one));
   ASSERT(LUMBA_EARG, lumba_pusharray(L, NULL, "float64", 2, shape, NULL, on_release, &one));
   ASSERT(0, lua_gettop(L));
   ASSERT(0, released);
