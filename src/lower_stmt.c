@@ -186,8 +186,30 @@ static void lower_for_iter(Lower *L, Node *s) {
   Val seq = lower_expr(L, s->iter);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef n;
-  if (seq.ty->kind == TY_TUPLE) n = lower_i64(L, seq.ty->nelems);
-  else n = lower_arr_shape(L, seq.v, 0);
+  /* a tuple: its elements converted to their unified type (the loop
+  ** variable's, as infer_for types it) in an array the counter indexes;
+  ** (1, 2.5) gives 1.0 then 2.5, not the bits of 2.5 read as an int */
+  Type *et = NULL;
+  LLVMTypeRef spillt = NULL;
+  LLVMValueRef spill = NULL;
+  if (seq.ty->kind == TY_TUPLE) {
+    for (int i = 0; i < seq.ty->nelems; i++) et = ty_unify(&L->C->S->types, et, seq.ty->elems[i]);
+    if (et == NULL) {  /* for x in (): the body never runs */
+      lower_body(L, &s->orelse);
+      lower_release(L, seq);
+      return;
+    }
+    spillt = LLVMArrayType(lower_type(L, et), (unsigned)seq.ty->nelems);
+    spill = lower_entry_alloca(L, spillt, "tup");
+    for (int i = 0; i < seq.ty->nelems; i++) {
+      Val e = {seq.ty->elems[i], LLVMBuildExtractValue(L->b, seq.v, (unsigned)i, ""), false};
+      LLVMValueRef ix[2] = {lower_i32(L, 0), lower_i32(L, i)};
+      LLVMBuildStore(L->b, lower_cast(L, e, et).v, LLVMBuildInBoundsGEP2(L->b, spillt, spill, ix, 2, ""));
+    }
+    n = lower_i64(L, seq.ty->nelems);
+  } else {
+    n = lower_arr_shape(L, seq.v, 0);
+  }
   LLVMValueRef ctr = lower_entry_alloca(L, i64, "it");
   LLVMBuildStore(L->b, lower_i64(L, 0), ctr);
   LLVMBasicBlockRef head = lower_block(L, "for"), body = lower_block(L, "fbody"), latch = lower_block(L, "fnext"),
@@ -198,15 +220,10 @@ static void lower_for_iter(Lower *L, Node *s) {
   LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, n, ""), body, els);
   LLVMPositionBuilderAtEnd(L->b, body);
   Val item;
-  if (seq.ty->kind == TY_TUPLE) {
-    /* a homogeneous tuple: spill to memory and index it */
-    LLVMTypeRef tt = lower_type(L, seq.ty);
-    LLVMValueRef tmp = lower_entry_alloca(L, tt, "tup");
-    LLVMBuildStore(L->b, seq.v, tmp);
-    LLVMValueRef idx[2] = {lower_i32(L, 0), c};
-    LLVMTypeRef et = lower_type(L, seq.ty->elems[0]);
-    LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
-    item = (Val){seq.ty->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &idx[1], 1, ""), ""), false};
+  if (spill) {
+    LLVMValueRef idx[2] = {lower_i64(L, 0), c};
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, spillt, spill, idx, 2, "");
+    item = (Val){et, LLVMBuildLoad2(L->b, lower_type(L, et), p, ""), false};
   } else {
     Type *at = seq.ty;
     LLVMValueRef off = LLVMBuildMul(L->b, c, lower_arr_stride(L, seq.v, 0), "");

@@ -337,6 +337,16 @@ B.rows = {
       return f(min, max, max), f(0, max, 1 << 62), f(max, min, min), f(min, max, 1 << 62)]],
     returns = "3, 2, 2, 4" },
 
+  { "iterating a tuple of mixed types", [[
+      return lumba.njit("def f(x):\n    for v in (1, 2.5, True):\n        x += v\n    return x\n")(1)]],
+    returns = "5.5" },
+  { "iterating an empty tuple from an AST", [[
+      local t = lumba.parse("def f(x):\n    for v in (1,):\n        x[0] = 1\n    else:\n        return 7\n")
+      t.body[1].body[1].iter.elts = {}
+      t.body[1].body[1].target = lumba.parse("x[0] = 1\n").body[1].targets[1]
+      return lumba.njit(t)(lumba.zeros(1))]],
+    returns = "7" },
+
   -- ---- dispatchers used wrongly ----
   { "__call on a foreign value", [[return getmetatable(lumba.njit(ADD)).__call(io.stdout, 1, 2)]],
     err = "row:1: bad argument #1 to '__call' (lumba.dispatcher expected, got FILE*)" },
