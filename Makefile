@@ -106,3 +106,32 @@ $(EMBED): examples/embed/host.c src/lumba.h $(MODULE)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
 	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lm $(EXTRA_LDFLAGS)
 test: embed
+
+# ---- fuzzing (tests/fuzz/README.md): libFuzzer targets, clang with ASan+UBSan.
+# `make fuzz` builds them; `make fuzz-smoke` runs each for FUZZ_SECONDS on
+# its corpus (tests/fuzz/corpus/<target>, new finds go to build-fuzz/corpus).
+FUZZ_CC ?= clang-14
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer $(WARN) $(FUZZ_SAN) \
+              -fsanitize=fuzzer-no-link $(LUA_INC) $(LLVM_CFLAGS)
+FUZZ_OBJS := $(SRCS:src/%.c=build-fuzz/obj/%.o)
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 15
+FUZZ_ENV = ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+.PHONY: fuzz fuzz-smoke
+.SECONDARY: $(FUZZ_OBJS)
+build-fuzz/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+build-fuzz/obj/parallel.o: FUZZ_CFLAGS += -fopenmp
+build-fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZ_OBJS) $(LDLIBS) -llua5.4
+fuzz: $(FUZZ_TARGETS)
+fuzz-smoke: fuzz
+	@for t in $(FUZZ_TARGETS); do n=$$(basename $$t); mkdir -p build-fuzz/corpus/$$n; \
+	  echo "== $$n ($(FUZZ_SECONDS) s)"; \
+	  $(FUZZ_ENV) $$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=1048576 \
+	    $$(test $$n = fuzz_parse && echo -dict=tests/fuzz/python.dict) \
+	    -print_final_stats=1 build-fuzz/corpus/$$n tests/fuzz/corpus/$$n > build-fuzz/$$n.log 2>&1; rc=$$?; \
+	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|fuzz:)|ERROR|Done' build-fuzz/$$n.log; \
+	  test $$rc -eq 0 || { tail -40 build-fuzz/$$n.log; exit 1; }; done
