@@ -135,3 +135,14 @@ fuzz-smoke: fuzz
 	    -print_final_stats=1 build-fuzz/corpus/$$n tests/fuzz/corpus/$$n > build-fuzz/$$n.log 2>&1; rc=$$?; \
 	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|fuzz:)|ERROR|Done' build-fuzz/$$n.log; \
 	  test $$rc -eq 0 || { tail -40 build-fuzz/$$n.log; exit 1; }; done
+
+# ---- soak (tests/soak.lua; not part of busted): many functions and a million
+# arrays in one state, then a small round under valgrind: lua_close frees all
+SOAK_FUNCS ?= 10000
+SOAK_ARRAYS ?= 1000000
+VALGRIND = valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
+           --suppressions=tests/valgrind.supp
+.PHONY: soak
+soak: $(MODULE)
+	lua5.4 tests/soak.lua $(SOAK_FUNCS) $(SOAK_ARRAYS)
+	$(VALGRIND) lua5.4 tests/soak.lua 40 20000
