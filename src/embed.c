@@ -43,6 +43,15 @@ int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
   }
   if (empty) bytes = 0;
   if (ptr == NULL && bytes > 0) return LUMBA_EARG;
+  /* before require "lumba", the array's metatable does not exist yet:
+  ** register it now (require reuses it), or the array would have no __gc
+  ** (the buffer would never be released) and would not be an array to Lua */
+  if (luaL_getmetatable(L, ARRAY_MT) == LUA_TNIL) {
+    lua_newtable(L);
+    array_open(L);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(a, 0, sizeof *a);
   HostBuf *h = malloc(sizeof *h);

@@ -148,5 +148,15 @@ int main(void) {
 
   lua_close(L);
   ASSERT(0, nrt_live());
+
+  /* a host buffer pushed before lumba is loaded is still an array, and
+  ** lua_close releases it */
+  L = luaL_newstate();
+  released = 0;
+  ASSERT(LUMBA_OK, lumba_pusharray(L, buf, "float64", 2, shape, NULL, on_release, &one));
+  ASSERT(1, lumba_toarray(L, -1, NULL) == buf);
+  lua_close(L);
+  ASSERT(1, released);
+  ASSERT(0, nrt_live());
   TEST_END();
 }
