@@ -146,3 +146,30 @@ VALGRIND = valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds
 soak: $(MODULE)
 	lua5.4 tests/soak.lua $(SOAK_FUNCS) $(SOAK_ARRAYS)
 	$(VALGRIND) lua5.4 tests/soak.lua 40 20000
+
+# ---- embedding under ThreadSanitizer (tests/embed/threads.c): several
+# threads with Lua states of their own compile and call at once, close their
+# states with everything alive, then the process forks and the child uses
+# lumba. The whole module is built with -fsanitize=thread.
+TSANE = build-tsan-embed
+TSANE_OBJS := $(SRCS:src/%.c=$(TSANE)/obj/%.o)
+.PHONY: tsan-embed
+.SECONDARY: $(TSANE_OBJS)
+$(TSANE)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
+	@mkdir -p $(dir $@)
+	$(CC) $(TSAN_CFLAGS) $(LUA_INC) $(LLVM_CFLAGS) -c -o $@ $<
+$(TSANE)/obj/parallel.o: TSAN_CFLAGS += -fopenmp
+$(TSANE)/threads: tests/embed/threads.c $(TSANE_OBJS)
+	$(CC) $(TSAN_CFLAGS) $(LUA_INC) -Isrc -o $@ $< $(TSANE_OBJS) $(LDLIBS) -llua5.4
+tsan-embed: $(TSANE)/threads
+	OMP_TOOL_LIBRARIES=$(OMP_LIBDIR)/libarcher.so \
+	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 die_after_fork=0 exitcode=66" \
+	  $(TSANE)/threads 4 3 nofork
+
+# the same program in the plain build, fork included (tests/embed_threads_spec.lua)
+.PHONY: embed-threads
+embed-threads: $(BUILD)/embed/threads
+$(BUILD)/embed/threads: tests/embed/threads.c $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< $(OBJS) \
+	  $(EXTRA_LDFLAGS) $(LDLIBS) -llua5.4
