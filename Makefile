@@ -166,9 +166,13 @@ tsan-embed: $(TSANE)/threads
 	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 die_after_fork=0 exitcode=66" \
 	  $(TSANE)/threads 4 3 nofork
 
-# the same program in the plain build, fork included (tests/embed_threads_spec.lua)
+# the same program in the plain build, fork included, and a host that loads
+# and unloads core.so again and again (tests/embed_threads_spec.lua)
 .PHONY: embed-threads
-embed-threads: $(BUILD)/embed/threads
+embed-threads: $(BUILD)/embed/threads $(BUILD)/embed/reload
+$(BUILD)/embed/reload: tests/embed/reload.c $(MODULE)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -o $@ $< -llua5.4 $(EXTRA_LDFLAGS)
 $(BUILD)/embed/threads: tests/embed/threads.c $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< $(OBJS) \

@@ -4,6 +4,7 @@
 -- host's memory, pushed before require "lumba"); every state is closed with
 -- all of that alive and each host buffer must be released exactly once;
 -- then the process forks and the child compiles and runs a prange loop.
+-- And a host that loads and unloads lumba (dlopen/dlclose) repeatedly.
 -- make tsan-embed runs the same program under ThreadSanitizer.
 
 -- make and the program must not inherit `make asan`'s preload or a parent make's flags
@@ -29,5 +30,13 @@ describe("embedding in threads", function()
       "thread 2: 3 states",
       "thread 3: 3 states",
     }, lines)
+  end)
+
+  it("loads and unloads the module twenty times in one process", function()
+    assert.is_true(os.execute(CLEAN_ENV .. "make -s embed-threads >/dev/null"), "make embed-threads failed")
+    local p = assert(io.popen(CLEAN_ENV .. "build/embed/reload 20 2>&1; echo \"exit $?\""))
+    local out = p:read("a")
+    p:close()
+    assert.are.equal("loaded and unloaded 20 times\nexit 0\n", out)
   end)
 end)
