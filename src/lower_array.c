@@ -89,7 +89,7 @@ LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base) {
   }
   LLVMValueRef data = lower_arr_data(L, a);
   if (t->layout == 'C') {
-    LLVMValueRef lin = idx[0];
+    LLVMValueRef lin = ni ? idx[0] : lower_i64(L, 0);  /* a[()] of a 0-d array: its one element */
     for (int k = 1; k < ni; k++)
       lin = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, lin, lower_arr_shape(L, a, k), ""), idx[k], "");
     return LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, t->dtype), data, &lin, 1, "p");

@@ -337,6 +337,11 @@ B.rows = {
       return f(min, max, max), f(0, max, 1 << 62), f(max, min, min), f(min, max, 1 << 62)]],
     returns = "3, 2, 2, 4" },
 
+  { "a[()] of a 0-d array, read and written", [[
+      local a = lumba.array(5.0)
+      local old = lumba.njit("def f(a):\n    x = a[()]\n    a[()] = 7.0\n    return x\n")(a)
+      return old, a:get()]],
+    returns = "5.0, 7.0" },
   { "iterating a tuple of mixed types", [[
       return lumba.njit("def f(x):\n    for v in (1, 2.5, True):\n        x += v\n    return x\n")(1)]],
     returns = "5.5" },
