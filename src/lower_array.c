@@ -132,13 +132,9 @@ static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *sta
     b[k] = x;
   }
   *start = b[0];
-  /* length: ceil((stop - start) / step) when positive, else 0 */
-  LLVMValueRef span_pos = LLVMBuildSub(L->b, b[1], b[0], "");
-  LLVMValueRef span_neg = LLVMBuildSub(L->b, b[0], b[1], "");
-  LLVMValueRef astep = LLVMBuildSelect(L->b, pos, *step, LLVMBuildNeg(L->b, *step, ""), "");
-  LLVMValueRef span = LLVMBuildSelect(L->b, pos, span_pos, span_neg, "");
-  LLVMValueRef n = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, LLVMBuildSub(L->b, astep, one, ""), ""), astep, "");
-  *len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), n, zero, "len");
+  /* length: len(range(start, stop, step)), in unsigned arithmetic so that
+  ** a step of -2**63 (whose negation overflows) counts right */
+  *len = lower_range_len(L, b[0], b[1], *step);
 }
 
 /* a view of base for a subscript mixing integers and slices */

@@ -342,6 +342,13 @@ B.rows = {
       local old = lumba.njit("def f(a):\n    x = a[()]\n    a[()] = 7.0\n    return x\n")(a)
       return old, a:get()]],
     returns = "5.0, 7.0" },
+  { "slice steps of -2^63 and 2^63 - 1", [[
+      local f = lumba.njit("def f(a, s):\n    b = a[::s]\n    return b.shape[0], b[0]\n")
+      local a = lumba.arange(5.0)
+      local n1, x1 = f(a, math.mininteger)
+      local n2, x2 = f(a, math.maxinteger)
+      return n1, x1, n2, x2]],
+    returns = "1, 4.0, 1, 0.0" },
   { "iterating a tuple of mixed types", [[
       return lumba.njit("def f(x):\n    for v in (1, 2.5, True):\n        x += v\n    return x\n")(1)]],
     returns = "5.5" },
