@@ -310,11 +310,16 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
   LLVMTypeRef i64 = i64t(L);
   LLVMValueRef n = lower_i64(L, 1);
   LLVMValueRef ovf = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+  LLVMValueRef empty = ovf;
   LLVMTypeRef ovt[1] = {i64};
+  /* NumPy's rule, as array_check_size: the non-zero dimensions times the
+  ** item size must fit, also when another dimension is 0 */
   for (int k = 0; k < t->ndim; k++) {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, shape[k], lower_i64(L, 0), ""), LMERR_VALUE,
                    "negative dimensions are not allowed");
-    LLVMValueRef args[2] = {n, shape[k]};
+    LLVMValueRef zero = LLVMBuildICmp(L->b, LLVMIntEQ, shape[k], lower_i64(L, 0), "");
+    empty = LLVMBuildOr(L->b, empty, zero, "");
+    LLVMValueRef args[2] = {n, LLVMBuildSelect(L->b, zero, lower_i64(L, 1), shape[k], "")};
     LLVMValueRef r = lower_intrinsic(L, "llvm.smul.with.overflow", ovt, 1, args, 2);
     n = LLVMBuildExtractValue(L->b, r, 0, "");
     ovf = LLVMBuildOr(L->b, ovf, LLVMBuildExtractValue(L->b, r, 1, ""), "");
@@ -324,6 +329,7 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
   LLVMValueRef bytes = LLVMBuildExtractValue(L->b, r, 0, "");
   ovf = LLVMBuildOr(L->b, ovf, LLVMBuildExtractValue(L->b, r, 1, ""), "");
   lower_raise_if(L, ovf, LMERR_MEMORY, "array is too big");
+  bytes = LLVMBuildSelect(L->b, empty, lower_i64(L, 0), bytes, "bytes");
   LLVMTypeRef p = i64;
   LLVMValueRef f = lower_rt_fn(L, "nrt_alloc", i8pt(L), &p, 1);
   LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, &bytes, 1, "mi");

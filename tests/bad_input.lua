@@ -274,6 +274,11 @@ B.rows = {
     err = "MemoryError: array is too big" },
   { "np.zeros whose shape product overflows", [[return lumba.njit("def f(n):\n    return np.zeros((n, n))\n")(1 << 40)]],
     err = "MemoryError: array is too big" },
+  { "np.empty with a zero and a huge dimension", [[
+      local f = lumba.njit("def f(n):\n    return np.empty((n, 0))\n")
+      local ok, e = pcall(f, 1 << 62)
+      return ok, e, f(5).shape[1], f(5).size]],
+    returns = "false, MemoryError: array is too big, 5, 0" },
   { "np.arange with step 0", [[return lumba.njit("def f(n):\n    return np.arange(0, n, 0)\n")(5)]],
     err = "ValueError: arange: step must not be zero" },
   { "an index out of bounds with boundscheck", [[
