@@ -153,6 +153,8 @@ static void infer_for(Infer *I, Node *s) {
     infer_store(I, s->target, ty_int64, NULL);
   } else {
     Type *t = infer_expr(I, it);
+    if (t && t->kind == TY_ARRAY && t->ndim == 0)
+      compile_error(C, it->loc, "TypingError", "iteration over a 0-d array (%s)", tyname(C, t));
     if (t && t->kind == TY_ARRAY) {
       Type *el = t->ndim == 1 ? ty_scalar(t->dtype)
                               : ty_array(&C->S->types, t->dtype, t->ndim - 1, t->layout == 'C' ? 'C' : 'A');

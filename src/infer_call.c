@@ -393,7 +393,7 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
     no_keywords(I, n, "len");
     new_info(I, n, CALL_BUILTIN, q);
     if (!arg_types(I, n->args.items, 1, at)) return NULL;
-    if (at[0]->kind != TY_ARRAY && at[0]->kind != TY_TUPLE)
+    if ((at[0]->kind != TY_ARRAY && at[0]->kind != TY_TUPLE) || (at[0]->kind == TY_ARRAY && at[0]->ndim == 0))
       compile_error(C, n->args.items[0]->loc, "TypingError", "object of type %s has no len()", tyname(C, at[0]));
     return ty_int64;
   }

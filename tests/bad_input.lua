@@ -354,6 +354,10 @@ B.rows = {
       local n2, x2 = f(a, math.maxinteger)
       return n1, x1, n2, x2]],
     returns = "1, 4.0, 1, 0.0" },
+  { "len() of a 0-d array", [[return lumba.njit("def f(a):\n    return len(a)\n")(lumba.array(1.0))]],
+    err = "<string>:2:16: TypingError: object of type float64[] has no len()\n        return len(a)\n                   ^" },
+  { "iterating a 0-d array", [[return lumba.njit("def f(a):\n    n = 0\n    for x in a:\n        n += 1\n    return n\n")(lumba.array(1.0))]],
+    err = "<string>:3:14: TypingError: iteration over a 0-d array (float64[])\n        for x in a:\n                 ^" },
   { "iterating a tuple of mixed types", [[
       return lumba.njit("def f(x):\n    for v in (1, 2.5, True):\n        x += v\n    return x\n")(1)]],
     returns = "5.5" },
