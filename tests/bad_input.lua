@@ -358,6 +358,12 @@ B.rows = {
     err = "<string>:2:16: TypingError: object of type float64[] has no len()\n        return len(a)\n                   ^" },
   { "iterating a 0-d array", [[return lumba.njit("def f(a):\n    n = 0\n    for x in a:\n        n += 1\n    return n\n")(lumba.array(1.0))]],
     err = "<string>:3:14: TypingError: iteration over a 0-d array (float64[])\n        for x in a:\n                 ^" },
+  { "np.arange with bounds near 2^63", [[
+      local f = lumba.njit("def f(a, b, c):\n    return np.arange(a, b, c).shape[0]\n")
+      local max, min = math.maxinteger, math.mininteger
+      local ok, e = pcall(f, min, max, 1)
+      return ok, e, f(0, max, 1 << 62), f(max, min, min), f(10, 0, -3), f(0, -5, 1)]],
+    returns = "false, MemoryError: array is too big, 2, 2, 4, 0" },
   { "iterating a tuple of mixed types", [[
       return lumba.njit("def f(x):\n    for v in (1, 2.5, True):\n        x += v\n    return x\n")(1)]],
     returns = "5.5" },
