@@ -142,7 +142,7 @@ SOAK_FUNCS ?= 10000
 SOAK_ARRAYS ?= 1000000
 VALGRIND = valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
            --suppressions=tests/valgrind.supp
-.PHONY: soak
+.PHONY: soak valgrind
 soak: $(MODULE)
 	lua5.4 tests/soak.lua $(SOAK_FUNCS) $(SOAK_ARRAYS)
 	$(VALGRIND) lua5.4 tests/soak.lua 40 20000
@@ -177,3 +177,10 @@ $(BUILD)/embed/threads: tests/embed/threads.c $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< $(OBJS) \
 	  $(EXTRA_LDFLAGS) $(LDLIBS) -llua5.4
+
+# valgrind memcheck of a representative subset of the specs (tests/RELIABILITY.md):
+# no errors, no definitely-lost bytes
+VALGRIND_SPECS ?= tests/parse_errors_spec.lua tests/ast_spec.lua tests/array_spec.lua \
+                  tests/array_errors_spec.lua tests/random_spec.lua tests/prange_spec.lua tests/bad_input_spec.lua
+valgrind: $(MODULE)
+	$(VALGRIND) lua5.4 $$(command -v busted) $(VALGRIND_SPECS)
