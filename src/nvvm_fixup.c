@@ -15,8 +15,9 @@
 **  - `atomicrmw fadd` becomes a call of llvm.nvvm.atomic.load.add.f{32,64};
 **  - calls of llvm.{smax,smin,umax,umin,abs}.iN (LLVM 12+; libNVVM takes them
 **    for external functions) become icmp + select;
-**  - the datalayout and triple are NVVM's, and `!nvvmir.version` is added
-**    when missing.
+**  - the datalayout and triple are NVVM's (a missing datalayout is added at
+**    the end, keeping line numbers), and `!nvvmir.version` is added when
+**    missing.
 ** Vector forms of fneg/smax/... are left as they are.
 */
 #include <ctype.h>
@@ -418,11 +419,7 @@ char *nvvm_fixup_ir(const char *text) {
     nvvm_buf_printf(&F.out, "!nvvmir.version = !{!%d}\n!%d = !{i32 %d, i32 %d}\n", id, id,
                     NVVM_IR_MAJOR, NVVM_IR_MINOR);
   }
-  char *body = nvvm_buf_take(&F.out);
-  if (body == NULL || F.has_layout) return body;
-  NvBuf all = {0};
-  nvvm_buf_str(&all, "target datalayout = \"" NVVM_DATALAYOUT "\"\n");
-  nvvm_buf_str(&all, body);
-  free(body);
-  return nvvm_buf_take(&all);
+  /* at the end, so that libNVVM's line numbers stay those of the input */
+  if (!F.has_layout) nvvm_buf_str(&F.out, "target datalayout = \"" NVVM_DATALAYOUT "\"\n");
+  return nvvm_buf_take(&F.out);
 }

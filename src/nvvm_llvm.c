@@ -48,9 +48,13 @@ static void on_diagnostic(LLVMDiagnosticInfoRef info, void *ud) {
   LLVMDisposeMessage(msg);
 }
 
+/* "[NVPTX] step: detail", without the detail's trailing newlines */
 static char *fail(const char *step, const char *detail) {
   NvBuf b = {0};
-  nvvm_buf_printf(&b, "[NVPTX] %s: %s", step, detail ? detail : "failed");
+  if (detail == NULL) detail = "failed";
+  size_t n = strlen(detail);
+  while (n > 0 && (detail[n - 1] == '\n' || detail[n - 1] == ' ')) n--;
+  nvvm_buf_printf(&b, "[NVPTX] %s: %.*s", step, (int)n, detail);
   return nvvm_buf_take(&b);
 }
 
