@@ -105,6 +105,8 @@ typedef struct Compile {
   struct ModName { const char *name; Sym sym; } *modnames;
   int nmodnames, capmodnames;
   FuncSpec *specs;         // every specialization made by this compilation
+  struct Import { const void *disp; Node *def; } *imports;  // device functions parsed into this compilation
+  int nimports, capimports;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;
   const Target *target;

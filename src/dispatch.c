@@ -10,6 +10,7 @@
 
 #include "dispatch.h"
 #include "frontend.h"
+#include "kernel.h"
 #include "lower.h"
 #include "types.h"
 
@@ -122,6 +123,11 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
 }
 
 /* ---- compiling ---- */
+
+static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret);
+DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs) {
+  return add_spec(L, d, didx, argtypes, nargs, NULL);
+}
 
 static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret) {
   if (d->nspecs >= 256)
@@ -522,6 +528,10 @@ static int dispatch_lua_inspect_asm(lua_State *L) {
 
 static int dispatch_lua_index(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
+  if (lua_istable(L, 2)) {
+    if (!d->opt.gpu) return luaL_error(L, "%s is not a CUDA kernel: call it directly", d->name);
+    return kernel_push_launch(L, 1, 2);
+  }
   const char *k = luaL_checkstring(L, 2);
   if (strcmp(k, "signatures") == 0) {
     lua_newtable(L);
