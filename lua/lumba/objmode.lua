@@ -332,6 +332,7 @@ H.INF, H.NAN = math.huge, pymath.nan
 H.mabs, H.mmin, H.mmax = math.abs, math.min, math.max
 function H.ZDIV() raise(pyops.E_DIV) end
 function H.ZINTDIV() raise(pyops.E_INTDIV) end
+function H.ZINTMOD() raise(pyops.E_INTMOD) end
 function H.RAISE(msg) error(msg, 0) end
 function H.ASSERT_FAIL(msg)
   if msg == nil then error("AssertionError", 0) end
@@ -408,16 +409,17 @@ H.CAST = {
 }
 
 -- numpy's scalar functions that differ from math's
-function H.NP_FLOOR(x) x = num(x); if mtype(x) == "integer" then return x + 0.0 end return math.floor(x) + 0.0 end
-function H.NP_CEIL(x) x = num(x); if mtype(x) == "integer" then return x + 0.0 end return -(math.floor(-x) + 0.0) end
+local ffloor = pyops.ffloor
+function H.NP_FLOOR(x) return ffloor(num(x) * 1.0) end
+function H.NP_CEIL(x) return -ffloor(-(num(x) * 1.0)) end
 function H.NP_TRUNC(x)
-  x = num(x) + 0.0
+  x = num(x) * 1.0
   if x ~= x or x == math.huge or x == -math.huge then return x end
-  if x >= 0 then return math.floor(x) + 0.0 end
-  return -(math.floor(-x) + 0.0)
+  if x >= 0 then return ffloor(x) end
+  return -ffloor(-x)
 end
 function H.NP_RINT(x)
-  x = num(x) + 0.0
+  x = num(x) * 1.0
   if x ~= x or x == math.huge or x == -math.huge then return x end
   local r = pyops.round(x) + 0.0
   if r == 0 then return pyops.copysign(0.0, x) end

@@ -245,9 +245,21 @@ end
 ---------------------------------------------------------------------------
 local EXPR = {}
 
+-- what unsupported nodes are called in messages
+local NODE_WORDS = {
+  Lambda = "lambda expressions", JoinedStr = "f-strings", FormattedValue = "f-strings",
+  ListComp = "list comprehensions", SetComp = "set comprehensions",
+  DictComp = "dict comprehensions", GeneratorExp = "generator expressions",
+  Dict = "dicts", Set = "sets", NamedExpr = "the := operator", Await = "await",
+  Yield = "yield", YieldFrom = "yield", Starred = "starred expressions",
+  With = "with statements", Try = "try statements", ClassDef = "classes",
+  Delete = "del statements", AsyncFunctionDef = "async functions",
+}
+
 function Fn:expr(n)
   local f = EXPR[n.tag]
-  if not f then unsupported(self.M, n, "%s is not supported in object mode", n.tag) end
+  if not f then unsupported(self.M, n, "%s %s not supported in object mode", NODE_WORDS[n.tag] or n.tag,
+    NODE_WORDS[n.tag] and NODE_WORDS[n.tag]:match("s$") and "are" or "is") end
   return f(self, n)
 end
 
@@ -431,7 +443,8 @@ function Fn:binop(op, lc, lk, ls, rc, rk, rs, rnode, node)
     if within(lk, KINT | KT) and within(rk, KINT) then
       if rconst and rconst ~= 0 then return "(" .. lc .. " " .. sym .. " " .. rc .. ")", k, false end
       if rs then
-        return "(" .. rc .. " == 0 and " .. self:use("ZINTDIV") .. "() or " .. lc .. " " .. sym .. " " .. rc .. ")", k, false
+        local z = self:use(op == "FloorDiv" and "ZINTDIV" or "ZINTMOD")
+        return "(" .. rc .. " == 0 and " .. z .. "() or " .. lc .. " " .. sym .. " " .. rc .. ")", k, false
       end
       return call_generic(k)
     end
@@ -1248,7 +1261,7 @@ end
 
 function Fn:stmt(s)
   local f = STMT[s.tag]
-  if not f then unsupported(self.M, s, "%s statements are not supported in object mode", s.tag) end
+  if not f then unsupported(self.M, s, "%s are not supported in object mode", NODE_WORDS[s.tag] or (s.tag .. " statements")) end
   f(self, s)
 end
 

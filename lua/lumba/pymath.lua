@@ -17,7 +17,7 @@ local function fl(x)
   if type(x) ~= "number" then
     raise("TypeError: must be real number, not " .. pyops.typename(x))
   end
-  return x + 0.0
+  return x * 1.0  -- keeps -0.0
 end
 
 -- the functions Lua's math library already computes as libm does

@@ -14,7 +14,8 @@ local spack, sbyte, sformat = string.pack, string.byte, string.format
 local select, type, error, getmetatable, setmetatable = select, type, error, getmetatable, setmetatable
 
 -- Error messages (Lua errors, raised at level 0: no position prefix).
-P.E_INTDIV = "ZeroDivisionError: integer division or modulo by zero"
+P.E_INTDIV = "ZeroDivisionError: integer division or modulo by zero"  -- //, as Python
+P.E_INTMOD = "ZeroDivisionError: integer modulo by zero"  -- %, as Python and Numba
 P.E_DIV = "ZeroDivisionError: division by zero"
 P.E_FMOD = "ZeroDivisionError: modulo by zero"
 P.E_NEGPOW = "ZeroDivisionError: 0.0 cannot be raised to a negative power"
@@ -56,7 +57,9 @@ function tuple_methods.get(t, k)
   end
   return t[k]
 end
-tuple_methods.shape = nil
+function tuple_methods.set()
+  raise("TypeError: 'tuple' object does not support item assignment")
+end
 
 function Tuple.__len(t) return t.n end
 
@@ -140,17 +143,19 @@ local function signbit(x) return sbyte(spack(">d", x), 1) >= 128 end
 P.signbit = signbit
 
 local function copysign(x, y)
-  x = x + 0.0
-  if signbit(x) ~= signbit(y + 0.0) then return -x end
+  x = x * 1.0  -- (x + 0.0 would turn -0.0 into 0.0)
+  if signbit(x) ~= signbit(y * 1.0) then return -x end
   return x
 end
 P.copysign = copysign
 
--- floor keeping a float result
+-- floor keeping a float result (and the sign of a zero)
 local function ffloor(x)
+  if x == 0 then return x * 1.0 end
   local r = floor(x)
   return r + 0.0
 end
+P.ffloor = ffloor
 
 -- CPython's float divmod (Objects/floatobject.c float_divmod), b ~= 0
 local function float_divmod(a, b)
@@ -214,30 +219,30 @@ function P.floordiv(a, b)
     return a // b  -- Lua's integer // floors, and wraps mininteger // -1
   end
   if b == 0 then raise(P.E_DIV) end
-  return (float_divmod(a + 0.0, b + 0.0))
+  return (float_divmod(a * 1.0, b * 1.0))
 end
 
 function P.mod(a, b)
   a, b = arith_args("%", a, b)
   if isint(a) and isint(b) then
-    if b == 0 then raise(P.E_INTDIV) end
+    if b == 0 then raise(P.E_INTMOD) end
     return a % b  -- Lua's integer % has the divisor's sign, as Python's
   end
   if b == 0 then raise(P.E_FMOD) end
-  local _, m = float_divmod(a + 0.0, b + 0.0)
+  local _, m = float_divmod(a * 1.0, b * 1.0)
   return m
 end
 
 -- float % float without the type dispatch (both known floats, or mixed)
 function P.fmod(a, b)
   if b == 0 then raise(P.E_FMOD) end
-  local _, m = float_divmod(a + 0.0, b + 0.0)
+  local _, m = float_divmod(a * 1.0, b * 1.0)
   return m
 end
 
 function P.ffloordiv(a, b)
   if b == 0 then raise(P.E_DIV) end
-  return (float_divmod(a + 0.0, b + 0.0))
+  return (float_divmod(a * 1.0, b * 1.0))
 end
 
 -- exact int64 power by squaring, wrapping as int64 arithmetic does
@@ -259,9 +264,9 @@ function P.pow(a, b)
   if isint(a) and isint(b) then
     if b >= 0 then return ipow(a, b) end
     if a == 0 then raise(P.E_NEGPOW) end
-    return (a + 0.0) ^ (b + 0.0)
+    return (a * 1.0) ^ (b * 1.0)
   end
-  return (a + 0.0) ^ (b + 0.0)
+  return (a * 1.0) ^ (b * 1.0)
 end
 
 function P.neg(a)
@@ -330,8 +335,12 @@ end
 -- comparisons (generic: bools compare as ints; tuples lexicographically)
 ---------------------------------------------------------------------------
 local function eq(a, b)
-  if a == b then return true end
   local ta, tb = type(a), type(b)
+  if ta ~= "table" or tb ~= "table" then
+    if a == b then return true end
+  elseif rawequal(a, b) then
+    return true
+  end
   if ta == "boolean" or tb == "boolean" then
     a, b = num(a), num(b)
     return isnum(a) and isnum(b) and a == b
