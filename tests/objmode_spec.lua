@@ -218,6 +218,10 @@ describe("objmode tuples", function()
     assert.are.equal("IndexError: tuple index out of range", H.error_of(f, -5))
   end)
 
+  it("assigns tuple targets left to right", function()
+    check(compile("tuples", "dup_target"), {}, { 2, 30 })   -- Python: (2, 30)
+  end)
+
   it("iterates, nests, concatenates, compares and searches tuples", function()
     check(compile("tuples", "tuple_iter"), {}, { 1234 })
     check(compile("tuples", "nested_unpack"), {}, { 123 })
@@ -538,6 +542,29 @@ describe("objmode on the seed functions", function()
     for i = 1, 100 do a.data[i] = i * 0.25 - 3; total = total + a.data[i] end
     check(compile("seeds", "sum_array_numba"), { a }, { total })
     check(compile("seeds", "parallel_sum"), { a }, { total })
+  end)
+end)
+
+describe("objmode on generated programs", function()
+  local CASES = require "objmode_fuzz_cases"
+  it("agrees with Python on " .. #CASES .. " random defs (loops, branches, arrays, mixed types)", function()
+    for ci, c in ipairs(CASES) do
+      local f = objmode.compile(c.ast, "f", {})
+      for _, row in ipairs(c.rows) do
+        local ok, r1, r2, r3, r4, r5, r6, r7, r8 = pcall(f, row.args[1], row.args[2], row.args[3], { 1.0, 2.5, -3.0 })
+        local where = "case " .. ci .. " args " .. show(row.args[1]) .. ", " .. show(row.args[2]) .. ", "
+          .. show(row.args[3]) .. "\n" .. c.src
+        if row.err then
+          assert(not ok and r1 == row.err, where .. "\nexpected error " .. row.err .. ", got " .. show(r1))
+        else
+          assert(ok, where .. "\nunexpected error " .. tostring(r1))
+          local got = { r1, r2, r3, r4, r5, r6, r7, r8 }
+          for i = 1, 8 do
+            assert(same(row.r[i], got[i]), where .. "\nvalue " .. i .. ": expected " .. show(row.r[i]) .. ", got " .. show(got[i]))
+          end
+        end
+      end
+    end
   end)
 end)
 

@@ -295,10 +295,16 @@ function TableArray:get(i)
   end
   return self.t[i]
 end
+-- stores convert to the array's dtype, as NumPy's do (so a float table
+-- never receives a bool, and an int one truncates floats)
 function TableArray:set(i, v)
   if mtype(i) ~= "integer" or i < 1 or i > self.size then
     raise(sformat("IndexError: index %s is out of bounds for axis 0 with size %d", tostring(i and i - 1), self.size))
   end
+  local dt = self.dtype
+  if dt == "float64" then v = pyops.float(v)
+  elseif dt == "int64" then v = pyops.int(v)
+  else v = pyops.truth(v) end
   self.t[i] = v
 end
 function TableArray:sum()

@@ -1282,9 +1282,9 @@ function Fn:store(t, code, k, simple)
     self:emit(mangle(t.id) .. " = " .. code)
   elseif t.tag == "Subscript" then
     self:with_pre(function()
-      if not simple then code = self:spill(code) end
       local nodes = index_nodes(t.slice)
       if has_slice(nodes) then
+        if not simple then code = self:spill(code) end
         local c, _, s = self:expr(t.value)
         if not s then c = self:spill(c) end
         local args = self:slice_args(nodes)
@@ -1295,7 +1295,13 @@ function Fn:store(t, code, k, simple)
       end
       local all = { t.value }
       for _, x in ipairs(nodes) do all[#all + 1] = x end
-      local codes, kinds, simples = self:operands(all)
+      local codes, kinds, simples, p = self:isolated(self.operands, all)
+      -- Python evaluates the value before the container and the indices:
+      -- keep that order where the latter are more than names and constants
+      local reorder = #p > 0
+      for i = 1, #codes do if not simples[i] then reorder = true end end
+      if reorder and not simple then code = self:spill(code) end
+      self:append_pre(p)
       self:emit_aset(codes, kinds, simples, code)
     end)
   elseif t.tag == "Tuple" or t.tag == "List" then
@@ -1343,9 +1349,11 @@ STMT.Assign = function(F, s)
       and (v.tag == "Tuple" or v.tag == "List") and #v.elts == #targets[1].elts then
       local elts = targets[1].elts
       local codes, kinds = F:operands(v.elts)
-      local allnames = true
+      -- Lua's a, b = x, y assigns in no set order: only for distinct names
+      local allnames, seen = true, {}
       for _, e in ipairs(elts) do
-        if e.tag ~= "Name" then allnames = false end
+        if e.tag ~= "Name" or seen[e.id] then allnames = false end
+        if e.tag == "Name" then seen[e.id] = true end
       end
       if allnames then
         local names = {}
