@@ -775,10 +775,14 @@ def uses_env(x):
 
 def callback(x):
     return pair(x)
+
+def uses_table(i):
+    return WEIGHTS[i] * 2
 ]==],
     ast = {tag="Module", body={
       {tag="FunctionDef", name="uses_env", args={tag="arguments", args={{tag="arg", arg="x", lineno=2, col_offset=13}}, defaults={}}, body={{tag="Return", value={tag="Tuple", elts={{tag="BinOp", left={tag="BinOp", left={tag="Name", id="x", lineno=3, col_offset=11}, op="Mult", right={tag="Name", id="SCALE", lineno=3, col_offset=15}, lineno=3, col_offset=11}, op="Add", right={tag="Name", id="OFFSET", lineno=3, col_offset=23}, lineno=3, col_offset=11}, {tag="Name", id="FLAG", lineno=3, col_offset=31}, {tag="Call", func={tag="Name", id="helper", lineno=3, col_offset=37}, args={{tag="Name", id="x", lineno=3, col_offset=44}}, keywords={}, lineno=3, col_offset=37}}, lineno=3, col_offset=11}, lineno=3, col_offset=4}}, lineno=2, col_offset=0},
       {tag="FunctionDef", name="callback", args={tag="arguments", args={{tag="arg", arg="x", lineno=5, col_offset=13}}, defaults={}}, body={{tag="Return", value={tag="Call", func={tag="Name", id="pair", lineno=6, col_offset=11}, args={{tag="Name", id="x", lineno=6, col_offset=16}}, keywords={}, lineno=6, col_offset=11}, lineno=6, col_offset=4}}, lineno=5, col_offset=0},
+      {tag="FunctionDef", name="uses_table", args={tag="arguments", args={{tag="arg", arg="i", lineno=8, col_offset=15}}, defaults={}}, body={{tag="Return", value={tag="BinOp", left={tag="Subscript", value={tag="Name", id="WEIGHTS", lineno=9, col_offset=11}, slice={tag="Name", id="i", lineno=9, col_offset=19}, lineno=9, col_offset=11}, op="Mult", right={tag="Constant", value=2, lineno=9, col_offset=24}, lineno=9, col_offset=11}, lineno=9, col_offset=4}}, lineno=8, col_offset=0},
     }},
   },
   errors = {

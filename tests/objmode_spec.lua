@@ -273,8 +273,14 @@ describe("objmode calls", function()
     check(compile("env", "uses_env", env), { 2 }, { 6.5, true, 4 })
     -- a Lua function returning several values is seen as returning a tuple
     check(compile("env", "callback", env), { 3 }, { 3, -3 })
-    env.SCALE = 100   -- frozen at compile time
-    check(compile("env", "uses_env", { SCALE = 3, OFFSET = 0.5, FLAG = true, helper = env.helper }), { 1 }, { 3.5, true, 2 })
+    -- an array from env (kept by reference, as Numba freezes global arrays)
+    local w = compile("env", "uses_table", { WEIGHTS = FA.from({ 1.5, 2.5 }) })
+    check(w, { 1 }, { 5.0 })
+    check(w, { -2 }, { 3.0 })
+    -- numbers are frozen when compiled, as Numba freezes globals
+    local f = compile("env", "uses_env", env)
+    env.SCALE = 100
+    check(f, { 1 }, { 3.5, true, 2 })
   end)
 end)
 

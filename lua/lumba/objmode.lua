@@ -368,6 +368,7 @@ end
 
 -- does a value force the generic variant? (bools, or containers that may
 -- hold bools, None or other objects)
+local function get_dtype(x) return x.dtype end
 local function slow_container(x)
   if is_tuple(x) then
     for i = 1, x.n do
@@ -377,7 +378,7 @@ local function slow_container(x)
     end
     return false
   end
-  local ok, dt = pcall(function() return x.dtype end)
+  local ok, dt = pcall(get_dtype, x)
   if not ok or type(dt) ~= "string" then return true end
   return dt == "bool" or dt == "b1" or dt == "bool_"
 end
