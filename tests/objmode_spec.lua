@@ -490,6 +490,13 @@ describe("objmode arrays", function()
     local t = { 1, 2, 3 }
     compile("arrays", "inc")(t)
     assert.are.same({ 2, 3, 40 }, t)
+    -- a float table stays float: stores convert as NumPy's do
+    local u = { 1.5, 2.5 }
+    compile("arrays", "inc")(u)
+    assert.are.same({ 2.5, 35.0 }, u)
+    assert.are.equal("float", math.type(u[2]))
+    -- bools in a table take the generic path
+    check(compile("arrays", "sum1"), { { 1.5, true } }, { 2.5 })
   end)
 
   it("runs bool arrays through the generic variant", function()

@@ -282,10 +282,13 @@ local TableArray = {}
 TableArray.__index = TableArray
 function TableArray.new(t)
   local n = #t
+  -- any bool makes it a bool array (so the generic variant reads it: it
+  -- never assumes numbers), else any float a float64 one
   local dtype = "int64"
   for i = 1, n do
     local v = t[i]
-    if mtype(v) == "float" then dtype = "float64" elseif type(v) == "boolean" and dtype == "int64" then dtype = "bool" end
+    if type(v) == "boolean" then dtype = "bool"; break end
+    if mtype(v) == "float" then dtype = "float64" end
   end
   return setmetatable({ t = t, shape = { n }, ndim = 1, size = n, dtype = dtype }, TableArray)
 end

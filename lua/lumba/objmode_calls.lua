@@ -195,7 +195,7 @@ local function int_handler(F, n)
   local codes, kinds = F:bound_operands(args, count)
   local c, k = F:numop(codes[1], kinds[1])
   if within(k, KINT) then return c, k, false end
-  return F:use("INT") .. "(" .. codes[1] .. ")", within(k, KP | KF) and not has(k, KF) and KP or KINT, false
+  return F:use("INT") .. "(" .. codes[1] .. ")", KINT, false
 end
 BUILTIN["builtins.int"] = int_handler
 
