@@ -633,3 +633,14 @@ describe("objmode from lumba.parse", function()
     check(ising, { s }, { compile("seeds", "ising_energy_numba")(s) })
   end)
 end)
+
+describe("objmode default runtime", function()
+  it("raises UnsupportedError with the position for a slice of an array without views", function()
+    local noview = setmetatable({ shape = { 3 }, ndim = 1, size = 3, dtype = "float64" }, {
+      __index = { get = function(_, i) return i * 1.0 end } })
+    local f = objmode.compile(FX.arrays.ast, "slices", {}, { chunk = "arrays.py" })
+    assert.are.equal("arrays.py:60:9: UnsupportedError: slicing arrays in object mode needs views from the ndarray runtime (runtime.view)",
+      H.error_of(f, noview))
+    check(objmode.compile(FX.arrays.ast, "last", {}), { noview }, { 3.0, 2.0, 1.0 })
+  end)
+end)

@@ -10,6 +10,22 @@
 -- opts: chunk (name in messages), runtime (the array constructors, see
 -- below; default: lumba's own).
 --
+-- Semantics. Python's, and Numba's where the compiled code cannot be
+-- Python's: ints are int64 and wrap; int / int converts both to float;
+-- math functions follow libm (sqrt(-1) is nan, log(0) is -inf, float ** is
+-- C's pow); round(x, n) is Numba's scale-and-round-half-even. Python's own:
+-- `//` and `%` floor (sign of the divisor), int ** negative int is a float,
+-- ZeroDivisionError for any zero divisor ("integer division or modulo by
+-- zero" for int //, "integer modulo by zero" for int %, "division by zero"
+-- for / and float //, "modulo by zero" for float %), bool is an int in
+-- arithmetic but stays a bool, 0/0.0/None/False are false.
+--
+-- Slices (a[1:-1], a[:, j]) are views made by runtime.view; a runtime
+-- without it raises "chunk:line:col: UnsupportedError: slicing arrays in
+-- object mode needs views from the ndarray runtime (runtime.view)". Tuples
+-- slice without it. Constructs outside the subset raise
+-- "chunk:line:col: UnsupportedError: ..." when compiled.
+--
 -- How the translation stays fast: every Python local is a Lua local; each
 -- expression gets a "kind" (the set of value classes it may hold: int >= 0,
 -- int < 0, float, bool, None, container of numbers, anything) by a flow-
@@ -197,7 +213,8 @@ function H.SLICE(rt, a, where, ...)
       out[k] = slice_spec(sp[1], sp[2], sp[3], shape[k])
     end
   end
-  if rt.view then return rt.view(a, out) end
+  local view = rt.view and rt.view(a, out)
+  if view ~= nil then return view end
   raise(where .. ": UnsupportedError: slicing arrays in object mode needs views from the ndarray runtime (runtime.view)")
 end
 function H.SL(lo, hi, step) return { lo, hi, step } end
@@ -253,7 +270,9 @@ H.COPY_SHAPE = copy_shape
 -- A runtime is a table: empty/zeros/ones(shape_table, dtype),
 -- full(shape_table, value, dtype), arange(start, stop, step, dtype), and
 -- optionally view(a, specs) where specs[k] is {index = i1} or
--- {start = i1, count = n, step = s} (1-based, already clamped).
+-- {start = i1, count = n, step = s} (1-based, already clamped to the
+-- axis; an {index} axis is dropped from the view), returning a view or nil.
+-- Lumba's view is ndarray:view(specs) when the arrays runtime has it.
 local function lumba_runtime()
   local function need(name)
     return function(...)
@@ -268,9 +287,11 @@ local function lumba_runtime()
   return {
     empty = need("empty"), zeros = need("zeros"), ones = need("ones"),
     full = need("full"), arange = need("arange"),
+    -- nil (no view) makes the caller raise UnsupportedError with a position
     view = function(a, specs)
-      if a.view then return a:view(specs) end
-      raise("UnsupportedError: slicing arrays in object mode needs ndarray:view (the ndarray runtime)")
+      local ok, f = pcall(function() return a.view end)
+      if ok and f then return a:view(specs) end
+      return nil
     end,
   }
 end
