@@ -254,6 +254,10 @@ describe("objmode calls", function()
     check(compile("calls", "ack"), { 2, 3 }, { 9 })
   end)
 
+  it("accepts Python names that are Lua keywords or look like its internal names", function()
+    check(compile("calls", "lua_words"), { 1, 2, 3 }, { 8, 3, 9 })   -- Python: (8, 3, 9)
+  end)
+
   it("fills defaults and keyword arguments", function()
     local f = compile("calls", "use_scale")
     check(f, { 2 }, { 4.5, 6.5, 5, -2 })          -- Python: (4.5, 6.5, 5, -2)
