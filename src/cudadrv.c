@@ -55,6 +55,7 @@ void cudrv_release(CudaState *S) {
   nvvm_close(S->nvvm);
   free(S->pending);
   free(S->mods);
+  free(S->scratch);
   free(S->why);
   free(S->nvvm_why);
   free(S->libdevice);
@@ -708,9 +709,11 @@ static int cudrv_lua_load_ptx(lua_State *L) {
   return 1;
 }
 
-/* _launch(fn, {grid, block[, stream[, shared_bytes]]}, fmt, args...): fmt
-** gives each argument's kind: a device array, l int64, i int32, b bool/int8,
-** d float64, f float32 (a test hook standing in for the dispatcher) */
+/* _launch(fn, {grid, block[, stream[, shared_bytes]], times = 1}, fmt, args...):
+** fmt gives each argument's kind: a device array, l int64, i int32, b
+** bool/int8, d float64, f float32 (a test hook standing in for the
+** dispatcher; times > 1 launches the packed parameters again, to time the
+** driver alone) */
 static int cudrv_lua_launch(lua_State *L) {
   CUfunction f = *(CUfunction *)luaL_checkudata(L, 1, FUNCTION_MT);
   luaL_checktype(L, 2, LUA_TTABLE);
@@ -725,8 +728,11 @@ static int cudrv_lua_launch(lua_State *L) {
   CUstream stream = cudrv_opt_stream(L, -1, S);
   lua_geti(L, 2, 4);
   unsigned shared = (unsigned)luaL_optinteger(L, -1, 0);
-  lua_pop(L, 4);
-  CudaParams *P = lua_newuserdatauv(L, sizeof *P, 0);  /* too big for the C stack */
+  lua_getfield(L, 2, "times");
+  lua_Integer times = luaL_optinteger(L, -1, 1);
+  lua_pop(L, 5);
+  if (S->scratch == NULL && (S->scratch = malloc(sizeof *S->scratch)) == NULL) luaL_error(L, "not enough memory");
+  CudaParams *P = S->scratch;  /* too big for the C stack; nothing re-enters before the launch */
   cudrv_params_reset(P);
   for (int i = 0; fmt[i]; i++) {
     int arg = 4 + i;
@@ -747,7 +753,7 @@ static int cudrv_lua_launch(lua_State *L) {
       default: luaL_error(L, "_launch: unknown argument kind '%c'", fmt[i]);
     }
   }
-  cudrv_launch(L, S, f, grid, block, shared, stream, P->ptrs);
+  for (lua_Integer i = 0; i < times; i++) cudrv_launch(L, S, f, grid, block, shared, stream, P->ptrs);
   return 0;
 }
 

@@ -136,6 +136,7 @@ typedef struct CudaState {
   int nbufs;                   // live device buffers (DevBuf)
   LoadedModule *mods;          // modules loaded, unloaded at close
   int nmods, capmods;
+  struct CudaParams *scratch;  // the _launch test hook's parameters (malloc'd at first use)
   int nvvm_status;             // libNVVM: CUDRV_UNTRIED / READY / FAILED
   Nvvm *nvvm;
   char *nvvm_why;
