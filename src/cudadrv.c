@@ -84,7 +84,7 @@ static void state_shutdown(CudaState *S) {
   S->alive = false;
 }
 
-static int state_gc(lua_State *L) {
+static int cudrv_lua_state_gc(lua_State *L) {
   CudaBox *b = luaL_checkudata(L, 1, STATE_MT);
   if (b->S) {
     state_shutdown(b->S);
@@ -221,8 +221,9 @@ void cudrv_maybe_flush(CudaState *S) {
 }
 
 CUdeviceptr cudrv_alloc(lua_State *L, CudaState *S, size_t size) {
-  if (S->cappending <= S->nbufs + 1) {  /* room to queue every live buffer */
-    int cap = S->cappending ? 2 * S->cappending : 64;
+  if (S->cappending <= S->npending + S->nbufs + 1) {  /* room to queue every live buffer */
+    int cap = S->cappending ? S->cappending : 64;
+    while (cap <= S->npending + S->nbufs + 1) cap *= 2;
     PendingFree *p = realloc(S->pending, (size_t)cap * sizeof *p);
     if (p == NULL) luaL_error(L, "not enough memory");
     S->pending = p;
@@ -291,7 +292,7 @@ static int cudrv_lua_default_stream(lua_State *L) {
   return 1;
 }
 
-static int stream_gc(lua_State *L) {
+static int cudrv_lua_stream_gc(lua_State *L) {
   Stream *st = luaL_checkudata(L, 1, STREAM_MT);
   if (st->S) {
     if (st->s && st->S->alive) {  /* returns at once; the driver frees it when its work is done */
@@ -305,7 +306,7 @@ static int stream_gc(lua_State *L) {
   return 0;
 }
 
-static int stream_synchronize(lua_State *L) {
+static int cudrv_lua_stream_synchronize(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Stream *st = stream_check(L, 1, S);
   CU_CALL(L, S, cuStreamSynchronize, (st->s));
@@ -313,7 +314,7 @@ static int stream_synchronize(lua_State *L) {
 }
 
 /* true when all work queued on the stream is done */
-static int stream_query(lua_State *L) {
+static int cudrv_lua_stream_query(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Stream *st = stream_check(L, 1, S);
   CUresult r = S->fn.cuStreamQuery(st->s);
@@ -322,7 +323,7 @@ static int stream_query(lua_State *L) {
   return 1;
 }
 
-static int stream_tostring(lua_State *L) {
+static int cudrv_lua_stream_tostring(lua_State *L) {
   Stream *st = luaL_checkudata(L, 1, STREAM_MT);
   if (st->s) lua_pushfstring(L, "lumba.cudastream (%p)", (void *)st->s);
   else lua_pushliteral(L, "lumba.cudastream (default)");
@@ -348,7 +349,7 @@ static int cudrv_lua_event(lua_State *L) {
   return 1;
 }
 
-static int event_gc(lua_State *L) {
+static int cudrv_lua_event_gc(lua_State *L) {
   Event *ev = luaL_checkudata(L, 1, EVENT_MT);
   if (ev->S) {
     if (ev->S->alive) {
@@ -362,7 +363,7 @@ static int event_gc(lua_State *L) {
 }
 
 /* event:record([stream]) */
-static int event_record(lua_State *L) {
+static int cudrv_lua_event_record(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Event *ev = event_check(L, 1, S);
   CUstream s = cudrv_opt_stream(L, 2, S);
@@ -371,14 +372,14 @@ static int event_record(lua_State *L) {
   return 1;
 }
 
-static int event_synchronize(lua_State *L) {
+static int cudrv_lua_event_synchronize(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Event *ev = event_check(L, 1, S);
   CU_CALL(L, S, cuEventSynchronize, (ev->e));
   return 0;
 }
 
-static int event_query(lua_State *L) {
+static int cudrv_lua_event_query(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Event *ev = event_check(L, 1, S);
   CUresult r = S->fn.cuEventQuery(ev->e);
@@ -810,15 +811,15 @@ static const luaL_Reg cuda_funcs[] = {
 };
 
 static const luaL_Reg stream_methods[] = {
-  {"synchronize", stream_synchronize},
-  {"query", stream_query},
+  {"synchronize", cudrv_lua_stream_synchronize},
+  {"query", cudrv_lua_stream_query},
   {NULL, NULL}
 };
 
 static const luaL_Reg event_methods[] = {
-  {"record", event_record},
-  {"synchronize", event_synchronize},
-  {"query", event_query},
+  {"record", cudrv_lua_event_record},
+  {"synchronize", cudrv_lua_event_synchronize},
+  {"query", cudrv_lua_event_query},
   {"elapsed_time", cudrv_lua_event_elapsed_time},
   {NULL, NULL}
 };
@@ -838,12 +839,12 @@ static void new_class(lua_State *L, const char *mt, lua_CFunction gc, const luaL
 }
 
 void cuda_open(lua_State *L) {
-  new_class(L, STATE_MT, state_gc, NULL);
-  new_class(L, STREAM_MT, stream_gc, stream_methods);
-  new_class(L, EVENT_MT, event_gc, event_methods);
+  new_class(L, STATE_MT, cudrv_lua_state_gc, NULL);
+  new_class(L, STREAM_MT, cudrv_lua_stream_gc, stream_methods);
+  new_class(L, EVENT_MT, cudrv_lua_event_gc, event_methods);
   new_class(L, FUNCTION_MT, NULL, NULL);
   luaL_getmetatable(L, STREAM_MT);
-  lua_pushcfunction(L, stream_tostring);
+  lua_pushcfunction(L, cudrv_lua_stream_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &box_key) == LUA_TNIL) {  /* one state per lua_State */
