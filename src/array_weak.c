@@ -77,7 +77,7 @@ WEAK void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
   }
 }
 
-static int weak_gc(lua_State *L) {
+static int array_lua_weak_gc(lua_State *L) {
   NdArray *a = luaL_checkudata(L, 1, ARRAY_MT);
   nrt_decref(a->s.meminfo);
   a->s.meminfo = NULL;
@@ -95,7 +95,7 @@ static void push_table(lua_State *L, const NdArray *a, const char *p, int dim) {
 }
 
 /* a:totable(), the one method the CUDA specs read results with */
-static int weak_totable(lua_State *L) {
+static int array_lua_weak_totable(lua_State *L) {
   NdArray *a = luaL_checkudata(L, 1, ARRAY_MT);
   if (a->ndim == 0) array_push_elem(L, a->dtype, a->s.data);
   else push_table(L, a, a->s.data, 0);
@@ -109,10 +109,10 @@ WEAK NdArray *array_push_struct(lua_State *L, const ArrayStruct *s, DType dt, in
   a->ndim = ndim;
   a->flags = 0;
   if (luaL_newmetatable(L, ARRAY_MT)) {
-    lua_pushcfunction(L, weak_gc);
+    lua_pushcfunction(L, array_lua_weak_gc);
     lua_setfield(L, -2, "__gc");
     lua_createtable(L, 0, 1);
-    lua_pushcfunction(L, weak_totable);
+    lua_pushcfunction(L, array_lua_weak_totable);
     lua_setfield(L, -2, "totable");
     lua_setfield(L, -2, "__index");
   }

@@ -55,6 +55,7 @@ void cudrv_release(CudaState *S) {
   nvvm_close(S->nvvm);
   free(S->pending);
   free(S->mods);
+  free(S->scratch);
   free(S->why);
   free(S->nvvm_why);
   free(S->libdevice);
@@ -83,7 +84,7 @@ static void state_shutdown(CudaState *S) {
   S->alive = false;
 }
 
-static int state_gc(lua_State *L) {
+static int cudrv_lua_state_gc(lua_State *L) {
   CudaBox *b = luaL_checkudata(L, 1, STATE_MT);
   if (b->S) {
     state_shutdown(b->S);
@@ -220,8 +221,9 @@ void cudrv_maybe_flush(CudaState *S) {
 }
 
 CUdeviceptr cudrv_alloc(lua_State *L, CudaState *S, size_t size) {
-  if (S->cappending <= S->nbufs + 1) {  /* room to queue every live buffer */
-    int cap = S->cappending ? 2 * S->cappending : 64;
+  if (S->cappending <= S->npending + S->nbufs + 1) {  /* room to queue every live buffer */
+    int cap = S->cappending ? S->cappending : 64;
+    while (cap <= S->npending + S->nbufs + 1) cap *= 2;
     PendingFree *p = realloc(S->pending, (size_t)cap * sizeof *p);
     if (p == NULL) luaL_error(L, "not enough memory");
     S->pending = p;
@@ -290,7 +292,7 @@ static int cudrv_lua_default_stream(lua_State *L) {
   return 1;
 }
 
-static int stream_gc(lua_State *L) {
+static int cudrv_lua_stream_gc(lua_State *L) {
   Stream *st = luaL_checkudata(L, 1, STREAM_MT);
   if (st->S) {
     if (st->s && st->S->alive) {  /* returns at once; the driver frees it when its work is done */
@@ -304,7 +306,7 @@ static int stream_gc(lua_State *L) {
   return 0;
 }
 
-static int stream_synchronize(lua_State *L) {
+static int cudrv_lua_stream_synchronize(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Stream *st = stream_check(L, 1, S);
   CU_CALL(L, S, cuStreamSynchronize, (st->s));
@@ -312,7 +314,7 @@ static int stream_synchronize(lua_State *L) {
 }
 
 /* true when all work queued on the stream is done */
-static int stream_query(lua_State *L) {
+static int cudrv_lua_stream_query(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Stream *st = stream_check(L, 1, S);
   CUresult r = S->fn.cuStreamQuery(st->s);
@@ -321,7 +323,7 @@ static int stream_query(lua_State *L) {
   return 1;
 }
 
-static int stream_tostring(lua_State *L) {
+static int cudrv_lua_stream_tostring(lua_State *L) {
   Stream *st = luaL_checkudata(L, 1, STREAM_MT);
   if (st->s) lua_pushfstring(L, "lumba.cudastream (%p)", (void *)st->s);
   else lua_pushliteral(L, "lumba.cudastream (default)");
@@ -347,7 +349,7 @@ static int cudrv_lua_event(lua_State *L) {
   return 1;
 }
 
-static int event_gc(lua_State *L) {
+static int cudrv_lua_event_gc(lua_State *L) {
   Event *ev = luaL_checkudata(L, 1, EVENT_MT);
   if (ev->S) {
     if (ev->S->alive) {
@@ -361,7 +363,7 @@ static int event_gc(lua_State *L) {
 }
 
 /* event:record([stream]) */
-static int event_record(lua_State *L) {
+static int cudrv_lua_event_record(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Event *ev = event_check(L, 1, S);
   CUstream s = cudrv_opt_stream(L, 2, S);
@@ -370,14 +372,14 @@ static int event_record(lua_State *L) {
   return 1;
 }
 
-static int event_synchronize(lua_State *L) {
+static int cudrv_lua_event_synchronize(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Event *ev = event_check(L, 1, S);
   CU_CALL(L, S, cuEventSynchronize, (ev->e));
   return 0;
 }
 
-static int event_query(lua_State *L) {
+static int cudrv_lua_event_query(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Event *ev = event_check(L, 1, S);
   CUresult r = S->fn.cuEventQuery(ev->e);
@@ -708,9 +710,11 @@ static int cudrv_lua_load_ptx(lua_State *L) {
   return 1;
 }
 
-/* _launch(fn, {grid, block[, stream[, shared_bytes]]}, fmt, args...): fmt
-** gives each argument's kind: a device array, l int64, i int32, b bool/int8,
-** d float64, f float32 (a test hook standing in for the dispatcher) */
+/* _launch(fn, {grid, block[, stream[, shared_bytes]], times = 1}, fmt, args...):
+** fmt gives each argument's kind: a device array, l int64, i int32, b
+** bool/int8, d float64, f float32 (a test hook standing in for the
+** dispatcher; times > 1 launches the packed parameters again, to time the
+** driver alone) */
 static int cudrv_lua_launch(lua_State *L) {
   CUfunction f = *(CUfunction *)luaL_checkudata(L, 1, FUNCTION_MT);
   luaL_checktype(L, 2, LUA_TTABLE);
@@ -725,8 +729,11 @@ static int cudrv_lua_launch(lua_State *L) {
   CUstream stream = cudrv_opt_stream(L, -1, S);
   lua_geti(L, 2, 4);
   unsigned shared = (unsigned)luaL_optinteger(L, -1, 0);
-  lua_pop(L, 4);
-  CudaParams *P = lua_newuserdatauv(L, sizeof *P, 0);  /* too big for the C stack */
+  lua_getfield(L, 2, "times");
+  lua_Integer times = luaL_optinteger(L, -1, 1);
+  lua_pop(L, 5);
+  if (S->scratch == NULL && (S->scratch = malloc(sizeof *S->scratch)) == NULL) luaL_error(L, "not enough memory");
+  CudaParams *P = S->scratch;  /* too big for the C stack; nothing re-enters before the launch */
   cudrv_params_reset(P);
   for (int i = 0; fmt[i]; i++) {
     int arg = 4 + i;
@@ -747,7 +754,7 @@ static int cudrv_lua_launch(lua_State *L) {
       default: luaL_error(L, "_launch: unknown argument kind '%c'", fmt[i]);
     }
   }
-  cudrv_launch(L, S, f, grid, block, shared, stream, P->ptrs);
+  for (lua_Integer i = 0; i < times; i++) cudrv_launch(L, S, f, grid, block, shared, stream, P->ptrs);
   return 0;
 }
 
@@ -804,15 +811,15 @@ static const luaL_Reg cuda_funcs[] = {
 };
 
 static const luaL_Reg stream_methods[] = {
-  {"synchronize", stream_synchronize},
-  {"query", stream_query},
+  {"synchronize", cudrv_lua_stream_synchronize},
+  {"query", cudrv_lua_stream_query},
   {NULL, NULL}
 };
 
 static const luaL_Reg event_methods[] = {
-  {"record", event_record},
-  {"synchronize", event_synchronize},
-  {"query", event_query},
+  {"record", cudrv_lua_event_record},
+  {"synchronize", cudrv_lua_event_synchronize},
+  {"query", cudrv_lua_event_query},
   {"elapsed_time", cudrv_lua_event_elapsed_time},
   {NULL, NULL}
 };
@@ -832,12 +839,12 @@ static void new_class(lua_State *L, const char *mt, lua_CFunction gc, const luaL
 }
 
 void cuda_open(lua_State *L) {
-  new_class(L, STATE_MT, state_gc, NULL);
-  new_class(L, STREAM_MT, stream_gc, stream_methods);
-  new_class(L, EVENT_MT, event_gc, event_methods);
+  new_class(L, STATE_MT, cudrv_lua_state_gc, NULL);
+  new_class(L, STREAM_MT, cudrv_lua_stream_gc, stream_methods);
+  new_class(L, EVENT_MT, cudrv_lua_event_gc, event_methods);
   new_class(L, FUNCTION_MT, NULL, NULL);
   luaL_getmetatable(L, STREAM_MT);
-  lua_pushcfunction(L, stream_tostring);
+  lua_pushcfunction(L, cudrv_lua_stream_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &box_key) == LUA_TNIL) {  /* one state per lua_State */

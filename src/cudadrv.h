@@ -131,11 +131,12 @@ typedef struct CudaState {
   CudaDevice *cur;             // &devs[devno]
   bool alive;                  // contexts retained and usable
   PendingFree *pending;        // device memory to free at the next flush
-  int npending, cappending;    // cappending > live buffers: queueing never allocates
+  int npending, cappending;    // cappending > npending + nbufs: queueing never allocates
   size_t pending_bytes;
   int nbufs;                   // live device buffers (DevBuf)
   LoadedModule *mods;          // modules loaded, unloaded at close
   int nmods, capmods;
+  struct CudaParams *scratch;  // the _launch test hook's parameters (malloc'd at first use)
   int nvvm_status;             // libNVVM: CUDRV_UNTRIED / READY / FAILED
   Nvvm *nvvm;
   char *nvvm_why;

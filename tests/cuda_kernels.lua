@@ -67,6 +67,30 @@ done:
 }
 ]], "void (double*, i64, i64, double*, i64, i64, double, i64)", "exp_decay")
 
+-- exp decay indexing C-contiguous arrays by element (as Numba lowers 'C'
+-- layout arrays) instead of by byte strides
+K.exp_decay_contig = module([[
+declare double @__nv_exp(double)
+
+define void @exp_decay_contig(double* %x, i64 %x_n, i64 %x_s, double* %out, i64 %out_n, i64 %out_s, double %tau, i64 %n) {
+entry:
+]] .. grid1 .. [[
+  %ok = icmp slt i64 %i, %n
+  br i1 %ok, label %body, label %done
+body:
+  %xp = getelementptr inbounds double, double* %x, i64 %i
+  %xv = load double, double* %xp, align 8
+  %neg = fsub double -0.000000e+00, %xv
+  %q = fdiv double %neg, %tau
+  %e = call double @__nv_exp(double %q)
+  %op = getelementptr inbounds double, double* %out, i64 %i
+  store double %e, double* %op, align 8
+  br label %done
+done:
+  ret void
+}
+]], "void (double*, i64, i64, double*, i64, i64, double, i64)", "exp_decay_contig")
+
 -- def add_kernel(x, y, out):
 --     idx = cuda.grid(1)
 --     if idx < x.shape[0]: out[idx] = x[idx] + y[idx]

@@ -158,6 +158,7 @@ end)
 local fixture = assert(io.open("tests/fixtures/llvm14_kernel.ll")):read("a")
 local kernels = {
   { name = "exp_decay", ir = K.exp_decay, libdevice = true },
+  { name = "exp_decay_contig", ir = K.exp_decay_contig, libdevice = true },
   { name = "vector_add", ir = K.vector_add },
   { name = "scalars", ir = K.scalars },
   { name = "fill2d", ir = K.fill2d },

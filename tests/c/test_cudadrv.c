@@ -8,6 +8,20 @@
 #include "devarray.h"
 #include "test.h"
 
+/* a fake driver for the deferred-free bookkeeping */
+static int allocs, frees, fail_next_alloc;
+static CUresult fake_alloc(CUdeviceptr *p, size_t n) {
+  (void)n;
+  if (fail_next_alloc) { fail_next_alloc--; return 2; }  /* CUDA_ERROR_OUT_OF_MEMORY */
+  *p = (CUdeviceptr)(0x100000 + 0x1000 * ++allocs);
+  return 0;
+}
+static CUresult fake_free(CUdeviceptr p) { (void)p; frees++; return 0; }
+static CUresult fake_get_current(CUcontext *c) { *c = (CUcontext)(uintptr_t)0x10; return 0; }
+static CUresult fake_set_current(CUcontext c) { (void)c; return 0; }
+static CUresult fake_name(CUresult r, const char **s) { *s = r == 2 ? "CUDA_ERROR_OUT_OF_MEMORY" : "?"; return 0; }
+static CUresult fake_string(CUresult r, const char **s) { *s = r == 2 ? "out of memory" : "?"; return 0; }
+
 typedef struct Case {
   CudaState *S;
   CudaParams *P;
@@ -22,6 +36,19 @@ static int run_case(lua_State *L) {
     case 0: cudrv_pack_array(L, c->S, c->P, c->d, 3); break;
     case 1: cudrv_launch(L, c->S, NULL, c->grid, c->block, 0, NULL, c->P->ptrs); break;
     case 2: for (int i = 0; i <= CUDRV_MAXPARAMS; i++) { int8_t b = 1; cudrv_param(L, c->P, &b, 1); } break;
+    case 3: {  /* 10 buffers released (kept pending), 60 made live and released, one more allocated */
+      CUdeviceptr p[70];
+      for (int i = 0; i < 70; i++) {
+        p[i] = cudrv_alloc(L, c->S, 64);
+        c->S->nbufs++;
+        if (i < 10) { c->S->nbufs--; cudrv_defer_free(c->S, c->S->cur->ctx, p[i], 64); }
+      }
+      for (int i = 10; i < 70; i++) { c->S->nbufs--; cudrv_defer_free(c->S, c->S->cur->ctx, p[i], 64); }
+      lua_pushinteger(L, c->S->npending);
+      cudrv_alloc(L, c->S, 64);
+      return 1;
+    }
+    case 4: cudrv_alloc(L, c->S, 64); break;
   }
   return 0;
 }
@@ -31,7 +58,7 @@ static const char *outcome(lua_State *L, Case *c) {
   lua_settop(L, 0);
   lua_pushcfunction(L, run_case);
   lua_pushlightuserdata(L, c);
-  if (lua_pcall(L, 1, 0, 0) == LUA_OK) return "ok";
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK) return "ok";
   return lua_tostring(L, -1);
 }
 
@@ -100,7 +127,43 @@ int main(void) {
   cudrv_params_reset(P);
   ASSERT_STR("too many kernel parameters (at most 1088)", outcome(L, &c));
 
+  /* deferred frees: queued without touching the driver, flushed past 16 */
+  S->fn.cuMemAlloc = fake_alloc;
+  S->fn.cuMemFree = fake_free;
+  S->fn.cuCtxGetCurrent = fake_get_current;
+  S->fn.cuCtxSetCurrent = fake_set_current;
+  S->alive = true;
+  c.what = 3;
+  ASSERT_STR("ok", outcome(L, &c));
+  ASSERT(70, lua_tointeger(L, -1));  /* all 70 queued, none freed yet */
+  ASSERT(71, allocs);
+  ASSERT(70, frees);                 /* the 71st allocation flushed them */
+  ASSERT(0, S->npending);
+  for (int i = 0; i < 15; i++) cudrv_defer_free(S, S->cur->ctx, 0x5000 + i, 8);
+  cudrv_maybe_flush(S);
+  ASSERT(15, S->npending);  /* below the threshold: kept */
+  cudrv_defer_free(S, S->cur->ctx, 0x6000, 8);
+  cudrv_maybe_flush(S);
+  ASSERT(0, S->npending);
+  ASSERT(86, frees);
+  /* out of memory: flush, collect, retry */
+  fail_next_alloc = 1;
+  cudrv_defer_free(S, S->cur->ctx, 0x7000, 8);
+  lua_settop(L, 0);
+  ASSERT(1, cudrv_alloc(L, S, 64) != 0);
+  ASSERT(87, frees);
+  S->fn.cuGetErrorName = fake_name;
+  S->fn.cuGetErrorString = fake_string;
+  fail_next_alloc = 3;
+  c.what = 4;
+  ASSERT_STR("[CUDA_ERROR_OUT_OF_MEMORY] cuMemAlloc: out of memory", outcome(L, &c));
+  ASSERT(0, fail_next_alloc);  /* tried three times */
+  S->alive = false;
+  cudrv_defer_free(S, S->cur->ctx, 0x8000, 8);  /* after lua_close: dropped */
+  ASSERT(0, S->npending);
+
   lua_close(L);
+  free(S->pending);
   free(P);
   free(S);
   TEST_END();
