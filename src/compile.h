@@ -85,6 +85,7 @@ struct FuncSpec {
 typedef struct Options {
   bool boundscheck;
   bool error_model_numpy;    // float division by zero gives inf/nan
+  bool error_model_set;      // error_model was given (kernels default to 'numpy', as in numba-cuda)
   unsigned fastmath;         // LLVM fast-math flags (0: none)
   bool parallel;
   bool cache;

@@ -311,6 +311,7 @@ static void read_options(lua_State *L, int t, Options *o) {
     if (em == NULL || (strcmp(em, "python") != 0 && strcmp(em, "numpy") != 0))
       luaL_error(L, "error_model must be 'python' or 'numpy'");
     o->error_model_numpy = strcmp(em, "numpy") == 0;
+    o->error_model_set = true;
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
