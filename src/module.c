@@ -6,6 +6,7 @@
 #include <lua.h>
 
 #include "array.h"
+#include "cache.h"
 #include "cudadrv.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -20,5 +21,6 @@ int luaopen_lumba_core(lua_State *L) {
   frontend_open(L);
   dispatch_open(L);
   cuda_open(L);
+  cache_open(L);
   return 1;
 }
