@@ -12,6 +12,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 
+#include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -124,6 +125,8 @@ typedef struct Job {
   Compile C;
   LLVMModuleRef mod;        // owned until the JIT takes it
   LLVMBuilderRef b;
+  char *obj;                // object code for the cache (malloc'd)
+  size_t objlen;
   DispSpec *out;            // malloc'd result
 } Job;
 
@@ -241,6 +244,9 @@ static int compile_protected(lua_State *L) {
   FuncSpec *spec = front(L, job);
   DispSpec *out = job->out;
   LmJit *J = lmstate_jit(L, C->S);
+  cache_key(C, J, job->disp_idx, spec, job->declared_ret, out->key);
+  if (cache_fetch(C, J, job->name, out)) return 0;  /* no lowering, no optimising */
+  C->symtag = out->key;
   C->ctx = jit_context(J);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
@@ -256,11 +262,18 @@ static int compile_protected(lua_State *L) {
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
-  LLVMModuleRef m = job->mod;
-  job->mod = NULL;  /* the JIT owns it now, also on failure */
-  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
+    job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
+    if (job->obj == NULL) fail_llvm(L, "cannot generate object code", err);
+    if (jit_add_object(J, job->obj, job->objlen, &err) != 0) fail_llvm(L, "cannot add the object code to the JIT", err);
+  } else {
+    LLVMModuleRef m = job->mod;
+    job->mod = NULL;  /* the JIT owns it now, also on failure */
+    if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
   if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
+  cache_done(C, job->name, out, job->obj, job->objlen);
   return 0;
 }
 
@@ -383,6 +396,7 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
   if (job.gpu_ctx) LLVMContextDispose(job.gpu_ctx);
+  free(job.obj);
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
   if (status != LUA_OK) {

@@ -82,6 +82,8 @@ struct FuncSpec {
   FuncSpec *next;
 };
 
+/* Every field that changes the generated code must also be hashed by
+** cache_key (cache.c), or two different compilations would share a key. */
 typedef struct Options {
   bool boundscheck;
   bool error_model_numpy;    // float division by zero gives inf/nan
@@ -110,6 +112,10 @@ typedef struct Compile {
   int nimports, capimports;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;
+  struct CacheNote *notes; // env/global values and callee keys the code depends on (cache.h)
+  int nnotes, capnotes;
+  const char *symtag;      // the content key: symbols are <def>__<16 hex of it>_<n> (NULL: a counter)
+  int nsyms;               // symbols named from symtag so far
   const Target *target;
   /* LLVM, while lowering */
   LLVMContextRef ctx;

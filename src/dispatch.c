@@ -8,6 +8,7 @@
 
 #include <lauxlib.h>
 
+#include "cache.h"
 #include "dispatch.h"
 #include "frontend.h"
 #include "kernel.h"
@@ -596,6 +597,7 @@ DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc
     if (d->eager) compile_error(C, loc, "TypingError", "%s has no compiled signature for these argument types", d->name);
     found = add_spec(L, d, didx, argtypes, nargs, NULL);
   }
+  cache_note_callee(C, d->name, found->key);  /* the callee's key is part of the caller's */
   lua_settop(L, didx - 1);
   return found;
 }

@@ -29,6 +29,7 @@ struct DispSpec {
   char *kernel_name;                               // GPU: the kernel entry's name
   void *gpu;                                       // GPU: the launcher's per-specialization state
   void (*gpu_free)(void *);                        // releases gpu
+  char key[65];                                    // CPU: content key, hex (cache.h); GPU: ""
   DispSpec *next;
 };
 

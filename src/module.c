@@ -6,6 +6,7 @@
 #include <lua.h>
 
 #include "array.h"
+#include "cache.h"
 #include "cudadrv.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -24,5 +25,6 @@ int luaopen_lumba_core(lua_State *L) {
   cuda_open(L);
   kernel_open(L);
   par_open(L);
+  cache_open(L);
   return 1;
 }

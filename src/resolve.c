@@ -7,6 +7,7 @@
 
 #include <lauxlib.h>
 
+#include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -242,7 +243,10 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     lua_getfield(C->L, where[k], name);
     if (!lua_isnil(C->L, -1)) {
       const char *tn = luaL_typename(C->L, -1);
-      if (sym_from_lua(C, &s)) return s;
+      if (sym_from_lua(C, &s)) {
+        cache_note_value(C, name, &s);  /* a frozen value is part of the cache key */
+        return s;
+      }
       compile_error(C, loc, "TypingError",
                     "'%s' refers to a Lua %s, which compiled code cannot use (numbers and lumba functions can be used)",
                     name, tn);
