@@ -258,6 +258,16 @@ static Type *infer_method(Infer *I, Node *n, Node *recv, Type *a, const char *na
   ci->nargs = nargs;
   if (a->kind != TY_ARRAY)
     compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
+  /* arguments these methods would take in NumPy (axis, order, axes) change the
+  ** result: refuse them rather than ignore them */
+  bool reduction = strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0 || strcmp(name, "min") == 0 ||
+                   strcmp(name, "max") == 0 || strcmp(name, "mean") == 0;
+  if (nargs > 0 && reduction)
+    compile_error(C, n->loc, "TypingError", "%s() with an axis is not supported in compiled code", name);
+  if (nargs > 0 && strcmp(name, "copy") == 0)
+    compile_error(C, n->loc, "TypingError", "copy() takes no arguments (%d given)", nargs);
+  if (nargs > 0 && strcmp(name, "transpose") == 0)
+    compile_error(C, n->loc, "TypingError", "transpose() with axes is not supported in compiled code");
   if (strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0) return elem_sum_type(a);
   if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) return ty_scalar(a->dtype);
   if (strcmp(name, "mean") == 0) return a->dtype == DT_FLOAT32 ? ty_scalar(DT_FLOAT32) : ty_float64;
