@@ -96,3 +96,13 @@ tsan:
 
 clean:
 	rm -rf build build-asan build-tsan
+
+# The C embedding example: a host linked against core.so (examples/embed/README.md)
+.PHONY: embed
+EMBED = $(BUILD)/embed/host
+embed: $(EMBED)
+$(EMBED): examples/embed/host.c src/lumba.h $(MODULE)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
+	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lm $(EXTRA_LDFLAGS)
+test: embed

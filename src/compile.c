@@ -18,6 +18,13 @@
 #include "jit_cpu.h"
 #include "lower.h"
 #include "nrt.h"
+#include "parallel.h"
+
+/* what libNVVM 2.0 accepts (../shared/gpu/README.md): i128:128:128 is required */
+#define LUMBA_NVVM_TRIPLE "nvptx64-nvidia-cuda"
+#define LUMBA_NVVM_DATALAYOUT                                                              \
+  "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-" \
+  "v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 
 /* ---- the per-state compiler ---- */
 
@@ -52,14 +59,15 @@ LmState *lmstate_get(lua_State *L) {
 }
 
 /* runtime functions compiled code calls */
-static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref"};
+static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
 
 LmJit *lmstate_jit(lua_State *L, LmState *S) {
   if (S->jit) return S->jit;
   char *err = NULL;
   LmJit *J = jit_new(&err);
   if (J) {
-    void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref};
+    void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
+                     (void *)par_max_workers};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;
@@ -110,6 +118,8 @@ typedef struct Job {
   Type **argtypes;
   int nargs;
   Type *declared_ret;
+  bool gpu;                 // compile a CUDA kernel (NVVM IR) instead of host code
+  LLVMContextRef gpu_ctx;   // GPU modules live in their own context
   Arena arena;
   Compile C;
   LLVMModuleRef mod;        // owned until the JIT takes it
@@ -171,20 +181,19 @@ static void fail_llvm(lua_State *L, const char *what, char *err) {
   lua_error(L);
 }
 
-const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
-static int compile_protected(lua_State *L) {
-  Job *job = lua_touserdata(L, 1);
+/* source → typed specialization (shared by both targets) */
+static FuncSpec *front(lua_State *L, Job *job) {
   Compile *C = &job->C;
   C->L = L;
   C->S = lmstate_get(L);
   C->A = &job->arena;
   C->opt = *job->opt;
-  C->target = &target_cpu;
+  C->opt.gpu = job->gpu;
+  C->target = job->gpu ? &target_gpu : &target_cpu;
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;
   int d = job->disp_idx;
-  /* chunk name and source */
   lua_getiuservalue(L, d, DISP_UV_CHUNK);
   C->src.chunk = arena_strdup(C->A, lua_tostring(L, -1) ? lua_tostring(L, -1) : "<string>");
   lua_pop(L, 1);
@@ -205,8 +214,7 @@ static int compile_protected(lua_State *L) {
   C->globals_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   compile_collect_module_names(C);
   Node *def = compile_find_def(C, job->name);
-  if (def == NULL) return luaL_error(L, "lumba: no function '%s' in the source", job->name);
-
+  if (def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
     if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) spec->ret = job->declared_ret;
@@ -214,7 +222,22 @@ static int compile_protected(lua_State *L) {
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
   }
+  DispSpec *out = calloc(1, sizeof(DispSpec));
+  if (out == NULL) luaL_error(L, "not enough memory");
+  job->out = out;
+  memcpy(out->argtypes, job->argtypes, sizeof(Type *) * (size_t)job->nargs);
+  out->nargs = job->nargs;
+  out->ret = spec->ret;
+  out->ret_slots = ty_slots(spec->ret);
+  out->types = types_text(C, spec);
+  return spec;
+}
 
+static int compile_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  Compile *C = &job->C;
+  FuncSpec *spec = front(L, job);
+  DispSpec *out = job->out;
   LmJit *J = lmstate_jit(L, C->S);
   C->ctx = jit_context(J);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
@@ -227,18 +250,10 @@ static int compile_protected(lua_State *L) {
 
   char *err = NULL;
   if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
-  DispSpec *out = calloc(1, sizeof(DispSpec));
-  if (out == NULL) return luaL_error(L, "not enough memory");
-  job->out = out;
-  memcpy(out->argtypes, job->argtypes, sizeof(Type *) * (size_t)job->nargs);
-  out->nargs = job->nargs;
-  out->ret = spec->ret;
-  out->ret_slots = ty_slots(spec->ret);
   out->symbol = dup_c(spec->symbol);
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
-  out->types = types_text(C, spec);
   LLVMModuleRef m = job->mod;
   job->mod = NULL;  /* the JIT owns it now, also on failure */
   if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
@@ -247,8 +262,96 @@ static int compile_protected(lua_State *L) {
   return 0;
 }
 
+/* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
+** calls the inner function with no meminfo; a failing status ends the thread. */
+static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
+  LLVMContextRef ctx = C->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef ps[LM_MAXARGS * (2 * LM_MAXDIM + 1)];
+  int np = 0;
+  Lower Lw = {0};
+  Lw.C = C;
+  Lw.ctx = ctx;
+  Lw.b = C->b;
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      ps[np++] = LLVMPointerType(lower_mem_type(&Lw, t->dtype), 0);
+      for (int k = 0; k < 2 * t->ndim; k++) ps[np++] = i64;
+    } else {
+      ps[np++] = lower_type(&Lw, t);
+    }
+  }
+  char name[300];
+  snprintf(name, sizeof name, "%s_kernel", spec->symbol);
+  LLVMValueRef fn = LLVMAddFunction(C->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps, (unsigned)np, 0));
+  LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
+  LLVMPositionBuilderAtEnd(C->b, bb);
+  LLVMValueRef args[4 + LM_MAXARGS * (2 * LM_MAXDIM + 2)];
+  int na = 0;
+  args[na++] = LLVMBuildAlloca(C->b, lower_err_type(ctx), "err");
+  args[na++] = LLVMBuildAlloca(C->b, lower_type(&Lw, spec->ret), "ret");
+  int p = 0;
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      args[na++] = LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(ctx), 0));
+      for (int k = 0; k < 1 + 2 * t->ndim; k++) args[na++] = LLVMGetParam(fn, (unsigned)p++);
+    } else {
+      args[na++] = LLVMGetParam(fn, (unsigned)p++);
+    }
+  }
+  LLVMBuildCall2(C->b, spec->fnty, spec->fn, args, (unsigned)na, "");
+  LLVMBuildRetVoid(C->b);
+  /* inner functions are private to the module and inlined into the kernel */
+  unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (FuncSpec *s = C->specs; s; s = s->next) {
+    LLVMSetLinkage(s->fn, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(s->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, inl, 0));
+  }
+  LLVMValueRef md[3] = {fn, LLVMMDStringInContext(ctx, "kernel", 6), LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0)};
+  LLVMAddNamedMetadataOperand(C->mod, "nvvm.annotations", LLVMMDNodeInContext(ctx, md, 3));
+  return arena_strdup(C->A, name);
+}
+
+static int compile_kernel_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  Compile *C = &job->C;
+  FuncSpec *spec = front(L, job);
+  if (spec->ret->kind != TY_NONE && !job->opt->device)
+    compile_error(C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
+                  tyname(C, spec->ret));
+  job->gpu_ctx = LLVMContextCreate();
+  C->ctx = job->gpu_ctx;
+  job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
+  C->mod = job->mod;
+  LLVMSetTarget(C->mod, LUMBA_NVVM_TRIPLE);
+  LLVMSetDataLayout(C->mod, LUMBA_NVVM_DATALAYOUT);
+  job->b = LLVMCreateBuilderInContext(C->ctx);
+  C->b = job->b;
+  lower_module(C);
+  const char *kname = gpu_kernel_entry(C, spec);
+  char *verr = NULL;
+  if (LLVMVerifyModule(C->mod, LLVMReturnStatusAction, &verr)) {
+    lua_pushfstring(L, "lumba: internal error: invalid kernel IR: %s", verr ? verr : "?");
+    LLVMDisposeMessage(verr);
+    lua_error(L);
+  }
+  LLVMDisposeMessage(verr);
+  char *ir = LLVMPrintModuleToString(C->mod);
+  job->out->kernel_ir = dup_c(ir);
+  LLVMDisposeMessage(ir);
+  job->out->kernel_name = dup_c(kname);
+  job->out->symbol = dup_c(spec->symbol);
+  job->out->llvm_ir = dup_c(job->out->kernel_ir);
+  return 0;
+}
+
 static void free_dispspec(DispSpec *s) {
   if (s == NULL) return;
+  if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
+  free(s->kernel_ir);
+  free(s->kernel_name);
   free(s->symbol);
   free(s->llvm_ir);
   free(s->types);
@@ -258,6 +361,7 @@ static void free_dispspec(DispSpec *s) {
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret) {
   Job job;
+  bool gpu = opt->gpu;
   memset(&job, 0, sizeof job);
   arena_init(&job.arena);
   job.disp_idx = 2;  /* inside compile_protected: (job, dispatcher) */
@@ -266,15 +370,17 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.argtypes = argtypes;
   job.nargs = nargs;
   job.declared_ret = declared_ret;
+  job.gpu = gpu;
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
-  lua_pushcfunction(L, compile_protected);
+  lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
   /* cleanup runs whatever happened */
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
+  if (job.gpu_ctx) LLVMContextDispose(job.gpu_ctx);
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
   if (status != LUA_OK) {

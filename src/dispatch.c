@@ -177,6 +177,8 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
 static int dispatch_lua_call(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
   int nargs = lua_gettop(L) - 1;
+  if (LM_UNLIKELY(d->opt.gpu))
+    return luaL_error(L, "%s is a CUDA kernel: launch it with %s[{blocks, threads}](...)", d->name, d->name);
   if (nargs != d->nparams) {
     if (nargs > d->nparams || nargs < d->nparams - d->ndefaults)
       return luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams,
@@ -217,7 +219,8 @@ static bool opt_bool(lua_State *L, int t, const char *k, bool dflt) {
 
 static void read_options(lua_State *L, int t, Options *o) {
   static const char *const known[] = {"boundscheck", "error_model", "fastmath", "parallel", "cache", "nopython",
-                                      "name", "forceobj", "nogil", "inline", "signatures", "debug", "device", NULL};
+                                      "name", "forceobj", "nogil", "inline", "signatures", "debug", "device", "target", "lineinfo",
+                                      "max_registers", "opt", "fallback", NULL};
   memset(o, 0, sizeof *o);
   if (lua_isnoneornil(L, t)) {
     o->boundscheck = getenv("LUMBA_BOUNDSCHECK") && strcmp(getenv("LUMBA_BOUNDSCHECK"), "1") == 0;
@@ -236,6 +239,14 @@ static void read_options(lua_State *L, int t, Options *o) {
   o->boundscheck = opt_bool(L, t, "boundscheck", bc && strcmp(bc, "1") == 0);
   o->parallel = opt_bool(L, t, "parallel", false);
   o->cache = opt_bool(L, t, "cache", false);
+  o->device = opt_bool(L, t, "device", false);
+  lua_getfield(L, t, "target");
+  if (!lua_isnil(L, -1)) {
+    const char *tg = lua_tostring(L, -1);
+    if (tg == NULL || (strcmp(tg, "cpu") != 0 && strcmp(tg, "cuda") != 0)) luaL_error(L, "target must be 'cpu' or 'cuda'");
+    o->gpu = strcmp(tg, "cuda") == 0;
+  }
+  lua_pop(L, 1);
   lua_getfield(L, t, "error_model");
   if (!lua_isnil(L, -1)) {
     const char *em = lua_tostring(L, -1);

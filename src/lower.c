@@ -129,7 +129,7 @@ void lower_release(Lower *L, Val v) {
 static void set_err(Lower *L, LmErrKind kind, const char *msg) {
   LLVMTypeRef et = lower_err_type(L->ctx);
   LLVMBuildStore(L->b, lower_i32(L, kind), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
-  if (msg) {
+  if (msg && !L->C->target->gpu) {
     LLVMValueRef s = LLVMBuildGlobalStringPtr(L->b, msg, "msg");
     LLVMBuildStore(L->b, s, LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
   }
@@ -285,8 +285,9 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
       /* fell off the end of a function that returns values elsewhere */
       LLVMTypeRef et = lower_err_type(L->ctx);
       LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
-      LLVMBuildStore(L->b, LLVMBuildGlobalStringPtr(L->b, "TypeError: function ended without returning a value", "msg"),
-                     LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
+      if (!C->target->gpu)
+        LLVMBuildStore(L->b, LLVMBuildGlobalStringPtr(L->b, "TypeError: function ended without returning a value", "msg"),
+                       LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
       LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), L->status);
     }
     LLVMBuildBr(L->b, L->cleanup);
@@ -300,7 +301,6 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
 }
 
 /* return: the value (owned, +1) goes to *ret, status 0, then cleanup */
-void lower_return(Lower *L, Node *value);
 void lower_return(Lower *L, Node *value) {
   FuncSpec *spec = L->spec;
   if (value && spec->ret->kind != TY_NONE) {
@@ -430,7 +430,6 @@ void lower_module(Compile *C) {
   for (FuncSpec *s = C->specs; s; s = s->next) lower_spec(C, s);
 }
 
-const char *lower_wrapper(Compile *C, FuncSpec *entry);
 const char *lower_wrapper(Compile *C, FuncSpec *entry) {
   char name[300];
   snprintf(name, sizeof name, "%s_wrap", entry->symbol);

@@ -36,17 +36,25 @@ typedef struct Lower {
   LLVMBasicBlockRef cleanup; // releases locals and returns the status
   LoopCtx *loop;
   bool refcount;             // target keeps reference counts (CPU)
+  bool in_parallel;          // lowering the body of a prange loop: inner pranges run serially
+  unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
 } Lower;
 
 /* The target: what differs between CPU and GPU code. */
 struct Target {
   const char *name;
   bool refcount;                         /* arrays allocated and counted */
+  bool gpu;                              /* NVVM: no saturating casts, no message strings */
+  /* cuda.threadIdx.x and friends (qname without "numba.cuda."); NULL on the CPU */
+  LLVMValueRef (*sreg)(Lower *L, const char *what);
+  /* cuda.grid, cuda.shared.array, cuda.atomic.*, cuda.syncthreads (qname without "numba.cuda.") */
+  Val (*cuda_call)(Lower *L, Node *n, CallInfo *ci);
   /* a math function (math.def base name) for float32 or float64; NULL: not available */
   LLVMValueRef (*math_call)(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n,
                             bool f32);
 };
 extern const Target target_cpu;
+extern const Target target_gpu;
 
 /* types */
 LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */
@@ -95,6 +103,11 @@ bool lower_terminated(Lower *L);
 LLVMValueRef lower_entry_alloca(Lower *L, LLVMTypeRef t, const char *name);
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args, int n);
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
+
+/* parallel loops (lower_parallel.c): true if it lowered s as a parallel loop */
+bool lower_prange(Lower *L, Node *s);
+void lower_return(Lower *L, Node *value);
+const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
 /* statements (lower_stmt.c) */
 void lower_body(Lower *L, NodeList *body);

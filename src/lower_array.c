@@ -309,7 +309,8 @@ void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud) {
 /* a new C-contiguous array from the NRT: nrt_alloc(bytes) → MemInfo {refct, data, ...} */
 Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
   if (!L->refcount)
-    LM_ASSERT(!"allocation on a target without the NRT");
+    compile_error(L->C, L->spec->def->loc, "UnsupportedError",
+                  "arrays cannot be allocated inside CUDA kernels (use cuda.local.array or cuda.shared.array)");
   LLVMTypeRef i64 = i64t(L);
   LLVMValueRef n = lower_i64(L, 1);
   LLVMValueRef ovf = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
@@ -347,6 +348,7 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
 }
 
 Val lower_attribute(Lower *L, Node *n) {
+  if (n->aux && L->C->target->sreg) return (Val){ty_int64, L->C->target->sreg(L, (const char *)n->aux + 11), false};
   if (n->ty->kind == TY_SCALAR && n->value->ty == NULL) {
     Sym s = resolve_static(L->C, L->spec, n);
     return lower_const_sym(L, &s);

@@ -181,11 +181,17 @@ static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
 
 static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
   const char *q = ci->qname;
+  if (L->C->opt.gpu && L->C->target->cuda_call && !infer_math_fn(q) && strcmp(q, "math.log2arg") != 0 &&
+      (strcmp(q, "grid") == 0 || strcmp(q, "gridsize") == 0 || strncmp(q, "sync", 4) == 0 ||
+       strncmp(q, "threadfence", 11) == 0 || strstr(q, ".array") || strncmp(q, "atomic.", 7) == 0))
+    return L->C->target->cuda_call(L, n, ci);
   if (infer_math_fn(q)) return lower_math(L, n, ci);
   if (strcmp(q, "math.log2arg") == 0) {
     LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
     LLVMValueRef x = lower_cast(L, arg(L, ci, 0), ty_float64).v, b = lower_cast(L, arg(L, ci, 1), ty_float64).v;
-    LLVMValueRef lx = lower_intrinsic(L, "llvm.log", &dt, 1, &x, 1), lb = lower_intrinsic(L, "llvm.log", &dt, 1, &b, 1);
+    (void)dt;
+    LLVMValueRef lx = L->C->target->math_call(L, "log", "llvm.log", &x, 1, false);
+    LLVMValueRef lb = L->C->target->math_call(L, "log", "llvm.log", &b, 1, false);
     return (Val){ty_float64, LLVMBuildFDiv(L->b, lx, lb, ""), false};
   }
   if (strcmp(q, "len") == 0) {

@@ -36,6 +36,8 @@ Val lower_cast(Lower *L, Val v, Type *to) {
     if (ty_is_float(from)) r = ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(L->b, x, lt, "") : LLVMBuildFPTrunc(L->b, x, lt, "");
     else if (ty_is_signed(from)) r = LLVMBuildSIToFP(L->b, x, lt, "");
     else r = LLVMBuildUIToFP(L->b, x, lt, "");
+  } else if (ty_is_float(from) && L->C->target->gpu) {
+    r = ty_is_signed(to) ? LLVMBuildFPToSI(L->b, x, lt, "") : LLVMBuildFPToUI(L->b, x, lt, "");
   } else if (ty_is_float(from)) {
     /* saturating: NaN and out-of-range values never become poison */
     LLVMTypeRef tys[2] = {lt, lower_type(L, from)};
@@ -214,7 +216,7 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
       lower_raise_if(L, bad, LMERR_RAISE, "ZeroDivisionError: 0.0 cannot be raised to a negative power");
     }
     LLVMValueRef args[2] = {x, y};
-    return lower_intrinsic(L, "llvm.pow", &t, 1, args, 2);
+    return L->C->target->math_call(L, "pow", "llvm.pow", args, 2, rt->dtype == DT_FLOAT32);
   }
   Type *ot = rt;
   if (ty_is_bool(rt)) ot = ty_bool;
@@ -350,6 +352,11 @@ Val lower_expr(Lower *L, Node *n) {
     case ND_Name:
       if (n->slot >= 0) {
         Type *t = L->spec->locals[n->slot].ty;
+        if (L->poison && L->poison[n->slot])
+          compile_error(L->C, n->loc, "TypingError",
+                        "'%s' is assigned inside a prange loop, where it is private to each iteration, and cannot "
+                        "be read after the loop (make it a reduction such as '%s += ...', or store into an array)",
+                        n->name, n->name);
         return (Val){t, LLVMBuildLoad2(L->b, lower_type(L, t), L->slots[n->slot], n->name), false};
       }
       return lower_const_sym(L, (Sym *)n->aux);

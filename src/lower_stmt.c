@@ -5,11 +5,11 @@
 
 #include "lower.h"
 
-void lower_return(Lower *L, Node *value);
 
 /* stores v into a local slot: the slot takes a reference, the old value drops one */
 static void store_local(Lower *L, int slot, Val v) {
   Type *lt = L->spec->locals[slot].ty;
+  if (L->poison) L->poison[slot] = 0;
   Val cv = lower_cast(L, v, lt);
   if (L->refcount && (lt->kind == TY_ARRAY || lt->kind == TY_TUPLE)) {
     if (!cv.owned) lower_incref(L, cv);
@@ -244,6 +244,7 @@ static void lower_stmt(Lower *L, Node *s) {
     case ND_If: lower_if(L, s); break;
     case ND_While: lower_while(L, s); break;
     case ND_For:
+      if (lower_prange(L, s)) break;
       if (s->iter->aux) lower_for_range(L, s);
       else lower_for_iter(L, s);
       break;
