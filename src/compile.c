@@ -217,8 +217,10 @@ static FuncSpec *front(lua_State *L, Job *job) {
   if (def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
-    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) spec->ret = job->declared_ret;
-    else
+    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
+      spec->ret = job->declared_ret;
+      spec->ret_fixed = true;  /* the lowering's re-typing must not widen it back */
+    } else
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
   }

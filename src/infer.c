@@ -216,6 +216,7 @@ static void infer_stmt(Infer *I, Node *s) {
           if (t->elems[i]->kind == TY_TUPLE || t->elems[i]->kind == TY_NONE)
             compile_error(C, s->loc, "UnsupportedError", "returning nested tuples is not supported");
       FuncSpec *sp = I->spec;
+      if (sp->ret_fixed) break;  /* every return converts to the signature's scalar type */
       if (sp->ret == NULL) {
         sp->ret = t;
         sp->ret_loc = s->loc;
