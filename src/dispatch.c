@@ -271,7 +271,7 @@ typedef struct Probe {
   Arena arena;
 } Probe;
 
-static void push_default(lua_State *L, Node *v) {
+static void push_default(lua_State *L, const Source *src, Node *v) {
   bool neg = false;
   if (v->kind == ND_UnaryOp && v->op == OP_USub && v->operand->kind == ND_Constant) {
     neg = true;
@@ -285,8 +285,7 @@ static void push_default(lua_State *L, Node *v) {
       default: break;
     }
   }
-  Source src = {NULL, NULL, 0};
-  diag_error(L, &src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
+  diag_error(L, src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
 }
 
 static int probe_protected(lua_State *L) {
@@ -317,7 +316,7 @@ static int probe_protected(lua_State *L) {
   p->ndefaults = def->defaults.len;
   lua_createtable(L, def->defaults.len, 0);
   for (int i = 0; i < def->defaults.len; i++) {
-    push_default(L, def->defaults.items[i]);
+    push_default(L, &src, def->defaults.items[i]);
     lua_rawseti(L, -2, i + 1);
   }
   return 1;
