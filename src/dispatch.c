@@ -43,8 +43,8 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
     }
     default: break;
   }
-  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean or lumba.ndarray expected, got %s)", argn, fname,
-                  luaL_typename(L, idx));
+  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean, table or lumba.ndarray expected, got %s)", argn,
+                  fname, luaL_typename(L, idx));
   lua_error(L);
   return NULL;
 }
@@ -158,6 +158,67 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   return add_spec(L, d, 1, argtypes, nargs, NULL);
 }
 
+/* ---- plain Lua tables as arguments ---- */
+
+static int table_to_array(lua_State *L) {
+  array_from_table(L, 1, (DType)lua_tointeger(L, 2));
+  return 1;
+}
+
+/* the element type an eager signature wants for argument i; -1 if none */
+static int eager_dtype(const Dispatcher *d, int nargs, int i) {
+  if (!d->eager) return -1;
+  for (const DispSpec *s = d->specs; s; s = s->next)
+    if (s->nargs == nargs && s->argtypes[i]->kind == TY_ARRAY) return (int)s->argtypes[i]->dtype;
+  return -1;
+}
+
+/* DESIGN: plain Lua tables of numbers are accepted as arrays, copied in,
+** and copied back if written. Each table argument is replaced by a new C
+** array (of the dtype an eager signature wants, else the one lumba.array
+** infers); the table and a copy of the array's bytes go above the
+** arguments, tabs[i] being the stack index of argument i's table (0: not
+** a table). Returns whether there was any table. Only the slow path (no
+** specialization fits the arguments as they are) comes here. */
+static bool tables_in(lua_State *L, Dispatcher *d, int nargs, int *tabs) {
+  bool any = false;
+  for (int i = 0; i < nargs; i++) {
+    tabs[i] = 0;
+    if (lua_type(L, i + 2) != LUA_TTABLE) continue;
+    luaL_checkstack(L, 4, "too many arguments");
+    int dt = eager_dtype(d, nargs, i);
+    if (dt < 0) dt = array_table_dtype(L, i + 2);
+    if (dt < 0) dt = DT_FLOAT64;  /* the conversion says what is wrong with the table */
+    lua_pushcfunction(L, table_to_array);
+    lua_pushvalue(L, i + 2);
+    lua_pushinteger(L, dt);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+      lua_pushfstring(L, "bad argument #%d to '%s' (%s)", i + 1, d->name, lua_tostring(L, -1));
+      lua_error(L);
+    }
+    NdArray *a = lua_touserdata(L, -1);
+    lua_pushvalue(L, i + 2);
+    lua_insert(L, -2);
+    lua_replace(L, i + 2);  /* the argument is the array now, the table is on top */
+    tabs[i] = lua_gettop(L);
+    size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
+    void *snap = lua_newuserdatauv(L, bytes ? bytes : 1, 0);
+    if (bytes) memcpy(snap, a->s.data, bytes);
+    any = true;
+  }
+  return any;
+}
+
+/* after a successful call: tables whose array was written get its values */
+static void tables_out(lua_State *L, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs; i++) {
+    if (tabs[i] == 0) continue;
+    NdArray *a = lua_touserdata(L, i + 2);
+    size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
+    if (bytes && memcmp(a->s.data, lua_touserdata(L, tabs[i] + 1), bytes) != 0) array_copy_back(L, tabs[i], a);
+  }
+}
+
 /* ---- the call path ---- */
 
 static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
@@ -190,7 +251,10 @@ static int dispatch_lua_call(lua_State *L) {
     nargs = d->nparams;
   }
   DispSpec *s = d->last;
+  int tabs[LM_MAXARGS];
+  bool tables = false;
   if (s == NULL || !spec_fits(L, s, nargs, false)) {
+    tables = tables_in(L, d, nargs, tabs);
     s = find_or_compile(L, d, nargs);
     d->last = s;
   }
@@ -204,6 +268,7 @@ static int dispatch_lua_call(lua_State *L) {
   err.msg = NULL;
   int32_t st = s->wrap(&err, ret, args);
   if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
+  if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);
   int k = 0;
   return push_value(L, s->ret, ret, &k);
 }
