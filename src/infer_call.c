@@ -426,7 +426,8 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
     scalar_arg(I, n->args.items[0], at[0], q);
     if (n->args.len == 2) {
       if (!ty_is_int(at[1])) compile_error(C, n->args.items[1]->loc, "TypingError", "round() ndigits must be an integer");
-      return ty_is_float(at[0]) ? ty_float64 : ty_int64;
+      /* Numba types round(x, n) for floats only: an integer x converts to float64 */
+      return at[0]->dtype == DT_FLOAT32 ? at[0] : ty_float64;
     }
     return ty_int64;
   }

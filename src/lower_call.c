@@ -53,7 +53,7 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
 /* round half to even (Python 3), ndigits through scaling */
 static Val lower_round(Lower *L, Node *n, CallInfo *ci) {
   Val x = arg(L, ci, 0);
-  if (!ty_is_float(x.ty)) return lower_cast(L, x, n->ty);
+  if (!ty_is_float(x.ty) && ci->nargs == 1) return lower_cast(L, x, n->ty);
   LLVMTypeRef t = lower_type(L, x.ty);
   if (ci->nargs == 2) {
     Val nd = lower_cast(L, arg(L, ci, 1), ty_float64);

@@ -402,6 +402,10 @@ describe("builtins", function()
     same(2.0, f(2.5, 0))     -- Python: half to even
     same(0.12, f(0.125, 2))
     H.assert_close(3.14, f(3.14159, 2), 1e-15)
+    -- an integer x: Numba converts it to float64 (Python keeps an int of the same value)
+    same(1200.0, f(1234, -2))
+    same(1200.0, f(1250, -2))   -- half to even
+    same(1234.0, f(1234, 1))
   end)
 
   it("abs() of ints and floats", function()
