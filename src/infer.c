@@ -147,7 +147,7 @@ static void infer_for(Infer *I, Node *s) {
         compile_error(C, it->args.items[i]->loc, "TypingError", "range() arguments must be integers, not %s",
                       tyname(C, a));
     }
-    it->aux = (void *)f.qname;
+    s->aux = (void *)f.qname;  /* on the For: the Call's own aux is a CallInfo when it is not range() */
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, ty_int64, NULL);
