@@ -153,6 +153,19 @@ static void infer_for(Infer *I, Node *s) {
     infer_store(I, s->target, ty_int64, NULL);
   } else {
     Type *t = infer_expr(I, it);
+    if (t && (t->kind == TY_ARRAY || t->kind == TY_TUPLE)) {
+      /* a hidden local holds the iterable during the loop, as Python's
+      ** iterator does: the body may rebind the name iterated over, and the
+      ** cleanup path releases a temporary array when the function leaves
+      ** the loop by return or by an error */
+      char name[64];
+      if (it->loc.line > 0) snprintf(name, sizeof name, "$iter@%d:%d", it->loc.line, it->loc.col + 1);
+      else snprintf(name, sizeof name, "$iter@%p", (void *)it);
+      int slot = spec_local(I->spec, name);
+      if (slot < 0) slot = add_local(C, I->spec, arena_strdup(C->A, name));
+      s->slot = slot;
+      infer_set_local(I, slot, t, it->loc);
+    }
     if (t && t->kind == TY_ARRAY) {
       Type *el = t->ndim == 1 ? ty_scalar(t->dtype)
                               : ty_array(&C->S->types, t->dtype, t->ndim - 1, t->layout == 'C' ? 'C' : 'A');

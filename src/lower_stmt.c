@@ -165,6 +165,11 @@ static void lower_for_range(Lower *L, Node *s) {
 /* for x in array: rows of an N-d array, elements of a 1-d one; for x in tuple */
 static void lower_for_iter(Lower *L, Node *s) {
   Val seq = lower_expr(L, s->iter);
+  if (s->slot >= 0) {
+    /* the loop's hidden local takes the reference (see infer_for) */
+    store_local(L, s->slot, seq);
+    seq.owned = false;
+  }
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef n;
   if (seq.ty->kind == TY_TUPLE) n = lower_i64(L, seq.ty->nelems);

@@ -231,6 +231,49 @@ describe("iteration", function()
   end)
 end)
 
+describe("iteration over temporaries", function()
+  it("for x in np.arange(n) iterates the new array's elements", function()
+    local f = njit "import numpy as np\ndef f(n):\n    s = 0\n    for x in np.arange(1, n, 2):\n        s = s * 10 + x\n    return s\n"
+    assert.are.equal(1357, f(9))
+    local h = njit "import numpy as np\ndef h(n):\n    s = 0.0\n    for x in np.full(n, 2.0):\n        s = s * 10 + x\n    return s\n"
+    assert.are.equal(22222.0, h(5))   -- not range(n)'s 0, 1, 2, 3, 4
+    local g = njit "import numpy as np\ndef g(n):\n    s = 0.0\n    for r in np.ones((n, 2)):\n        s += r[0] + r.sum()\n    return s\n"
+    assert.are.equal(15.0, g(5))
+  end)
+
+  it("returning from inside the loop releases the temporary", function()
+    local f = njit "import numpy as np\ndef f(n):\n    for x in np.arange(n):\n        if x == 2:\n            return x\n    return -1\n"
+    local g = njit "import numpy as np\ndef g(n):\n    for r in np.ones((n, 2)):\n        for x in r:\n            return x\n    return 0.0\n"
+    f(5)
+    g(5)
+    local before = live_now()
+    assert.are.equal(2, f(5))
+    assert.are.equal(1.0, g(5))
+    assert.are.equal(before, live_now())
+  end)
+
+  it("an error inside the loop releases the temporary", function()
+    local f = njit "import numpy as np\ndef f(n):\n    for x in np.arange(n):\n        if x == 2:\n            raise ValueError('two')\n    return -1\n"
+    local before = live_now()
+    assert.are.equal("ValueError: two", H.error_of(f, 5))
+    assert.are.equal(before, live_now())
+  end)
+
+  it("rebinding the iterated name inside the loop does not free the array being iterated", function()
+    local f = njit [[
+import numpy as np
+def f(n):
+    a = np.arange(n)
+    s = 0
+    for x in a:
+        a = np.zeros(3, np.int64)
+        s += x
+    return s + a.sum()
+]]
+    assert.are.equal(4950, f(100))
+  end)
+end)
+
 describe("allocation", function()
   it("np.empty/zeros/ones/full/arange with shapes and dtypes", function()
     local f = njit [[
@@ -382,6 +425,17 @@ def g(n):
     return s
 ]]
     assert.are.equal("ZeroDivisionError: division by zero", H.error_of(g, 10))
+    assert.are.equal(before, live_now())
+  end)
+
+  it("temporary arrays (not yet in a variable) are freed when an error is raised", function()
+    pending("temporaries are only released on the normal path: the error path releases local variables only "
+      .. "(needs cleanup tracking of owned temporaries in the lowering)")
+    local before = live_now()
+    local f = njit "import numpy as np\ndef f(n, d):\n    return np.ones(n)[n // d]\n"
+    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(f, 3, 0))
+    local g = njit "import numpy as np\ndef g(n, d):\n    t = (np.ones(n), n // d)\n    return t[1]\n"
+    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(g, 3, 0))
     assert.are.equal(before, live_now())
   end)
 
