@@ -375,11 +375,15 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.gpu = gpu;
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
+  Dispatcher *d = lua_touserdata(L, disp_idx);
+  DispBusy busy = {argtypes, nargs, d->busy};
+  d->busy = &busy;
   lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
   /* cleanup runs whatever happened */
+  d->busy = busy.next;
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
   if (job.gpu_ctx) LLVMContextDispose(job.gpu_ctx);

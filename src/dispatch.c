@@ -590,6 +590,11 @@ DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc
     if (s->nargs == nargs && memcmp(s->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0) found = s;
   if (found == NULL) {
     if (d->eager) compile_error(C, loc, "TypingError", "%s has no compiled signature for these argument types", d->name);
+    for (DispBusy *b = d->busy; b; b = b->next)
+      if (b->nargs == nargs && memcmp(b->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0)
+        compile_error(C, loc, "TypingError",
+                      "%s() calls itself back through other lumba functions, so its type cannot be inferred "
+                      "(define the functions in one source)", d->name);
     found = add_spec(L, d, didx, argtypes, nargs, NULL);
   }
   lua_settop(L, didx - 1);

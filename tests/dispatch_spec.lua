@@ -302,6 +302,22 @@ describe("name resolution", function()
     assert.are.equal(3, outer(2))
   end)
 
+  it("dispatchers calling each other back are a TypingError, not a C stack overflow", function()
+    local env = {}
+    env.A = njit { env = env } "def A(n):\n    if n <= 0:\n        return 0\n    return B(n - 1) + 1\n"
+    env.B = njit { env = env } "def B(n):\n    if n <= 0:\n        return 0\n    return A(n - 1) + 1\n"
+    local msg = "<string>:4:12: TypingError: A() calls itself back through other lumba functions, so its type "
+      .. "cannot be inferred (define the functions in one source)\n"
+      .. "        return A(n - 1) + 1\n"
+      .. "               ^"
+    assert.are.equal(msg, H.error_of(env.A, 10))
+    assert.are.equal(msg, H.error_of(env.A, 10))
+    assert.are.same({}, env.A.signatures)
+    -- in one source they type
+    local ab = njit "def A(n):\n    if n <= 0:\n        return 0\n    return B(n - 1) + 1\n\ndef B(n):\n    if n <= 0:\n        return 0\n    return A(n - 1) + 1\n"
+    assert.are.equal(10, ab(10))
+  end)
+
   it("a dispatcher with eager signatures is called through them", function()
     local inner = njit("float64(float64)", "def inner(x):\n    return x / 4\n")
     local outer = njit { env = { inner = inner } } "def outer(x):\n    return inner(x)\n"
