@@ -32,9 +32,9 @@ const struct MathFn *infer_math_fn(const char *name) {
 static const char *numpy_alias(const char *n) {
   static const char *const pairs[][2] = {
       {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"}, {"arcsinh", "asinh"},
-      {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"arctan2", "atan2"}, {"power", "pow"},
+      {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"arctan2", "atan2"},
       {"absolute", "abs"}, {"minimum", "min"}, {"maximum", "max"}, {"amin", "min"},
-      {"amax", "max"}, {"round_", "round"}, {"around", "round"},
+      {"amax", "max"},
   };
   for (size_t i = 0; i < lm_countof(pairs); i++)
     if (strcmp(n, pairs[i][0]) == 0) return pairs[i][1];
@@ -374,6 +374,21 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
     const char *nm = q + 5;
     if (infer_math_fn(nm)) return infer_math(I, n, nm, false);
     compile_error(C, n->loc, "TypingError", "unknown function math.%s", nm);
+  }
+  if (strcmp(q, "numpy.power") == 0) {
+    /* np.power(x, y) is x ** y: integers stay integers, as in NumPy */
+    nargs_between(I, n, "power", 2, 2);
+    no_keywords(I, n, "power");
+    new_info(I, n, CALL_BUILTIN, q);
+    if (!arg_types(I, n->args.items, 2, at)) return NULL;
+    return infer_binop_type(I, OP_Pow, scalar_arg(I, n->args.items[0], at[0], "power"),
+                            scalar_arg(I, n->args.items[1], at[1], "power"), n->loc);
+  }
+  if (strcmp(q, "numpy.round") == 0 || strcmp(q, "numpy.round_") == 0 || strcmp(q, "numpy.around") == 0) {
+    /* np.round keeps floats floating (the builtin round() gives an int) */
+    Type *t = infer_builtin(I, n, "round");
+    Type *x = n->args.items[0]->ty;
+    return t && x && ty_is_float(x) ? x : t;
   }
   if (strncmp(q, "numpy.", 6) == 0) {
     const char *nm = numpy_alias(q + 6);

@@ -186,6 +186,10 @@ static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
        strncmp(q, "threadfence", 11) == 0 || strstr(q, ".array") || strncmp(q, "atomic.", 7) == 0))
     return L->C->target->cuda_call(L, n, ci);
   if (infer_math_fn(q)) return lower_math(L, n, ci);
+  if (strcmp(q, "numpy.power") == 0) {
+    Val x = arg(L, ci, 0), y = arg(L, ci, 1);
+    return (Val){n->ty, lower_binop(L, OP_Pow, x, y, n->ty, n->loc), false};
+  }
   if (strcmp(q, "math.log2arg") == 0) {
     LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
     LLVMValueRef x = lower_cast(L, arg(L, ci, 0), ty_float64).v, b = lower_cast(L, arg(L, ci, 1), ty_float64).v;

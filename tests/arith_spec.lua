@@ -500,6 +500,21 @@ describe("math and numpy functions", function()
     same(-2.0, m1("np.trunc(x)")(-2.7))
   end)
 
+  it("np.round keeps floats floating, half to even (NumPy's values)", function()
+    same(2.0, m1("np.round(x)")(2.5))
+    same(-0.0, m1("np.round(x)")(-0.5))
+    same(4.0, m1("np.around(x)")(3.5))
+    same(3, m1("np.round(x)")(3))
+    same(1.25, m2("np.round(x, y)")(1.255, 2))   -- NumPy's value: 1.255 * 100 is 125.49999999999999
+  end)
+
+  it("np.power is ** (integers stay integers), np.minimum/np.maximum are min/max", function()
+    same(8, m2("np.power(x, y)")(2, 3))
+    same(0.125, m2("np.power(x, y)")(2, -3.0))
+    same(2, m2("np.minimum(x, y)")(2, 3))
+    same(3.5, m2("np.maximum(x, y)")(2, 3.5))
+  end)
+
   it("isnan, isinf, isfinite", function()
     same(true, m1("math.isnan(x)")(nan))
     same(false, m1("math.isnan(x)")(1.0))
