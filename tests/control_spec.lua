@@ -213,6 +213,17 @@ def f(n):
     assert.are.same({ 0 + 3 * 2 + 6 * 3 + 9 * 4, 4 }, { r3(0, 10, 3) })
   end)
 
+  it("ranges reaching the ends of int64 end (Python's range does not overflow)", function()
+    local f = njit "def f(a, b, c):\n    k = 0\n    last = 0\n    for i in range(a, b, c):\n        k += 1\n        last = i\n        if k > 10:\n            break\n    return k, last\n"
+    local MAX, MIN = math.maxinteger, math.mininteger
+    assert.are.same({ 2, 1 << 62 }, { f(0, MAX, 1 << 62) })        -- Python: [0, 2**62]
+    assert.are.same({ 3, MAX - 1 }, { f(MAX - 5, MAX, 2) })
+    assert.are.same({ 3, MIN + 1 }, { f(MIN + 5, MIN, -2) })
+    assert.are.same({ 2, -1 }, { f(MAX, MIN, MIN) })                -- Python: [2**63-1, -1]
+    local g = njit "def g(a, b):\n    k = 0\n    for i in range(a, b):\n        k += 1\n    return k\n"
+    assert.are.equal(3, g(MAX - 3, MAX))
+  end)
+
   it("the loop variable keeps its last value after the loop (Python)", function()
     local f = njit [[
 def f(n):
