@@ -150,11 +150,7 @@ static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
   } else {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
                    "arange: step must not be zero");
-    LLVMValueRef span = LLVMBuildSub(L->b, stop, start, "");
-    LLVMValueRef pos = LLVMBuildICmp(L->b, LLVMIntSGT, step, lower_i64(L, 0), "");
-    LLVMValueRef adj = LLVMBuildSelect(L->b, pos, LLVMBuildSub(L->b, step, lower_i64(L, 1), ""),
-                                       LLVMBuildAdd(L->b, step, lower_i64(L, 1), ""), "");
-    len = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, adj, ""), step, "");
+    len = lower_range_count(L, start, stop, step);
   }
   len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), lower_i64(L, 0), len, "");
   Val a = lower_alloc(L, t, &len);

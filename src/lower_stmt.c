@@ -112,7 +112,7 @@ static bool const_step(Node *n, int64_t *v) {
 ** Python's range never overflows, but a counter running from start by step
 ** would wrap at the ends of int64 (range(0, 2**63 - 1, 2**62) would never
 ** end): the distance between the bounds always fits in 64 unsigned bits. */
-static LLVMValueRef range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
   LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
   LLVMValueRef pos = LLVMBuildICmp(L->b, LLVMIntSGT, step, zero, "");
   LLVMValueRef lo = LLVMBuildSelect(L->b, pos, start, stop, ""), hi = LLVMBuildSelect(L->b, pos, stop, start, "");
@@ -147,7 +147,7 @@ static void lower_for_range(Lower *L, Node *s) {
                      "range() arg 3 must not be zero");
   }
   bool unit = known && cstep == 1;
-  LLVMValueRef trips = unit ? NULL : range_count(L, start, stop, step);
+  LLVMValueRef trips = unit ? NULL : lower_range_count(L, start, stop, step);
   LLVMValueRef ctr = lower_entry_alloca(L, i64, "ctr");
   LLVMBuildStore(L->b, unit ? start : lower_i64(L, 0), ctr);
   LLVMBasicBlockRef head = lower_block(L, "for"), body = lower_block(L, "fbody"), latch = lower_block(L, "fnext"),

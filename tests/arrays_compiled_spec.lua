@@ -70,6 +70,17 @@ describe("views", function()
     assert.are.same({ 2, 5, 8 }, g(lumba.arange(10, "float64"), 2, 100, 3):totable())
   end)
 
+  it("slice steps and bounds at the ends of int64 (Python's lengths)", function()
+    local f = njit "def f(a, st):\n    v = a[::st]\n    return v.shape[0], v[0]\n"
+    local a = lumba.arange(10, "float64")
+    assert.are.same({ 1, 0.0 }, { f(a, math.maxinteger) })
+    assert.are.same({ 1, 9.0 }, { f(a, math.mininteger) })
+    assert.are.same({ 1, 9.0 }, { f(a, -math.maxinteger) })
+    local g = njit "def g(a, lo, hi):\n    return a[lo:hi].shape[0]\n"
+    assert.are.equal(10, g(a, math.mininteger, math.maxinteger))
+    assert.are.equal(0, g(a, math.maxinteger, math.mininteger))
+  end)
+
   it("a slice step of zero is a ValueError", function()
     local g = njit "def g(a, st):\n    return a[::st].size\n"
     assert.are.equal("ValueError: slice step cannot be zero", H.error_of(g, lumba.zeros(3), 0))
@@ -301,6 +312,8 @@ def f(n):
     assert.are.equal(0, f(0, 10, -1).size)
     assert.are.same({ 1.0, 0.5 }, f(1.0, 0.0, -0.5):totable())
     assert.are.equal("ValueError: arange: step must not be zero", H.error_of(f, 0, 10, 0))
+    assert.are.same({ 0 }, f(0, math.maxinteger, math.maxinteger):totable())   -- NumPy's value
+    assert.are.same({ 0 }, f(0, 10, math.maxinteger):totable())
   end)
 
   it("np.*_like take the dtype and shape of their argument", function()
