@@ -295,6 +295,21 @@ describe("name resolution", function()
     assert.are.equal(10, outer(3))   -- compiled code keeps what it resolved
   end)
 
+  it("compiled callers keep working after the callee dispatcher is collected", function()
+    local env = {}
+    env.inner = njit "def inner(x):\n    return x * 3\n"
+    local outer = njit { env = env } "def outer(x):\n    return inner(x) + 1\n"
+    assert.are.equal(7, outer(2))
+    env.inner = nil
+    collectgarbage()
+    collectgarbage()
+    assert.are.equal(16, outer(5))
+    -- a new specialization resolves the name again
+    assert.are.equal("<string>:2:12: NameError: name 'inner' is not defined\n"
+      .. "        return inner(x) + 1\n"
+      .. "               ^", H.error_of(outer, 2.5))
+  end)
+
   it("an error raised in a dispatcher called from compiled code reaches Lua", function()
     local inner = njit "def inner(x):\n    if x < 0:\n        raise ValueError(\"negative\")\n    return x\n"
     local outer = njit { env = { inner = inner } } "def outer(x):\n    return inner(x) + 1\n"
