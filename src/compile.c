@@ -190,6 +190,8 @@ static FuncSpec *front(lua_State *L, Job *job) {
   C->A = &job->arena;
   C->opt = *job->opt;
   C->opt.gpu = job->gpu;
+  /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
+  if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
   C->target = job->gpu ? &target_gpu : &target_cpu;
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;

@@ -86,6 +86,7 @@ struct FuncSpec {
 typedef struct Options {
   bool boundscheck;
   bool error_model_numpy;    // float division by zero gives inf/nan
+  bool error_model_set;      // error_model was given (kernels default to 'numpy', as in numba-cuda)
   unsigned fastmath;         // LLVM fast-math flags (0: none)
   bool parallel;
   bool cache;
@@ -106,6 +107,8 @@ typedef struct Compile {
   struct ModName { const char *name; Sym sym; } *modnames;
   int nmodnames, capmodnames;
   FuncSpec *specs;         // every specialization made by this compilation
+  struct Import { const void *disp; Node *def; } *imports;  // device functions parsed into this compilation
+  int nimports, capimports;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;
   const Target *target;

@@ -10,6 +10,7 @@
 
 #include "dispatch.h"
 #include "frontend.h"
+#include "kernel.h"
 #include "lower.h"
 #include "types.h"
 
@@ -123,6 +124,11 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
 
 /* ---- compiling ---- */
 
+static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret);
+DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs) {
+  return add_spec(L, d, didx, argtypes, nargs, NULL);
+}
+
 static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret) {
   if (d->nspecs >= 256)
     luaL_error(L, "%s: too many specializations (256); pass arguments of fewer distinct types", d->name);
@@ -209,6 +215,13 @@ static bool tables_in(lua_State *L, Dispatcher *d, int nargs, int *tabs) {
   return any;
 }
 
+/* the arguments as they were given (tables back in their slots), nothing above */
+static void tables_restore(lua_State *L, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs; i++)
+    if (tabs[i]) lua_copy(L, tabs[i], i + 2);
+  lua_settop(L, nargs + 1);
+}
+
 /* after a successful call: tables whose array was written get its values */
 static void tables_out(lua_State *L, int nargs, const int *tabs) {
   for (int i = 0; i < nargs; i++) {
@@ -217,6 +230,52 @@ static void tables_out(lua_State *L, int nargs, const int *tabs) {
     size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
     if (bytes && memcmp(a->s.data, lua_touserdata(L, tabs[i] + 1), bytes) != 0) array_copy_back(L, tabs[i], a);
   }
+}
+
+/* jit: compile, or fall back to object mode with a one-time warning */
+static int compile_or_fallback(lua_State *L) {
+  Dispatcher *d = lua_touserdata(L, 1);
+  int nargs = (int)lua_tointeger(L, 2);
+  lua_remove(L, 2);
+  find_or_compile(L, d, nargs);
+  return 0;
+}
+
+static int call_objmode(lua_State *L, Dispatcher *d, int nargs) {
+  lua_getfield(L, LUA_REGISTRYINDEX, DISPATCHER_MT);
+  lua_getfield(L, -1, "methods");
+  lua_getfield(L, -1, "interpret");
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+  lua_insert(L, 1);  /* interpret, d, args... */
+  (void)d;
+  lua_call(L, nargs + 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+static DispSpec *try_compile(lua_State *L, Dispatcher *d, int nargs) {
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, compile_or_fallback);
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, nargs);
+  for (int i = 0; i < nargs; i++) lua_pushvalue(L, i + 2);
+  if (lua_pcall(L, nargs + 2, 0, 0) == LUA_OK) {
+    lua_settop(L, top);
+    return find_or_compile(L, d, nargs);
+  }
+  /* warn once, through lumba.warnings (default: stderr) */
+  d->objmode = true;
+  const char *why = lua_tostring(L, -1);
+  lua_getfield(L, LUA_REGISTRYINDEX, DISPATCHER_MT);
+  lua_getfield(L, -1, "methods");
+  lua_getfield(L, -1, "__warn");
+  if (lua_isfunction(L, -1)) {
+    lua_pushfstring(L, "%s: compilation failed, falling back to object mode (slower): %s", d->name,
+                    why ? why : "?");
+    lua_call(L, 1, 0);
+  }
+  lua_settop(L, top);
+  return NULL;
 }
 
 /* ---- the call path ---- */
@@ -254,8 +313,17 @@ static int dispatch_lua_call(lua_State *L) {
   int tabs[LM_MAXARGS];
   bool tables = false;
   if (s == NULL || !spec_fits(L, s, nargs, false)) {
+    if (d->objmode) return call_objmode(L, d, nargs);
     tables = tables_in(L, d, nargs, tabs);
-    s = find_or_compile(L, d, nargs);
+    if (d->fallback) {
+      s = try_compile(L, d, nargs);
+      if (s == NULL) {
+        tables_restore(L, nargs, tabs);  /* object mode takes the tables themselves */
+        return call_objmode(L, d, nargs);
+      }
+    } else {
+      s = find_or_compile(L, d, nargs);
+    }
     d->last = s;
   }
   int64_t args[LM_MAXARGS];
@@ -318,6 +386,7 @@ static void read_options(lua_State *L, int t, Options *o) {
     if (em == NULL || (strcmp(em, "python") != 0 && strcmp(em, "numpy") != 0))
       luaL_error(L, "error_model must be 'python' or 'numpy'");
     o->error_model_numpy = strcmp(em, "numpy") == 0;
+    o->error_model_set = true;
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
@@ -435,6 +504,7 @@ static int dispatch_lua_new(lua_State *L) {
   memset(d, 0, sizeof *d);
   luaL_setmetatable(L, DISPATCHER_MT);
   d->opt = opt;
+  d->fallback = lua_istable(L, 2) && opt_bool(L, 2, "fallback", false);
   d->nparams = p.nparams;
   d->ndefaults = p.ndefaults;
   size_t n = strlen(p.name) + 1;
@@ -533,6 +603,10 @@ static int dispatch_lua_inspect_asm(lua_State *L) {
 
 static int dispatch_lua_index(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
+  if (lua_istable(L, 2)) {
+    if (!d->opt.gpu) return luaL_error(L, "%s is not a CUDA kernel: call it directly", d->name);
+    return kernel_push_launch(L, 1, 2);
+  }
   const char *k = luaL_checkstring(L, 2);
   if (strcmp(k, "signatures") == 0) {
     lua_newtable(L);
@@ -553,6 +627,10 @@ static int dispatch_lua_index(lua_State *L) {
   }
   if (strcmp(k, "env") == 0 || strcmp(k, "globals") == 0 || strcmp(k, "defaults") == 0) {
     lua_getiuservalue(L, 1, k[0] == 'e' ? DISP_UV_ENV : k[0] == 'g' ? DISP_UV_GLOBALS : DISP_UV_DEFAULTS);
+    return 1;
+  }
+  if (strcmp(k, "objmode") == 0) {
+    lua_pushboolean(L, d->objmode);
     return 1;
   }
   if (strcmp(k, "options") == 0) {

@@ -46,6 +46,8 @@ typedef struct Dispatcher {
   int ndefaults;       // how many trailing parameters have defaults
   Options opt;
   bool eager;          // signatures were given: no compilation at call time
+  bool fallback;       // jit: fall back to object mode when compilation fails
+  bool objmode;        // ... and it did: every call runs the object-mode path
   int nspecs;
   DispSpec *specs;     // every specialization, newest first
   DispSpec *last;      // the one used by the previous call (the fast path)
@@ -56,6 +58,7 @@ typedef struct Dispatcher {
 enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_UV_CHUNK, DISP_NUV = DISP_UV_CHUNK };
 
 void dispatch_open(lua_State *L);
+DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs);
 bool dispatch_test(lua_State *L, int idx);
 int ty_slots(const Type *t);  /* 8-byte result slots a value of t takes */
 

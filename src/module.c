@@ -9,6 +9,8 @@
 #include "cudadrv.h"
 #include "dispatch.h"
 #include "frontend.h"
+#include "kernel.h"
+#include "parallel_lua.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
@@ -20,5 +22,7 @@ int luaopen_lumba_core(lua_State *L) {
   frontend_open(L);
   dispatch_open(L);
   cuda_open(L);
+  kernel_open(L);
+  par_open(L);
   return 1;
 }
