@@ -385,6 +385,20 @@ describe("arguments", function()
     assert.are.equal(1, f { 1 })
   end)
 
+  it("jit's object-mode fallback gets the table itself", function()
+    local saved = lumba.warnings
+    local warned
+    lumba.warnings = function(m) warned = m end
+    local f = lumba.jit "def f(a):\n    x = [1, 2]\n    a[0] = 7\n    return a[1]\n"
+    local t = { 1, 2 }
+    local ok, r = pcall(f, t)
+    lumba.warnings = saved
+    assert.is_true(ok, r)
+    assert.are.equal(2, r)
+    assert.are.same({ 7, 2 }, t)
+    assert.matches("falling back to object mode", warned)
+  end)
+
   it("a table argument converts to the dtype of an eager signature", function()
     local g = njit("float64(float64[:])", "def g(a):\n    return a[0] / 2\n")
     assert.are.equal(0.5, g { 1 })
