@@ -222,8 +222,10 @@ static FuncSpec *front(lua_State *L, Job *job) {
   if (def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
-    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) spec->ret = job->declared_ret;
-    else
+    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
+      spec->ret = job->declared_ret;
+      spec->ret_fixed = true;  /* the lowering's re-typing must not widen it back */
+    } else
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
   }
@@ -388,11 +390,15 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.gpu = gpu;
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
+  Dispatcher *d = lua_touserdata(L, disp_idx);
+  DispBusy busy = {argtypes, nargs, d->busy};
+  d->busy = &busy;
   lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
   /* cleanup runs whatever happened */
+  d->busy = busy.next;
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
   if (job.gpu_ctx) LLVMContextDispose(job.gpu_ctx);

@@ -71,6 +71,7 @@ struct FuncSpec {
   Type **argtypes;
   int nargs;
   Type *ret;               // NULL while unknown
+  bool ret_fixed;          // ret comes from an eager signature: returns convert to it
   Loc ret_loc;
   Local *locals;
   int nlocals, caplocals;

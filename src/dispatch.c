@@ -45,8 +45,8 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
     }
     default: break;
   }
-  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean or lumba.ndarray expected, got %s)", argn, fname,
-                  luaL_typename(L, idx));
+  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean, table or lumba.ndarray expected, got %s)", argn,
+                  fname, luaL_typename(L, idx));
   lua_error(L);
   return NULL;
 }
@@ -165,6 +165,74 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   return add_spec(L, d, 1, argtypes, nargs, NULL);
 }
 
+/* ---- plain Lua tables as arguments ---- */
+
+static int table_to_array(lua_State *L) {
+  array_from_table(L, 1, (DType)lua_tointeger(L, 2));
+  return 1;
+}
+
+/* the element type an eager signature wants for argument i; -1 if none */
+static int eager_dtype(const Dispatcher *d, int nargs, int i) {
+  if (!d->eager) return -1;
+  for (const DispSpec *s = d->specs; s; s = s->next)
+    if (s->nargs == nargs && s->argtypes[i]->kind == TY_ARRAY) return (int)s->argtypes[i]->dtype;
+  return -1;
+}
+
+/* DESIGN: plain Lua tables of numbers are accepted as arrays, copied in,
+** and copied back if written. Each table argument is replaced by a new C
+** array (of the dtype an eager signature wants, else the one lumba.array
+** infers); the table and a copy of the array's bytes go above the
+** arguments, tabs[i] being the stack index of argument i's table (0: not
+** a table). Returns whether there was any table. Only the slow path (no
+** specialization fits the arguments as they are) comes here. */
+static bool tables_in(lua_State *L, Dispatcher *d, int nargs, int *tabs) {
+  bool any = false;
+  for (int i = 0; i < nargs; i++) {
+    tabs[i] = 0;
+    if (lua_type(L, i + 2) != LUA_TTABLE) continue;
+    luaL_checkstack(L, 4, "too many arguments");
+    int dt = eager_dtype(d, nargs, i);
+    if (dt < 0) dt = array_table_dtype(L, i + 2);
+    if (dt < 0) dt = DT_FLOAT64;  /* the conversion says what is wrong with the table */
+    lua_pushcfunction(L, table_to_array);
+    lua_pushvalue(L, i + 2);
+    lua_pushinteger(L, dt);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+      lua_pushfstring(L, "bad argument #%d to '%s' (%s)", i + 1, d->name, lua_tostring(L, -1));
+      lua_error(L);
+    }
+    NdArray *a = lua_touserdata(L, -1);
+    lua_pushvalue(L, i + 2);
+    lua_insert(L, -2);
+    lua_replace(L, i + 2);  /* the argument is the array now, the table is on top */
+    tabs[i] = lua_gettop(L);
+    size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
+    void *snap = lua_newuserdatauv(L, bytes ? bytes : 1, 0);
+    if (bytes) memcpy(snap, a->s.data, bytes);
+    any = true;
+  }
+  return any;
+}
+
+/* the arguments as they were given (tables back in their slots), nothing above */
+static void tables_restore(lua_State *L, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs; i++)
+    if (tabs[i]) lua_copy(L, tabs[i], i + 2);
+  lua_settop(L, nargs + 1);
+}
+
+/* after a successful call: tables whose array was written get its values */
+static void tables_out(lua_State *L, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs; i++) {
+    if (tabs[i] == 0) continue;
+    NdArray *a = lua_touserdata(L, i + 2);
+    size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
+    if (bytes && memcmp(a->s.data, lua_touserdata(L, tabs[i] + 1), bytes) != 0) array_copy_back(L, tabs[i], a);
+  }
+}
+
 /* jit: compile, or fall back to object mode with a one-time warning */
 static int compile_or_fallback(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
@@ -243,11 +311,17 @@ static int dispatch_lua_call(lua_State *L) {
     nargs = d->nparams;
   }
   DispSpec *s = d->last;
+  int tabs[LM_MAXARGS];
+  bool tables = false;
   if (s == NULL || !spec_fits(L, s, nargs, false)) {
     if (d->objmode) return call_objmode(L, d, nargs);
+    tables = tables_in(L, d, nargs, tabs);
     if (d->fallback) {
       s = try_compile(L, d, nargs);
-      if (s == NULL) return call_objmode(L, d, nargs);
+      if (s == NULL) {
+        tables_restore(L, nargs, tabs);  /* object mode takes the tables themselves */
+        return call_objmode(L, d, nargs);
+      }
     } else {
       s = find_or_compile(L, d, nargs);
     }
@@ -263,6 +337,7 @@ static int dispatch_lua_call(lua_State *L) {
   err.msg = NULL;
   int32_t st = s->wrap(&err, ret, args);
   if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
+  if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);
   int k = 0;
   return push_value(L, s->ret, ret, &k);
 }
@@ -331,7 +406,7 @@ typedef struct Probe {
   Arena arena;
 } Probe;
 
-static void push_default(lua_State *L, Node *v) {
+static void push_default(lua_State *L, const Source *src, Node *v) {
   bool neg = false;
   if (v->kind == ND_UnaryOp && v->op == OP_USub && v->operand->kind == ND_Constant) {
     neg = true;
@@ -345,8 +420,7 @@ static void push_default(lua_State *L, Node *v) {
       default: break;
     }
   }
-  Source src = {NULL, NULL, 0};
-  diag_error(L, &src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
+  diag_error(L, src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
 }
 
 static int probe_protected(lua_State *L) {
@@ -377,7 +451,7 @@ static int probe_protected(lua_State *L) {
   p->ndefaults = def->defaults.len;
   lua_createtable(L, def->defaults.len, 0);
   for (int i = 0; i < def->defaults.len; i++) {
-    push_default(L, def->defaults.items[i]);
+    push_default(L, &src, def->defaults.items[i]);
     lua_rawseti(L, -2, i + 1);
   }
   return 1;
@@ -595,6 +669,11 @@ DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc
     if (s->nargs == nargs && memcmp(s->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0) found = s;
   if (found == NULL) {
     if (d->eager) compile_error(C, loc, "TypingError", "%s has no compiled signature for these argument types", d->name);
+    for (DispBusy *b = d->busy; b; b = b->next)
+      if (b->nargs == nargs && memcmp(b->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0)
+        compile_error(C, loc, "TypingError",
+                      "%s() calls itself back through other lumba functions, so its type cannot be inferred "
+                      "(define the functions in one source)", d->name);
     found = add_spec(L, d, didx, argtypes, nargs, NULL);
   }
   cache_note_callee(C, d->name, found->key);  /* the callee's key is part of the caller's */

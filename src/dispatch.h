@@ -33,6 +33,14 @@ struct DispSpec {
   DispSpec *next;
 };
 
+/* A specialization being compiled (a node on the C stack of compile_spec):
+** calls from compiled code that come back to it cannot be typed. */
+typedef struct DispBusy {
+  Type **argtypes;
+  int nargs;
+  struct DispBusy *next;
+} DispBusy;
+
 typedef struct Dispatcher {
   char *name;          // the def this dispatcher calls
   int nparams;         // parameters of the def
@@ -44,6 +52,7 @@ typedef struct Dispatcher {
   int nspecs;
   DispSpec *specs;     // every specialization, newest first
   DispSpec *last;      // the one used by the previous call (the fast path)
+  DispBusy *busy;      // signatures being compiled now, innermost first
 } Dispatcher;
 
 /* uservalues of a dispatcher */

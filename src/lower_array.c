@@ -132,12 +132,13 @@ static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *sta
     b[k] = x;
   }
   *start = b[0];
-  /* length: ceil((stop - start) / step) when positive, else 0 */
+  /* length: ceil(span / |step|) when the span is positive, else 0 */
   LLVMValueRef span_pos = LLVMBuildSub(L->b, b[1], b[0], "");
   LLVMValueRef span_neg = LLVMBuildSub(L->b, b[0], b[1], "");
   LLVMValueRef astep = LLVMBuildSelect(L->b, pos, *step, LLVMBuildNeg(L->b, *step, ""), "");
   LLVMValueRef span = LLVMBuildSelect(L->b, pos, span_pos, span_neg, "");
-  LLVMValueRef n = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, LLVMBuildSub(L->b, astep, one, ""), ""), astep, "");
+  /* (span - 1) / |step| + 1 in unsigned arithmetic: |step| may be 2**63 and span + |step| would overflow */
+  LLVMValueRef n = LLVMBuildAdd(L->b, LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, span, one, ""), astep, ""), one, "");
   *len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), n, zero, "len");
 }
 

@@ -190,7 +190,7 @@ static LLVMValueRef rt_call(Lower *L, const char *name, LLVMTypeRef ret, LLVMTyp
 bool lower_prange(Lower *L, Node *s) {
   Compile *C = L->C;
   FuncSpec *spec = L->spec;
-  if (!(s->iter->aux && strcmp((const char *)s->iter->aux, "numba.prange") == 0)) return false;
+  if (!(s->aux && strcmp((const char *)s->aux, "numba.prange") == 0)) return false;
   if (!spec->parallel || L->in_parallel || !L->refcount) return false;
   if (s->orelse.len) compile_error(C, s->loc, "UnsupportedError", "a prange loop cannot have an else clause");
   int nl = spec->nlocals;
