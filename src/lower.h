@@ -55,6 +55,7 @@ struct Target {
 };
 extern const Target target_cpu;
 extern const Target target_gpu;
+extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
 
 /* types */
 LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */
