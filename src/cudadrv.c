@@ -11,6 +11,7 @@
 #include <lua.h>
 
 #include "cudadrv.h"
+#include "cudasim.h"
 #include "devarray.h"
 
 #define STATE_MT "lumba.cudastate"
@@ -41,7 +42,9 @@ enum {
 static const char box_key = 0;
 
 typedef struct CudaBox {
-  CudaState *S;  // NULL after __gc
+  CudaState *S;    // NULL after __gc
+  CudaState *sim;  // the simulator's state, made at first use; NULL after __gc
+  bool simulate;   // lumba.cuda is the simulator now
 } CudaBox;
 
 /* ---- the state ---- */
@@ -86,20 +89,48 @@ static void state_shutdown(CudaState *S) {
 
 static int cudrv_lua_state_gc(lua_State *L) {
   CudaBox *b = luaL_checkudata(L, 1, STATE_MT);
-  if (b->S) {
-    state_shutdown(b->S);
-    cudrv_release(b->S);
-    b->S = NULL;
+  CudaState **states[2] = {&b->S, &b->sim};
+  for (int i = 0; i < 2; i++) {
+    if (*states[i] == NULL) continue;
+    state_shutdown(*states[i]);
+    cudrv_release(*states[i]);
+    *states[i] = NULL;
   }
   return 0;
 }
 
-static CudaState *state_of(lua_State *L) {
+static CudaBox *box_of(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &box_key);
   CudaBox *b = lua_touserdata(L, -1);
   lua_pop(L, 1);
   if (b == NULL || b->S == NULL) luaL_error(L, "lumba.cuda is closed");
-  return b->S;
+  return b;
+}
+
+/* the real driver's state, or the simulator's when simulating */
+static CudaState *state_of(lua_State *L) {
+  CudaBox *b = box_of(L);
+  if (!b->simulate) return b->S;
+  if (b->sim == NULL && (b->sim = cudasim_new()) == NULL) luaL_error(L, "not enough memory");
+  return b->sim;
+}
+
+bool cudrv_simulating(lua_State *L) {
+  return box_of(L)->simulate;
+}
+
+/* cuda.simulate([on]): with a boolean, makes lumba.cuda the simulator (or
+** the driver again); returns the setting before the call. Arrays, streams
+** and events belong to the side that made them. */
+static int cudrv_lua_simulate(lua_State *L) {
+  CudaBox *b = box_of(L);
+  bool was = b->simulate;
+  if (!lua_isnone(L, 1)) {
+    luaL_checktype(L, 1, LUA_TBOOLEAN);
+    b->simulate = lua_toboolean(L, 1);
+  }
+  lua_pushboolean(L, was);
+  return 1;
 }
 
 static bool state_fail(CudaState *S, const char *fmt, const char *a, const char *b) {
@@ -404,6 +435,11 @@ void cudrv_push_ptx(lua_State *L, CudaState *S, const char *ir, size_t len, int 
                     int cc_minor, bool fastmath, const char *backend) {
   if (backend && strcmp(backend, "nvvm") != 0 && strcmp(backend, "llvm") != 0)
     luaL_error(L, "unknown backend '%s' (expected \"nvvm\" or \"llvm\")", backend);
+  if (S->sim) {  /* the simulator's "PTX" is the IR, compiled for the CPU when loaded */
+    (void)cc_major, (void)cc_minor, (void)fastmath;
+    lua_pushlstring(L, ir, len);
+    return;
+  }
   bool need_libdevice = memmem(ir, len, "@__nv_", 6) != NULL;
   const char *libdevice = need_libdevice ? state_libdevice(S) : NULL;
   if (need_libdevice && libdevice == NULL) luaL_error(L, "%s", S->libdevice_why);
@@ -475,8 +511,7 @@ void cudrv_pack_array(lua_State *L, CudaState *S, CudaParams *P, const DevArray 
   for (int i = 0; i < d->ndim; i++) cudrv_param(L, P, &d->strides[i], sizeof d->strides[i]);
 }
 
-void cudrv_launch(lua_State *L, CudaState *S, CUfunction f, const unsigned grid[3],
-                  const unsigned block[3], unsigned shared_bytes, CUstream stream, void **params) {
+void cudrv_check_launch(lua_State *L, CudaState *S, const unsigned grid[3], const unsigned block[3]) {
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     luaL_error(L, "launch: zero grid dimension (%dx%dx%d)", (int)grid[0], (int)grid[1], (int)grid[2]);
   if (block[0] == 0 || block[1] == 0 || block[2] == 0)
@@ -485,6 +520,11 @@ void cudrv_launch(lua_State *L, CudaState *S, CUfunction f, const unsigned grid[
   if (threads > (uint64_t)S->cur->max_threads)
     luaL_error(L, "launch: %I threads per block (%dx%dx%d); the device allows at most %d",
                (lua_Integer)threads, (int)block[0], (int)block[1], (int)block[2], S->cur->max_threads);
+}
+
+void cudrv_launch(lua_State *L, CudaState *S, CUfunction f, const unsigned grid[3],
+                  const unsigned block[3], unsigned shared_bytes, CUstream stream, void **params) {
+  cudrv_check_launch(L, S, grid, block);
   cudrv_maybe_flush(S);
   CU_CALL(L, S, cuLaunchKernel, (f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                                  shared_bytes, stream, params, NULL));
@@ -530,7 +570,9 @@ static int cudrv_lua_is_available(lua_State *L) {
   CudaState *S = state_of(L);
   if (state_init(S)) {
     lua_pushboolean(L, 1);
-    return 1;
+    if (!S->sim) return 1;
+    lua_pushliteral(L, "the CUDA simulator: kernels run on the CPU");
+    return 2;
   }
   lua_pushboolean(L, 0);
   lua_pushfstring(L, "CUDA driver: %s\n", S->why);
@@ -600,6 +642,12 @@ static void print_line(lua_State *L) {
 /* prints the devices, the driver and libNVVM; returns whether CUDA works */
 static int cudrv_lua_detect(lua_State *L) {
   CudaState *S = state_of(L);
+  if (S->sim) {
+    lua_pushfstring(L, "Simulating CUDA on the CPU: %s, %d blocks at a time", S->cur->name, S->cur->nsm);
+    print_line(L);
+    lua_pushboolean(L, 1);
+    return 1;
+  }
   if (!state_init(S)) {
     lua_pushfstring(L, "CUDA is not available: %s", S->why);
     print_line(L);
@@ -790,6 +838,7 @@ static int cudrv_lua_toolkit(lua_State *L) {
 
 static const luaL_Reg cuda_funcs[] = {
   {"is_available", cudrv_lua_is_available},
+  {"simulate", cudrv_lua_simulate},
   {"detect", cudrv_lua_detect},
   {"devices", cudrv_lua_devices},
   {"get_current_device", cudrv_lua_get_current_device},
@@ -852,6 +901,9 @@ void cuda_open(lua_State *L) {
     b->S = calloc(1, sizeof *b->S);
     if (b->S == NULL) luaL_error(L, "not enough memory");
     atomic_init(&b->S->refct, 1);
+    const char *sim = getenv("LUMBA_CUDA_SIM");
+    b->sim = NULL;
+    b->simulate = sim && strcmp(sim, "1") == 0;
     luaL_setmetatable(L, STATE_MT);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &box_key);
   }

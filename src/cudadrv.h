@@ -121,6 +121,7 @@ enum { CUDRV_UNTRIED, CUDRV_READY, CUDRV_FAILED };
 typedef struct CudaState {
   _Atomic int refct;
   int status;                  // CUDRV_UNTRIED / READY / FAILED
+  bool sim;                    // the CUDA simulator (cudasim.c): fn is host code
   char *why;                   // FAILED: why (malloc'd)
   void *lib;                   // libcuda.so.1 (never dlclosed: the driver keeps threads)
   CudaDriver fn;
@@ -156,6 +157,10 @@ typedef struct DevArray DevArray;
 
 /* adds lumba.core.cuda = {...}; nothing CUDA-related is loaded here */
 void cuda_open(lua_State *L);
+/* Whether lumba.cuda is the CPU simulator now (LUMBA_CUDA_SIM=1 at
+** require, or cuda.simulate(true)): cudrv_get then returns the simulator's
+** state and kernels compile with target_sim. */
+bool cudrv_simulating(lua_State *L);
 
 /* The state with the driver loaded and the selected device's context
 ** current on this thread; raises "CUDA is not available: <why>". */
@@ -199,8 +204,10 @@ void cudrv_param(lua_State *L, CudaParams *P, const void *value, size_t size);  
 /* data, shape[ndim], strides[ndim]; raises for a freed device array or one
 ** of another context, naming argument argn */
 void cudrv_pack_array(lua_State *L, CudaState *S, CudaParams *P, const DevArray *d, int argn);
-/* Raises for a zero grid or block dimension, too many threads per block, or
-** a driver error; the launch itself is asynchronous. */
+/* Raises for a zero grid or block dimension or too many threads per block. */
+void cudrv_check_launch(lua_State *L, CudaState *S, const unsigned grid[3], const unsigned block[3]);
+/* cudrv_check_launch, then the launch; raises for a driver error. The
+** launch itself is asynchronous. */
 void cudrv_launch(lua_State *L, CudaState *S, CUfunction f, const unsigned grid[3],
                   const unsigned block[3], unsigned shared_bytes, CUstream stream, void **params);
 
