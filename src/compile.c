@@ -14,12 +14,15 @@
 
 #include "cache.h"
 #include "compile.h"
+#include "cudadrv.h"
 #include "dispatch.h"
 #include "frontend.h"
 #include "jit_cpu.h"
 #include "lower.h"
 #include "nrt.h"
 #include "parallel.h"
+#include "simrun.h"
+#include "target_sim.h"
 
 /* what libNVVM 2.0 accepts (../shared/gpu/README.md): i128:128:128 is required */
 #define LUMBA_NVVM_TRIPLE "nvptx64-nvidia-cuda"
@@ -60,7 +63,8 @@ LmState *lmstate_get(lua_State *L) {
 }
 
 /* runtime functions compiled code calls */
-static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
+static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
+                                       "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp"};
 
 LmJit *lmstate_jit(lua_State *L, LmState *S) {
   if (S->jit) return S->jit;
@@ -68,7 +72,8 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
   LmJit *J = jit_new(&err);
   if (J) {
     void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
-                     (void *)par_max_workers};
+                     (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
+                     (void *)simrun_syncwarp};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;
@@ -120,6 +125,7 @@ typedef struct Job {
   int nargs;
   Type *declared_ret;
   bool gpu;                 // compile a CUDA kernel (NVVM IR) instead of host code
+  bool sim;                 // ... for the CUDA simulator: CPU code, typed as a kernel
   LLVMContextRef gpu_ctx;   // GPU modules live in their own context
   Arena arena;
   Compile C;
@@ -195,7 +201,8 @@ static FuncSpec *front(lua_State *L, Job *job) {
   C->opt.gpu = job->gpu;
   /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
   if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
-  C->target = job->gpu ? &target_gpu : &target_cpu;
+  C->target = job->sim ? &target_sim : job->gpu ? &target_gpu : &target_cpu;
+  if (job->sim) C->opt.boundscheck = true;  /* the simulator is a debugging tool */
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;
   int d = job->disp_idx;
@@ -331,13 +338,17 @@ static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
   return arena_strdup(C->A, name);
 }
 
+static void check_kernel_ret(Job *job, FuncSpec *spec) {
+  if (spec->ret->kind != TY_NONE && !job->opt->device)
+    compile_error(&job->C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
+                  tyname(&job->C, spec->ret));
+}
+
 static int compile_kernel_protected(lua_State *L) {
   Job *job = lua_touserdata(L, 1);
   Compile *C = &job->C;
   FuncSpec *spec = front(L, job);
-  if (spec->ret->kind != TY_NONE && !job->opt->device)
-    compile_error(C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
-                  tyname(C, spec->ret));
+  check_kernel_ret(job, spec);
   job->gpu_ctx = LLVMContextCreate();
   C->ctx = job->gpu_ctx;
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
@@ -361,6 +372,40 @@ static int compile_kernel_protected(lua_State *L) {
   job->out->kernel_name = dup_c(kname);
   job->out->symbol = dup_c(spec->symbol);
   job->out->llvm_ir = dup_c(job->out->kernel_ir);
+  return 0;
+}
+
+/* The simulator's kernel: compiled for the CPU into the state's JIT, its
+** entry (target_sim.h) in a SimKernel kept as the spec's launcher state. */
+static int compile_sim_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  Compile *C = &job->C;
+  FuncSpec *spec = front(L, job);
+  check_kernel_ret(job, spec);
+  LmJit *J = lmstate_jit(L, C->S);
+  C->ctx = jit_context(J);
+  job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
+  C->mod = job->mod;
+  jit_prepare_module(J, C->mod);
+  job->b = LLVMCreateBuilderInContext(C->ctx);
+  C->b = job->b;
+  lower_module(C);
+  SimKernel *k = calloc(1, sizeof *k);
+  if (k == NULL) luaL_error(L, "not enough memory");
+  job->out->gpu = k;
+  job->out->gpu_free = free;
+  const char *entry = tsim_kernel_entry(C, spec, k);
+  char *err = NULL;
+  if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
+  job->out->symbol = dup_c(spec->symbol);
+  char *ir = LLVMPrintModuleToString(C->mod);
+  job->out->llvm_ir = dup_c(ir);
+  LLVMDisposeMessage(ir);
+  LLVMModuleRef m = job->mod;
+  job->mod = NULL;  /* the JIT owns it now, also on failure */
+  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  k->entry = (SimEntry)jit_lookup(J, entry, &err);
+  if (k->entry == NULL) fail_llvm(L, "cannot find the compiled function", err);
   return 0;
 }
 
@@ -388,12 +433,13 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.nargs = nargs;
   job.declared_ret = declared_ret;
   job.gpu = gpu;
+  job.sim = gpu && cudrv_simulating(L);
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
   Dispatcher *d = lua_touserdata(L, disp_idx);
   DispBusy busy = {argtypes, nargs, d->busy};
   d->busy = &busy;
-  lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
+  lua_pushcfunction(L, job.sim ? compile_sim_protected : gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
