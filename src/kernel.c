@@ -9,6 +9,7 @@
 
 #include <lauxlib.h>
 
+#include "cudasim.h"
 #include "devarray.h"
 #include "dispatch.h"
 #include "kernel.h"
@@ -117,8 +118,11 @@ DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
     luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams, d->nparams == 1 ? "" : "s", nargs);
   Type *at[LM_MAXARGS];
   for (int i = 0; i < nargs; i++) at[i] = kernel_arg_type(L, LS, first + i, i + 1);
+  /* the simulator's specializations (CPU code) have no NVVM IR */
+  bool sim = cudrv_simulating(L);
   for (DispSpec *s = d->specs; s; s = s->next)
-    if (s->nargs == nargs && memcmp(s->argtypes, at, sizeof(Type *) * (size_t)nargs) == 0) return s;
+    if (s->nargs == nargs && memcmp(s->argtypes, at, sizeof(Type *) * (size_t)nargs) == 0 && sim == (s->kernel_ir == NULL))
+      return s;
   return dispatch_add_spec(L, d, disp_idx, at, nargs);
 }
 
@@ -132,7 +136,7 @@ static int kernel_lua_call(lua_State *L) {
   if (d->opt.device) return luaL_error(L, "%s is a device function: call it from a kernel", d->name);
   CudaState *S = cudrv_get(L);
   DispSpec *s = kernel_spec(L, didx, 2, nargs);
-  CUfunction f = kernel_function(L, S, d, s);
+  CUfunction f = S->sim ? NULL : kernel_function(L, S, d, s);
   /* host arrays go to the device now and come back after the launch */
   int host[LM_MAXARGS], devpos[LM_MAXARGS], ncopies = 0;
   CudaParams P;
@@ -163,7 +167,8 @@ static int kernel_lua_call(lua_State *L) {
     }
     cudrv_param(L, &P, &v, (size_t)size);
   }
-  cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
+  if (S->sim) cudasim_launch(L, S, s->gpu, ln->grid, ln->block, P.ptrs);
+  else cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
   for (int c = 0; c < ncopies; c++) {
     lua_getfield(L, devpos[c], "copy_to_host");
     lua_pushvalue(L, devpos[c]);
