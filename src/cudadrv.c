@@ -133,6 +133,19 @@ static int cudrv_lua_simulate(lua_State *L) {
   return 1;
 }
 
+/* cuda.simulate = on: cuda.simulate(on); other keys are stored as they come */
+static int cudrv_lua_cuda_newindex(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "simulate") == 0) {
+    if (!lua_isboolean(L, 3)) return luaL_error(L, "cuda.simulate must be true or false (got %s)", luaL_typename(L, 3));
+    lua_pushcfunction(L, cudrv_lua_simulate);
+    lua_pushvalue(L, 3);
+    lua_call(L, 1, 0);
+    return 0;
+  }
+  lua_rawset(L, 1);
+  return 0;
+}
+
 static bool state_fail(CudaState *S, const char *fmt, const char *a, const char *b) {
   NvBuf m = {0};
   nvvm_buf_printf(&m, fmt, a, b);
@@ -838,7 +851,6 @@ static int cudrv_lua_toolkit(lua_State *L) {
 
 static const luaL_Reg cuda_funcs[] = {
   {"is_available", cudrv_lua_is_available},
-  {"simulate", cudrv_lua_simulate},
   {"detect", cudrv_lua_detect},
   {"devices", cudrv_lua_devices},
   {"get_current_device", cudrv_lua_get_current_device},
@@ -910,5 +922,15 @@ void cuda_open(lua_State *L) {
   lua_pop(L, 1);
   luaL_newlib(L, cuda_funcs);
   devarray_open(L);
+  /* simulate lives in the metatable, so that DESIGN.md's cuda.simulate = true
+  ** reaches __newindex instead of replacing the function */
+  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, cudrv_lua_simulate);
+  lua_setfield(L, -2, "simulate");
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, cudrv_lua_cuda_newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_setmetatable(L, -2);
   lua_setfield(L, -2, "cuda");
 }

@@ -36,4 +36,21 @@ function H.error_of(f, ...)
   return tostring(err)
 end
 
+-- runs a Lua chunk in a fresh lua5.4 with the given environment (a prefix of
+-- VAR=value words for the shell), returns its output, stderr included
+function H.run_lua(env, code)
+  local build = os.getenv("LUMBA_CPATH") or "build"
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write(string.format("package.cpath = %q .. package.cpath\n", build .. "/?.so;"))
+  f:write('package.path = "lua/?.lua;lua/?/init.lua;tests/?.lua;" .. package.path\n')
+  f:write(code)
+  f:close()
+  local p = io.popen(env .. " lua5.4 " .. path .. " 2>&1")
+  local out = p:read("a")
+  p:close()
+  os.remove(path)
+  return out
+end
+
 return H
