@@ -121,9 +121,10 @@ static CUresult sim_mem_info(size_t *free_b, size_t *total) {
   return 0;
 }
 
-/* 256-byte aligned, as cuMemAlloc's */
+/* 256-byte aligned, as cuMemAlloc's; like a device, never more than the
+** (physical) memory there is */
 static CUresult sim_alloc(CUdeviceptr *p, size_t bytes) {
-  if (bytes == 0 || bytes > SIZE_MAX - 255) return SIM_OUT_OF_MEMORY;
+  if (bytes == 0 || bytes > pages_bytes(_SC_PHYS_PAGES)) return SIM_OUT_OF_MEMORY;
   void *m = aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (m == NULL) return SIM_OUT_OF_MEMORY;
   *p = (CUdeviceptr)(uintptr_t)m;
@@ -134,7 +135,8 @@ static CUresult sim_free(CUdeviceptr p) { free((void *)(uintptr_t)p); return 0; 
 
 static CUresult sim_host_alloc(void **p, size_t bytes, unsigned flags) {
   (void)flags;
-  if (bytes > SIZE_MAX - 63 || (*p = aligned_alloc(64, (bytes + 63) / 64 * 64)) == NULL) return SIM_OUT_OF_MEMORY;
+  if (bytes > pages_bytes(_SC_PHYS_PAGES) || (*p = aligned_alloc(64, (bytes + 63) / 64 * 64)) == NULL)
+    return SIM_OUT_OF_MEMORY;
   return 0;
 }
 

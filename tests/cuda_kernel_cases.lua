@@ -78,6 +78,47 @@ def histogram(values, bins):
         cuda.atomic.add(bins, values[i] % bins.shape[0], 1)
         i += stride
 ]], "(int64[::1], int32[::1])" },
+  reverse = { [[
+@cuda.jit
+def reverse(a, out):
+    s = cuda.shared.array(64, np.int64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    s[t] = a[i]
+    cuda.syncthreads()
+    out[i] = s[cuda.blockDim.x - 1 - t]
+]], "(int64[::1], int64[::1])" },
+  lanes = { [[
+@cuda.jit
+def lanes(out):
+    loc = cuda.local.array(4, np.int64)
+    t = cuda.threadIdx.x
+    for j in range(4):
+        loc[j] = t * j
+    out[t, 0] = loc[3]
+    out[t, 1] = cuda.laneid
+    out[t, 2] = cuda.warpsize
+]], "(int64[:, ::1],)" },
+  rotate = { [[
+@cuda.jit
+def rotate(out):
+    s = cuda.shared.array(64, np.int64)
+    t = cuda.threadIdx.x
+    s[t] = 100 + t
+    cuda.syncwarp()
+    out[t] = s[t // 32 * 32 + (t + 1) % 32]
+]], "(int64[::1],)" },
+  atomics = { [[
+@cuda.jit
+def atomics(f, i, won):
+    g = cuda.grid(1)
+    cuda.atomic.add(f, 0, 0.5)
+    cuda.atomic.max(f, 1, g * 0.25)
+    cuda.atomic.max(i, 0, g)
+    cuda.atomic.min(i, 1, g)
+    if cuda.atomic.cas(i, 2, 0, g + 1) == 0:
+        cuda.atomic.add(won, 0, 1)
+]], "(float64[::1], int64[::1], int64[::1])" },
 }
 
 local KERNELS = C.KERNELS
@@ -175,16 +216,7 @@ def k(out):
   end)
 
   it("shared memory read after cuda.syncthreads() holds the other threads' writes", function()
-    local k = cuda.jit [[
-@cuda.jit
-def reverse(a, out):
-    s = cuda.shared.array(64, np.int64)
-    t = cuda.threadIdx.x
-    i = cuda.grid(1)
-    s[t] = a[i]
-    cuda.syncthreads()
-    out[i] = s[cuda.blockDim.x - 1 - t]
-]]
+    local k = cuda.jit(KERNELS.reverse[1])
     local a = lumba.arange(256)
     local out = cuda.device_array(256, "int64")
     k[{ 4, 64 }](cuda.to_device(a), out)
@@ -196,17 +228,7 @@ def reverse(a, out):
   end)
 
   it("local arrays are per thread; laneid and warpsize", function()
-    local k = cuda.jit [[
-@cuda.jit
-def lanes(out):
-    loc = cuda.local.array(4, np.int64)
-    t = cuda.threadIdx.x
-    for j in range(4):
-        loc[j] = t * j
-    out[t, 0] = loc[3]
-    out[t, 1] = cuda.laneid
-    out[t, 2] = cuda.warpsize
-]]
+    local k = cuda.jit(KERNELS.lanes[1])
     local out = cuda.device_array({ 40, 3 }, "int64")
     k[{ 1, 40 }](out)
     local h = out:copy_to_host()
@@ -216,15 +238,7 @@ def lanes(out):
   end)
 
   it("cuda.syncwarp() orders the lanes of each warp", function()
-    local k = cuda.jit [[
-@cuda.jit
-def rotate(out):
-    s = cuda.shared.array(64, np.int64)
-    t = cuda.threadIdx.x
-    s[t] = 100 + t
-    cuda.syncwarp()
-    out[t] = s[t // 32 * 32 + (t + 1) % 32]
-]]
+    local k = cuda.jit(KERNELS.rotate[1])
     local out = cuda.device_array(64, "int64")
     k[{ 1, 64 }](out)
     local h = out:copy_to_host()
@@ -232,17 +246,7 @@ def rotate(out):
   end)
 
   it("float and integer atomics under contention: add, max, min and compare-and-swap", function()
-    local k = cuda.jit [[
-@cuda.jit
-def atomics(f, i, won):
-    g = cuda.grid(1)
-    cuda.atomic.add(f, 0, 0.5)
-    cuda.atomic.max(f, 1, g * 0.25)
-    cuda.atomic.max(i, 0, g)
-    cuda.atomic.min(i, 1, g)
-    if cuda.atomic.cas(i, 2, 0, g + 1) == 0:
-        cuda.atomic.add(won, 0, 1)
-]]
+    local k = cuda.jit(KERNELS.atomics[1])
     local f = cuda.to_device(lumba.zeros(2))
     local i = cuda.to_device { 0, 1 << 40, 0 }
     local won = cuda.to_device { 0 }
