@@ -24,6 +24,7 @@ typedef struct LmState {
   TypeTable types;     // signature keys point here
   int64_t counter;     // makes symbol names unique
   bool closed;
+  bool verbose;        // report each compilation's stages on stderr (LUMBA_VERBOSE=1)
 } LmState;
 
 LmState *lmstate_get(lua_State *L);  /* creates it on first use */
@@ -142,6 +143,9 @@ typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret);
 void compile_note_ref(Compile *C, int ref);
+
+void compile_open(lua_State *L);  /* lumba.core._set_verbose / _get_verbose */
+double compile_now_ms(void);
 
 /* messages */
 l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ...)

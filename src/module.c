@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "cudadrv.h"
 #include "dispatch.h"
+#include "compile.h"
 #include "frontend.h"
 #include "kernel.h"
 #include "parallel_lua.h"
@@ -22,6 +23,7 @@ int luaopen_lumba_core(lua_State *L) {
   array_open(L);
   frontend_open(L);
   dispatch_open(L);
+  compile_open(L);
   cuda_open(L);
   kernel_open(L);
   par_open(L);

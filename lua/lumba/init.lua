@@ -270,9 +270,12 @@ end
 lumba.config = setmetatable({}, {
   __index = function(_, k)
     if k == "num_threads" then return core.get_num_threads() end
+    if k == "verbose" then return core._get_verbose() end
   end,
   __newindex = function(t, k, v)
-    if k == "num_threads" then core.set_num_threads(v) else rawset(t, k, v) end
+    if k == "num_threads" then core.set_num_threads(v)
+    elseif k == "verbose" then core._set_verbose(v)
+    else rawset(t, k, v) end
   end,
 })
 
