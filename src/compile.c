@@ -278,6 +278,7 @@ static int compile_protected(lua_State *L) {
   lower_module(C);
   const char *wrap = lower_wrapper(C, spec);
   job->t[T_LOWER] = compile_now_ms();
+  if (C->pardiag) out->pardiag = dup_c(C->pardiag);
 
   char *err = NULL;
   if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
@@ -420,6 +421,7 @@ static void free_dispspec(DispSpec *s) {
   if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
   free(s->kernel_ir);
   free(s->kernel_name);
+  free(s->pardiag);
   free(s->symbol);
   free(s->llvm_ir);
   free(s->types);

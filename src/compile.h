@@ -112,6 +112,8 @@ typedef struct Compile {
   FuncSpec *specs;         // every specialization made by this compilation
   struct Import { const void *disp; Node *def; } *imports;  // device functions parsed into this compilation
   int nimports, capimports;
+  char *pardiag;           // parallel diagnostics text (lower_parallel.c), arena
+  size_t pardiag_len;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;
   struct CacheNote *notes; // env/global values and callee keys the code depends on (cache.h)

@@ -586,6 +586,17 @@ static int dispatch_lua_inspect_types(lua_State *L) {
   return 1;
 }
 
+/* d:parallel_diagnostics([sig]): which prange loops ran in parallel, which
+** variables were reductions and which were private */
+static int dispatch_lua_parallel_diagnostics(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  DispSpec *s = pick_spec(L, d, 2);
+  if (s->pardiag) lua_pushstring(L, s->pardiag);
+  else if (s->llvm_ir == NULL || d->opt.cache) lua_pushfstring(L, "%s(): no prange loops, or the code came from the cache\n", d->name);
+  else lua_pushfstring(L, "%s(): no prange loops\n", d->name);
+  return 1;
+}
+
 static int dispatch_lua_inspect_llvm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
   lua_pushstring(L, pick_spec(L, d, 2)->llvm_ir);
@@ -721,7 +732,8 @@ static const luaL_Reg disp_meta[] = {
 
 static const luaL_Reg disp_methods[] = {
     {"compile", dispatch_lua_compile}, {"inspect_types", dispatch_lua_inspect_types},
-    {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm}, {NULL, NULL},
+    {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm},
+    {"parallel_diagnostics", dispatch_lua_parallel_diagnostics}, {NULL, NULL},
 };
 
 void dispatch_open(lua_State *L) {

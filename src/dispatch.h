@@ -25,6 +25,7 @@ struct DispSpec {
   char *symbol;                                    // inner function (calls from other dispatchers)
   char *llvm_ir;                                   // optimised module text (inspect_llvm)
   char *types;                                     // inspect_types text
+  char *pardiag;                                   // parallel_diagnostics text
   char *kernel_ir;                                 // GPU: NVVM IR text (LLVM 14 dialect) of the kernel
   char *kernel_name;                               // GPU: the kernel entry's name
   void *gpu;                                       // GPU: the launcher's per-specialization state
