@@ -30,38 +30,6 @@
 
 /* ---- the per-state compiler ---- */
 
-#define STATE_KEY "lumba.state"
-
-static int state_gc(lua_State *L) {
-  LmState *S = lua_touserdata(L, 1);
-  if (S->closed) return 0;
-  S->closed = true;
-  jit_free(S->jit);
-  S->jit = NULL;
-  ty_table_free(&S->types);
-  return 0;
-}
-
-LmState *lmstate_get(lua_State *L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY) == LUA_TUSERDATA) {
-    LmState *S = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return S;
-  }
-  lua_pop(L, 1);
-  LmState *S = lua_newuserdatauv(L, sizeof(LmState), 0);
-  memset(S, 0, sizeof *S);
-  const char *v = getenv("LUMBA_VERBOSE");
-  S->verbose = v && *v && strcmp(v, "0") != 0;
-  ty_table_init(&S->types);
-  lua_newtable(L);
-  lua_pushcfunction(L, state_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
-  return S;
-}
-
 /* runtime functions compiled code calls */
 static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
 
@@ -83,6 +51,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
     lua_error(L);
   }
   S->jit = J;
+  S->jit_free = jit_free;
   return J;
 }
 
@@ -416,17 +385,6 @@ static int compile_kernel_protected(lua_State *L) {
   return 0;
 }
 
-static void free_dispspec(DispSpec *s) {
-  if (s == NULL) return;
-  if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
-  free(s->kernel_ir);
-  free(s->kernel_name);
-  free(s->pardiag);
-  free(s->symbol);
-  free(s->llvm_ir);
-  free(s->types);
-  free(s);
-}
 
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret) {
@@ -460,7 +418,7 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
   if (status != LUA_OK) {
-    free_dispspec(job.out);
+    dispatch_free_spec(job.out);
     lua_error(L);
   }
   lua_settop(L, top);
@@ -468,10 +426,6 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   return job.out;
 }
 
-void compile_free_spec(DispSpec *s);
-void compile_free_spec(DispSpec *s) {
-  free_dispspec(s);
-}
 
 /* inspect_asm: the kept IR text parsed again and compiled to assembly */
 char *jit_asm_of_ir(lua_State *L, const char *ir);
@@ -489,22 +443,4 @@ char *jit_asm_of_ir(lua_State *L, const char *ir) {
   LLVMDisposeModule(m);
   if (text == NULL) fail_llvm(L, "cannot emit assembly", err);
   return text;
-}
-
-/* lumba.config.verbose = true|false */
-static int compile_lua_set_verbose(lua_State *L) {
-  lmstate_get(L)->verbose = lua_toboolean(L, 1);
-  return 0;
-}
-
-static int compile_lua_get_verbose(lua_State *L) {
-  lua_pushboolean(L, lmstate_get(L)->verbose);
-  return 1;
-}
-
-void compile_open(lua_State *L) {
-  lua_pushcfunction(L, compile_lua_set_verbose);
-  lua_setfield(L, -2, "_set_verbose");
-  lua_pushcfunction(L, compile_lua_get_verbose);
-  lua_setfield(L, -2, "_get_verbose");
 }

@@ -21,6 +21,7 @@ typedef struct Target Target;
 ** interned types outlive every compilation. */
 typedef struct LmState {
   LmJit *jit;          // created at the first compile, not at require
+  void (*jit_free)(LmJit *);  // set by the backend with jit
   TypeTable types;     // signature keys point here
   int64_t counter;     // makes symbol names unique
   bool closed;
@@ -146,7 +147,7 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
                        Type **argtypes, int nargs, Type *declared_ret);
 void compile_note_ref(Compile *C, int ref);
 
-void compile_open(lua_State *L);  /* lumba.core._set_verbose / _get_verbose */
+void state_open(lua_State *L);  /* state.c: verbosity, cache and thread-count functions */
 double compile_now_ms(void);
 
 /* messages */

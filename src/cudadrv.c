@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "backend.h"
 #include "cudadrv.h"
 #include "devarray.h"
 
@@ -419,7 +420,7 @@ void cudrv_push_ptx(lua_State *L, CudaState *S, const char *ir, size_t len, int 
                      &ptx, &log);
     free(text);
   } else {
-    r = nvvm_compile_llvm(ir, len, cc_major, cc_minor, fastmath, libdevice, &ptx, &log);
+    r = backend_get(L)->nvvm_compile_llvm(ir, len, cc_major, cc_minor, fastmath, libdevice, &ptx, &log);
   }
   lua_pushstring(L, r == 0 ? ptx : log ? log : "PTX compilation failed");
   free(ptx);

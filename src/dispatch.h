@@ -61,6 +61,7 @@ enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_
 
 void dispatch_open(lua_State *L);
 DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs);
+void dispatch_free_spec(DispSpec *s);
 bool dispatch_test(lua_State *L, int idx);
 int ty_slots(const Type *t);  /* 8-byte result slots a value of t takes */
 
