@@ -280,6 +280,34 @@ function lumba.cuda.jit(a, b)
   return function(src) return build(src, opts) end
 end
 
+-- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
+-- device number select_device takes), each with :run(fn, ...) that runs fn
+-- with that device current and restores the previous one
+local gpu_methods = {}
+function gpu_methods.run(self, fn, ...)
+  local cuda = lumba.cuda
+  local prev = cuda.get_current_device().id
+  cuda.select_device(self.id)
+  local res = table.pack(pcall(fn, ...))
+  cuda.select_device(prev)
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+local gpu_mt = { __index = gpu_methods, __tostring = function(g)
+  return ("<CUDA device %d '%s'>"):format(g.id, g.name)
+end }
+
+setmetatable(lumba.cuda, { __index = function(_, k)
+  if k == "gpus" then
+    local list = {}
+    for i, d in ipairs(lumba.cuda.devices()) do
+      d.total_memory = d.memory
+      list[i] = setmetatable(d, gpu_mt)
+    end
+    return list
+  end
+end })
+
 -- k:inspect_ptx([sig [, {cc = {9, 0}}]]): the PTX of a compiled kernel signature
 core.dispatcher_methods.inspect_ptx = function(d, sig, opts)
   local cc = opts and opts.cc
