@@ -44,7 +44,7 @@ end
 
 local function clock() return os.clock() end
 
-if os.getenv("LUMBA_ISING_CHILD") then
+if os.getenv("ISING_EXAMPLE_CHILD") then
   -- the second process: only the first call, timed
   local spins = lumba.random.choice({ -1, 1 }, { 500, 500 }):astype("float64")
   local t0 = clock()
@@ -86,9 +86,9 @@ print("signatures: " .. table.concat(ising_energy_numba.signatures, "; "))
 
 -- cache=True (from the seed's decorator): a new process loads the compiled
 -- code from the on-disk cache instead of compiling it again
-if not os.getenv("LUMBA_ISING_CHILD") then
+if not os.getenv("ISING_EXAMPLE_CHILD") then
   local me = debug.getinfo(1, "S").source:sub(2)
-  local p = io.popen("LUMBA_ISING_CHILD=1 lua5.4 -e 'ISING_CHILD = true' " .. me .. " 2>&1")
+  local p = io.popen("ISING_EXAMPLE_CHILD=1 lua5.4 -e 'ISING_CHILD = true' " .. me .. " 2>&1")
   local out = p:read("a")
   p:close()
   io.write(out)

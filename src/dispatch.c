@@ -617,6 +617,14 @@ static int dispatch_lua_inspect_llvm(lua_State *L) {
 
 static int dispatch_lua_inspect_asm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
+  if (d->opt.gpu) {
+    /* a kernel's assembly is its PTX */
+    lua_settop(L, 2);
+    lua_getfield(L, 1, "inspect_ptx");
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+  }
   DispSpec *s = pick_spec(L, d, 2);
   char *text = backend_get(L)->asm_of_ir(L, s->llvm_ir);
   lua_pushstring(L, text);

@@ -254,7 +254,8 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   for (int i = 0; i < spec->nlocals; i++) {
     Local *v = &spec->locals[i];
     L->slots[i] = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name);
-    if (has_arrays(v->ty)) LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
+    /* a variable read before any assignment reads zero, never garbage (Python would raise UnboundLocalError) */
+    LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
   }
   /* parameters into their slots (converted when a later assignment widened them) */
   int p = 2;

@@ -162,7 +162,14 @@ function make(src, opts, globals, locals)
   for k, v in pairs(opts) do
     if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" then o[k] = v end
   end
-  local d = core.dispatcher(src, o, opts.env, globals, opts.chunkname)
+  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname)
+  if not ok then
+    -- an error about the call (bad option...) is reported at the user's call,
+    -- not inside this file; errors about the source carry their own position
+    local msg = tostring(d)
+    local stripped, n = msg:gsub("^[^\n]-init%.lua:%d+: ", "")
+    error(stripped, n > 0 and 3 or 0)
+  end
   local sigs = opts.signatures
   if type(sigs) == "string" then sigs = { sigs } end
   if sigs then
