@@ -145,6 +145,7 @@ local done = {}
 for _, row in ipairs(rows) do
   local order = row.group == "serial" and catalog.serial_tools or catalog.parallel_tools
   local results = {}
+  row.load = sys.loadavg()
   for _, tool in ipairs(order) do results[tool] = run_tool(row, tool) end
   local ev = check.evaluate(row, results, order, catalog.c_ref)
   failed = failed + ev.failed

@@ -78,7 +78,7 @@ function M.run(argv, env, limit)
   for _, a in ipairs(argv) do cmd = cmd .. " " .. M.quote(a) end
   local out, ok, how, code = M.shell(cmd)
   local r = { ok = ok, out = out, notes = {}, values = {}, cmd = cmd }
-  r.timedout = how == "exit" and (code == 124 or code == 137)
+  r.timedout = how == "exit" and code == 124
   for line in out:gmatch("[^\n]+") do
     local key, rest = line:match("^(%u+) ?(.*)$")
     if key == "TIME" then
@@ -101,8 +101,17 @@ function M.run(argv, env, limit)
     local tail = {}
     for line in out:gmatch("[^\n]+") do tail[#tail + 1] = line end
     local from = math.max(1, #tail - 2)
-    r.error = (r.timedout and ("timed out after " .. math.floor(limit) .. " s") or
-      ("exit " .. tostring(code) .. (how == "signal" and " (signal)" or ""))) ..
+    local why
+    if r.timedout then
+      why = "timed out after " .. math.floor(limit or 300) .. " s"
+    elseif how == "exit" and code == 137 then
+      why = "killed (SIGKILL: the time limit, or out of memory)"
+    elseif how == "exit" and code > 128 then
+      why = "crashed (signal " .. (code - 128) .. ")"
+    else
+      why = "exit " .. tostring(code)
+    end
+    r.error = why ..
       (#tail > 0 and (": " .. table.concat(tail, " | ", from)) or "")
   end
   return r

@@ -28,31 +28,37 @@ local function need_njit(lumba)
   end
 end
 
--- The file's first def compiled by njit ({parallel=true} when asked). The
--- seed's own decorator line stays in the source (DESIGN.md: pasted Numba code
--- compiles verbatim); if lumba rejects it, the row says so and runs the def
--- without its decorator lines.
-local function compile(lumba, path, opts)
+-- The file's first def compiled by njit ({parallel=true} when asked), and
+-- its first call first(f), timed: returns f, the seconds that compile and
+-- first call took, and first's results. Compilation may happen in njit or
+-- lazily in the first call, so both are inside the attempt. The seed's own
+-- decorator line stays in the source (DESIGN.md: pasted Numba code compiles
+-- verbatim); if lumba rejects it, the row says so and the def runs without
+-- its decorator lines.
+local function compile(lumba, path, opts, first)
   need_njit(lumba)
   local src = read(path)
-  local function njit(s)
-    if opts then return lumba.njit(opts)(s) end
-    return lumba.njit(s)
+  local function attempt(s)
+    local t0 = now()
+    local f
+    if opts then f = lumba.njit(opts)(s) else f = lumba.njit(s) end
+    local res = table.pack(first(f))
+    return f, now() - t0, res
   end
-  local ok, f = pcall(njit, src)
-  if ok then return f end
+  local ok, f, secs, res = pcall(attempt, src)
+  if ok then return f, secs, table.unpack(res, 1, res.n) end
   if not src:find("\n@") and not src:find("^@") then error(f, 0) end
   local stripped = src:gsub("\n@[^\n]*", "\n"):gsub("^@[^\n]*", "")
   measure.note("decorator lines stripped: lumba rejected the verbatim source: " .. tostring(f))
-  return njit(stripped)
+  f, secs, res = attempt(stripped)
+  return f, secs, table.unpack(res, 1, res.n)
 end
 
 -- A first call forces compilation of lazy dispatchers; errors surface here.
 local function fill_checked(lumba, kind, a, seed, dims)
   local M = measure.MINSTD_M
   local file = kind == "spins" and "fill_spins.py" or "fill_uniform.py"
-  local fill = compile(lumba, here .. "/../kernels/" .. file)
-  fill(a, seed)
+  compile(lumba, here .. "/../kernels/" .. file, nil, function(fill) return fill(a, seed) end)
   -- spot checks against the stream computed here, so a wrong fill is told
   -- apart from a wrong kernel
   local n = a.size
@@ -78,33 +84,41 @@ local modes = {}
 function modes.probe()
   local lumba = require "lumba"
   need_njit(lumba)
-  local f = compile(lumba, here .. "/../kernels/dispatch.py")
-  local r = f(1.5)
+  local _, _, r = compile(lumba, here .. "/../kernels/dispatch.py", nil, function(f) return f(1.5) end)
   if r ~= 2.5 then error("f(1.5) returned " .. tostring(r) .. ", expected 2.5", 0) end
   print("OK " .. tostring(lumba.version))
 end
 
+-- the compiled kernel with its first call done, on the given arguments
+local function kernel_fn(lumba, path, parallel, ...)
+  local args = table.pack(...)
+  return (compile(lumba, path, parallel == "1" and { parallel = true } or nil,
+    function(f) return f(table.unpack(args, 1, args.n)) end))
+end
+
 function modes.kernel(kind, path, parallel, ...)
   local lumba = require "lumba"
-  local f = compile(lumba, path, parallel == "1" and { parallel = true } or nil)
   local args = { ... }
   local result, times, check
   if kind == "ising" then
     local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
     local spins = lumba.zeros({ n, n }, "float64")
     fill_checked(lumba, "spins", spins, seed, 2)
+    local f = kernel_fn(lumba, path, parallel, spins)
     result, times = measure.measure(function() return f(spins) end, now)
     check = result
   elseif kind == "sum" then
     local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
     local x = lumba.zeros(n, "float64")
     fill_checked(lumba, "uniform", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x)
     result, times = measure.measure(function() return f(x) end, now)
     check = result
   elseif kind == "expdecay" then
     local n, seed, tau = math.tointeger(args[1]), math.tointeger(args[2]), tonumber(args[3]) + 0.0
     local x, out = lumba.zeros(n, "float64"), lumba.zeros(n, "float64")
     fill_checked(lumba, "uniform", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x, out, tau)
     result, times = measure.measure(function() return f(x, out, tau) end, now)
     check = 0.0
     local get = out.get
@@ -112,6 +126,7 @@ function modes.kernel(kind, path, parallel, ...)
   elseif kind == "mandelbrot" then
     local w, h, max_iter = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
     local out = lumba.zeros({ h, w }, "int64")
+    local f = kernel_fn(lumba, path, parallel, out, max_iter)
     result, times = measure.measure(function() return f(out, max_iter) end, now)
     check = 0
     local get = out.get
@@ -134,15 +149,11 @@ end
 -- seconds from njit(src) to the end of the first call, in a fresh process
 function modes.firstcall(path, n, cache)
   local lumba = require "lumba"
-  need_njit(lumba)
   n = math.tointeger(n)
   local spins = lumba.ones({ n, n }, "float64")
-  local src = read(path)
-  local t0 = now()
-  local f = cache == "cache" and lumba.njit { cache = true } (src) or lumba.njit(src)
-  f(spins)
-  local t1 = now()
-  print(string.format("SECONDS %.9g", t1 - t0))
+  local _, secs = compile(lumba, path, cache == "cache" and { cache = true } or nil,
+    function(f) return f(spins) end)
+  print(string.format("SECONDS %.9g", secs))
 end
 
 function modes.require()
@@ -157,8 +168,7 @@ end
 function modes.dispatch(path, calls)
   local lumba = require "lumba"
   calls = math.tointeger(calls)
-  local f = compile(lumba, path)
-  f(1.5)
+  local f = compile(lumba, path, nil, function(f) return f(1.5) end)
   local function luaf(x) return x + 1.0 end
   local okc, bc = pcall(require, "benchclock")
   local function batch(fn)
