@@ -10,9 +10,15 @@ end
 
 local function ok(r) return r and r.status == "ok" end
 
+-- why a figure is missing, short: the rows above carry the whole reason
+local function short(reason)
+  if reason and reason:match("^lumba: not available") then return "not measured: lumba not available" end
+  return reason
+end
+
 local function why_not(r, fallback)
   if r and r.status ~= "ok" then
-    return (r.status == "skip" and "" or (r.status:upper() .. ": ")) .. (r.reason or "?")
+    return short((r.status == "skip" and "" or (r.status:upper() .. ": ")) .. (r.reason or "?"))
   end
   return fallback
 end
@@ -71,7 +77,7 @@ function M.evaluate(done, latency, machine, quick)
   end
   local L = latency
   local function lv(x) return x and x.status == "ok" and x.median or nil end
-  local function lwhy(x) return x and x.reason or "not run" end
+  local function lwhy(x) return short(x and x.reason or "not run") end
   at_most(list, 3, "first call of ising_energy_numba in a fresh process ≤ 30 ms",
     lv(L.lumba_first) and lv(L.lumba_first) * 1e3, 30, "%.3g ms", lwhy(L.lumba_first))
   local ld = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.DISPATCH
