@@ -19,19 +19,25 @@ OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
              $(LUA_INC) $(LLVM_CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS = $(LLVM_LIBS) -lpthread -ldl -lm
+LDLIBS = $(LLVM_LIBS) -lomp -lpthread -ldl -lm
+# LLVM's OpenMP runtime (libomp, package libomp-14-dev) runs prange loops:
+# gcc compiles parallel.c with -fopenmp, libomp provides the GOMP entry points
+# (never libgomp: it hangs in a forked child; see src/parallel.c)
+OMP_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 
 BUILD ?= build
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 MODULE = $(BUILD)/lumba/core.so
 
-.PHONY: all test check-c example install uninstall asan clean bench
+.PHONY: all test check-c example install uninstall asan tsan clean bench
 all: $(MODULE)
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 
 $(MODULE): $(OBJS)
 	@mkdir -p $(dir $@)
@@ -75,5 +81,18 @@ install: $(MODULE)
 uninstall:
 	rm -rf $(DESTDIR)$(LUA_LIBDIR)/lumba $(DESTDIR)$(LUA_SHAREDIR)/lumba $(DESTDIR)$(INCDIR)/lumba.h
 
+# ThreadSanitizer on the parallel runtime and its test. archer (libomp's
+# OMPT tool) tells TSan about the runtime's own barriers; die_after_fork=0
+# lets the fork test's child start its threads.
+TSAN_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fsanitize=thread
+tsan:
+	@mkdir -p build-tsan
+	$(CC) $(TSAN_CFLAGS) -fopenmp -c -o build-tsan/parallel.o src/parallel.c
+	$(CC) $(TSAN_CFLAGS) -Isrc -o build-tsan/test_parallel tests/c/test_parallel.c \
+	  build-tsan/parallel.o -L$(OMP_LIBDIR) -lomp -lpthread
+	OMP_TOOL_LIBRARIES=$(OMP_LIBDIR)/libarcher.so \
+	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 die_after_fork=0 exitcode=66" \
+	  build-tsan/test_parallel
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan

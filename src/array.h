@@ -31,7 +31,9 @@ typedef struct ArrayStruct {
   int64_t strides[LM_MAXDIM];  // in bytes, may be negative or zero
 } ArrayStruct;
 
-enum { ARR_C_CONTIG = 1, ARR_F_CONTIG = 2, ARR_READONLY = 4 };
+/* ARR_CLOSED: released by __close/close(); data and meminfo are NULL and
+** every use raises "attempt to use a closed array". */
+enum { ARR_C_CONTIG = 1, ARR_F_CONTIG = 2, ARR_READONLY = 4, ARR_CLOSED = 8 };
 
 /* userdata "lumba.ndarray" */
 typedef struct NdArray {
@@ -52,8 +54,10 @@ int dtype_from_name(const char *name);
 /* dtype argument at idx (string, or nil -> dflt); raises luaL_argerror */
 DType dtype_check(lua_State *L, int idx, DType dflt);
 
-NdArray *array_test(lua_State *L, int idx);   /* NULL if not an ndarray */
-NdArray *array_check(lua_State *L, int idx);  /* luaL_checkudata */
+/* NULL if not an ndarray; raises "attempt to use a closed array" for a
+** closed one, so callers never see a NULL data pointer. */
+NdArray *array_test(lua_State *L, int idx);
+NdArray *array_check(lua_State *L, int idx);  /* luaL_checkudata, closed raises */
 /* New C-contiguous zeroed array on the stack; raises on bad shape / OOM. */
 NdArray *array_push_new(lua_State *L, DType dt, int ndim, const int64_t *shape);
 /* Push an ndarray for s, taking over the reference s->meminfo holds. */
@@ -66,6 +70,19 @@ char array_layout(const NdArray *a);
 ** on a value that does not fit, naming argument argn). */
 void array_push_elem(lua_State *L, DType dt, const void *p);
 void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn);
+
+/* Plain Lua tables as arrays (for compiled-function arguments).
+** array_table_dtype: the dtype lumba.array would infer for the (nested)
+** table at idx (int64 for integers, float64 if any float, bool for all
+** booleans), or -1 when it is not a table of numbers/booleans of regular shape.
+** array_from_table: push a new C-contiguous array of dtype dt holding a copy
+** of the table's elements (nested tables give N-d); raises on ragged or
+** non-numeric tables and on values that do not fit dt.
+** array_copy_back: write a's elements back into the table at tbl_idx
+** (t[i] for 1-D, t[i][j]... for N-d; missing inner tables are created). */
+int array_table_dtype(lua_State *L, int idx);
+NdArray *array_from_table(lua_State *L, int idx, DType dt);
+void array_copy_back(lua_State *L, int tbl_idx, const NdArray *a);
 
 void array_open(lua_State *L);  /* registers the metatable and fills the table on top */
 

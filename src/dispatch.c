@@ -1,8 +1,578 @@
 /*
-** dispatch.c — stub until the compiler lands.
+** dispatch.c — lumba.dispatcher: lazily compiles per argument-type
+** signature, keeps every specialization, and calls them. The call path for
+** the same signature as last time compares types and fills slots: no
+** allocation, no strings.
 */
+#include <string.h>
+
+#include <lauxlib.h>
+
 #include "dispatch.h"
+#include "frontend.h"
+#include "lower.h"
+#include "types.h"
+
+void compile_free_spec(DispSpec *s);
+
+bool dispatch_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, DISPATCHER_MT) != NULL;
+}
+
+static Dispatcher *check_disp(lua_State *L, int idx) {
+  return luaL_checkudata(L, idx, DISPATCHER_MT);
+}
+
+/* ---- argument types ---- */
+
+static char layout_of(const NdArray *a) {
+  if (a->flags & ARR_C_CONTIG) return 'C';
+  if (a->flags & ARR_F_CONTIG) return 'F';
+  return 'A';
+}
+
+/* the type lumba gives the Lua value at idx (for compiling a new specialization) */
+static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char *fname) {
+  switch (lua_type(L, idx)) {
+    case LUA_TNUMBER: return lua_isinteger(L, idx) ? ty_int64 : ty_float64;
+    case LUA_TBOOLEAN: return ty_bool;
+    case LUA_TUSERDATA: {
+      NdArray *a = array_test(L, idx);
+      if (a) return ty_array(&S->types, a->dtype, a->ndim, layout_of(a));
+      break;
+    }
+    default: break;
+  }
+  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean or lumba.ndarray expected, got %s)", argn, fname,
+                  luaL_typename(L, idx));
+  lua_error(L);
+  return NULL;
+}
+
+/* does the Lua value at idx fit type t exactly (lazy) or by conversion (eager)? */
+static bool arg_fits(lua_State *L, int idx, Type *t, bool loose) {
+  int lt = lua_type(L, idx);
+  if (t->kind == TY_SCALAR) {
+    if (lt == LUA_TBOOLEAN) return t->dtype == DT_BOOL;
+    if (lt != LUA_TNUMBER) return false;
+    if (loose) return t->dtype != DT_BOOL && (ty_is_float(t) || lua_isinteger(L, idx));
+    return lua_isinteger(L, idx) ? t->dtype == DT_INT64 : t->dtype == DT_FLOAT64;
+  }
+  if (t->kind != TY_ARRAY || lt != LUA_TUSERDATA) return false;
+  NdArray *a = array_test(L, idx);
+  if (a == NULL || a->dtype != t->dtype || a->ndim != t->ndim) return false;
+  char lay = layout_of(a);
+  return lay == t->layout || (loose && (t->layout == 'A'));
+}
+
+static bool spec_fits(lua_State *L, DispSpec *s, int nargs, bool loose) {
+  if (s->nargs != nargs) return false;
+  for (int i = 0; i < nargs; i++)
+    if (!arg_fits(L, i + 2, s->argtypes[i], loose)) return false;
+  return true;
+}
+
+/* ---- results ---- */
+
+static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
+  if (t->kind == TY_SCALAR) {
+    int64_t v = slots[(*k)++];
+    if (t->dtype == DT_FLOAT64 || t->dtype == DT_FLOAT32) {
+      double d;
+      memcpy(&d, &v, sizeof d);
+      lua_pushnumber(L, d);
+    } else if (t->dtype == DT_BOOL) {
+      lua_pushboolean(L, v != 0);
+    } else {
+      lua_pushinteger(L, v);
+    }
+    return 1;
+  }
+  if (t->kind == TY_ARRAY) {
+    ArrayStruct as;
+    memcpy(&as, slots + *k, sizeof as);
+    *k += RT_ARRAY_SLOTS;
+    array_push_struct(L, &as, t->dtype, t->ndim);
+    return 1;
+  }
+  if (t->kind == TY_TUPLE) {
+    int n = 0;
+    luaL_checkstack(L, t->nelems, "too many results");
+    for (int i = 0; i < t->nelems; i++) n += push_value(L, t->elems[i], slots, k);
+    return n;
+  }
+  return 0;
+}
+
+static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
+  switch (st) {
+    case LMERR_ZERODIV_INT: lua_pushliteral(L, "ZeroDivisionError: integer division or modulo by zero"); break;
+    case LMERR_ZERODIV_FLOAT: lua_pushliteral(L, "ZeroDivisionError: division by zero"); break;
+    case LMERR_INDEX:
+      lua_pushfstring(L, "IndexError: index %I out of bounds for axis %d with size %I", (lua_Integer)e->index,
+                      (int)e->axis, (lua_Integer)e->size);
+      break;
+    case LMERR_RAISE: lua_pushstring(L, e->msg ? e->msg : "Exception"); break;
+    case LMERR_MEMORY: lua_pushfstring(L, "MemoryError: %s", e->msg ? e->msg : ""); break;
+    case LMERR_VALUE: lua_pushfstring(L, "ValueError: %s", e->msg ? e->msg : ""); break;
+    default: lua_pushfstring(L, "lumba: compiled code failed with status %d", (int)st);
+  }
+  lua_error(L);
+  LM_UNREACHABLE();
+}
+
+/* ---- compiling ---- */
+
+static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret) {
+  if (d->nspecs >= 256)
+    luaL_error(L, "%s: too many specializations (256); pass arguments of fewer distinct types", d->name);
+  DispSpec *s = compile_spec(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret);
+  s->next = d->specs;
+  d->specs = s;
+  d->nspecs++;
+  return s;
+}
+
+static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
+  for (DispSpec *s = d->specs; s; s = s->next)
+    if (spec_fits(L, s, nargs, false)) return s;
+  if (d->eager) {
+    for (DispSpec *s = d->specs; s; s = s->next)
+      if (spec_fits(L, s, nargs, true)) return s;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "%s: no compiled signature matches the argument types (", d->name);
+    luaL_addvalue(&b);
+    LmState *S = lmstate_get(L);
+    for (int i = 0; i < nargs; i++) {
+      lua_pushfstring(L, "%s%s", i ? ", " : "", type_of_arg(L, S, i + 2, i + 1, d->name)->name);
+      luaL_addvalue(&b);
+    }
+    luaL_addstring(&b, ")");
+    luaL_pushresult(&b);
+    lua_error(L);
+  }
+  LmState *S = lmstate_get(L);
+  Type *argtypes[LM_MAXARGS];
+  for (int i = 0; i < nargs; i++) argtypes[i] = type_of_arg(L, S, i + 2, i + 1, d->name);
+  return add_spec(L, d, 1, argtypes, nargs, NULL);
+}
+
+/* ---- the call path ---- */
+
+static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
+  if (t->kind == TY_ARRAY) {
+    NdArray *a = lua_touserdata(L, idx);
+    *slot = (int64_t)(intptr_t)&a->s;
+  } else if (t->dtype == DT_BOOL) {
+    *slot = lua_toboolean(L, idx);
+  } else if (ty_is_float(t)) {
+    double v = lua_tonumber(L, idx);
+    memcpy(slot, &v, sizeof v);
+  } else {
+    *slot = lua_tointeger(L, idx);
+  }
+}
+
+static int dispatch_lua_call(lua_State *L) {
+  Dispatcher *d = lua_touserdata(L, 1);
+  int nargs = lua_gettop(L) - 1;
+  if (nargs != d->nparams) {
+    if (nargs > d->nparams || nargs < d->nparams - d->ndefaults)
+      return luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams,
+                        d->nparams == 1 ? "" : "s", nargs);
+    lua_getiuservalue(L, 1, DISP_UV_DEFAULTS);
+    int dt = lua_gettop(L);
+    for (int i = nargs; i < d->nparams; i++) lua_geti(L, dt, i - (d->nparams - d->ndefaults) + 1);
+    lua_remove(L, dt);
+    nargs = d->nparams;
+  }
+  DispSpec *s = d->last;
+  if (s == NULL || !spec_fits(L, s, nargs, false)) {
+    s = find_or_compile(L, d, nargs);
+    d->last = s;
+  }
+  int64_t args[LM_MAXARGS];
+  for (int i = 0; i < nargs; i++) fill_slot(L, i + 2, s->argtypes[i], &args[i]);
+  int64_t small[2 * RT_ARRAY_SLOTS];
+  int64_t *ret = s->ret_slots <= (int)lm_countof(small) ? small
+                                                        : lua_newuserdatauv(L, sizeof(int64_t) * (size_t)s->ret_slots, 0);
+  LmErr err;
+  err.kind = 0;
+  err.msg = NULL;
+  int32_t st = s->wrap(&err, ret, args);
+  if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
+  int k = 0;
+  return push_value(L, s->ret, ret, &k);
+}
+
+/* ---- creation ---- */
+
+static bool opt_bool(lua_State *L, int t, const char *k, bool dflt) {
+  lua_getfield(L, t, k);
+  bool v = lua_isnil(L, -1) ? dflt : lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+static void read_options(lua_State *L, int t, Options *o) {
+  static const char *const known[] = {"boundscheck", "error_model", "fastmath", "parallel", "cache", "nopython",
+                                      "name", "forceobj", "nogil", "inline", "signatures", "debug", "device", NULL};
+  memset(o, 0, sizeof *o);
+  if (lua_isnoneornil(L, t)) {
+    o->boundscheck = getenv("LUMBA_BOUNDSCHECK") && strcmp(getenv("LUMBA_BOUNDSCHECK"), "1") == 0;
+    return;
+  }
+  luaL_checktype(L, t, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    lua_pop(L, 1);
+    bool ok = false;
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (int i = 0; known[i]; i++) ok = ok || strcmp(lua_tostring(L, -1), known[i]) == 0;
+    if (!ok) luaL_error(L, "unknown option '%s'", luaL_tolstring(L, -1, NULL));
+  }
+  const char *bc = getenv("LUMBA_BOUNDSCHECK");
+  o->boundscheck = opt_bool(L, t, "boundscheck", bc && strcmp(bc, "1") == 0);
+  o->parallel = opt_bool(L, t, "parallel", false);
+  o->cache = opt_bool(L, t, "cache", false);
+  lua_getfield(L, t, "error_model");
+  if (!lua_isnil(L, -1)) {
+    const char *em = lua_tostring(L, -1);
+    if (em == NULL || (strcmp(em, "python") != 0 && strcmp(em, "numpy") != 0))
+      luaL_error(L, "error_model must be 'python' or 'numpy'");
+    o->error_model_numpy = strcmp(em, "numpy") == 0;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, t, "fastmath");
+  o->fastmath = lua_toboolean(L, -1) ? 1u : 0u;
+  lua_pop(L, 1);
+}
+
+/* Parse once at creation: syntax errors surface at once (as Python's do at
+** decoration), and we learn the parameters and the constant defaults. */
+typedef struct Probe {
+  const char *want;  // def name or NULL for the first def
+  int src_idx;
+  const char *chunk;
+  char name[128];
+  int nparams, ndefaults;
+  Arena arena;
+} Probe;
+
+static void push_default(lua_State *L, Node *v) {
+  bool neg = false;
+  if (v->kind == ND_UnaryOp && v->op == OP_USub && v->operand->kind == ND_Constant) {
+    neg = true;
+    v = v->operand;
+  }
+  if (v->kind == ND_Constant) {
+    switch (v->ckind) {
+      case CK_INT: lua_pushinteger(L, neg ? (lua_Integer)(0 - (uint64_t)v->ival) : v->ival); return;
+      case CK_FLOAT: lua_pushnumber(L, neg ? -v->fval : v->fval); return;
+      case CK_BOOL: if (!neg) { lua_pushboolean(L, v->bval); return; } break;
+      default: break;
+    }
+  }
+  Source src = {NULL, NULL, 0};
+  diag_error(L, &src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
+}
+
+static int probe_protected(lua_State *L) {
+  Probe *p = lua_touserdata(L, 1);
+  Source src = {p->chunk, NULL, 0};
+  Node *mod;
+  if (lua_type(L, p->src_idx) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, p->src_idx, &len);
+    src.text = arena_strndup(&p->arena, s, len);
+    src.len = len;
+    mod = parse_source(L, &p->arena, &src);
+  } else {
+    mod = ast_from_lua(L, p->src_idx, &p->arena, &src);
+  }
+  Node *def = NULL;
+  for (int i = 0; i < mod->body.len && !def; i++) {
+    Node *s = mod->body.items[i];
+    if (s->kind == ND_FunctionDef && (!p->want || strcmp(s->name, p->want) == 0)) def = s;
+  }
+  if (def == NULL) {
+    if (p->want) return luaL_error(L, "no function named '%s' in the source", p->want);
+    return luaL_error(L, "the source defines no function (expected a 'def')");
+  }
+  if (def->args.len > LM_MAXARGS) return luaL_error(L, "%s() has too many parameters (at most %d)", def->name, LM_MAXARGS);
+  snprintf(p->name, sizeof p->name, "%s", def->name);
+  p->nparams = def->args.len;
+  p->ndefaults = def->defaults.len;
+  lua_createtable(L, def->defaults.len, 0);
+  for (int i = 0; i < def->defaults.len; i++) {
+    push_default(L, def->defaults.items[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+static int disp_gc(lua_State *L) {
+  Dispatcher *d = lua_touserdata(L, 1);
+  DispSpec *s = d->specs;
+  while (s) {
+    DispSpec *n = s->next;
+    compile_free_spec(s);
+    s = n;
+  }
+  d->specs = d->last = NULL;
+  free(d->name);
+  d->name = NULL;
+  return 0;
+}
+
+/* core.dispatcher(src_or_ast, opts, env, globals, chunkname) */
+static int dispatch_lua_new(lua_State *L) {
+  if (lua_type(L, 1) != LUA_TSTRING && !lua_istable(L, 1))
+    return luaL_argerror(L, 1, lua_pushfstring(L, "source string or AST table expected, got %s", luaL_typename(L, 1)));
+  Options opt;
+  read_options(L, 2, &opt);
+  const char *chunk = luaL_optstring(L, 5, "<string>");
+  lmstate_get(L);
+  Probe p;
+  memset(&p, 0, sizeof p);
+  arena_init(&p.arena);
+  p.src_idx = 2;  /* inside probe_protected: (probe, source) */
+  p.chunk = chunk;
+  if (lua_istable(L, 2)) {
+    lua_getfield(L, 2, "name");
+    p.want = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  char want[128] = "";
+  if (p.want) {
+    snprintf(want, sizeof want, "%s", p.want);
+    p.want = want;
+  }
+  lua_pushcfunction(L, probe_protected);
+  lua_pushlightuserdata(L, &p);
+  lua_pushvalue(L, 1);
+  int st = lua_pcall(L, 2, 1, 0);
+  arena_free(&p.arena);
+  if (st != LUA_OK) return lua_error(L);
+  int defaults = lua_gettop(L);
+  Dispatcher *d = lua_newuserdatauv(L, sizeof(Dispatcher), DISP_NUV);
+  memset(d, 0, sizeof *d);
+  luaL_setmetatable(L, DISPATCHER_MT);
+  d->opt = opt;
+  d->nparams = p.nparams;
+  d->ndefaults = p.ndefaults;
+  size_t n = strlen(p.name) + 1;
+  d->name = malloc(n);
+  if (d->name == NULL) return luaL_error(L, "not enough memory");
+  memcpy(d->name, p.name, n);
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, -2, DISP_UV_SOURCE);
+  lua_pushvalue(L, 3);
+  lua_setiuservalue(L, -2, DISP_UV_ENV);
+  lua_pushvalue(L, 4);
+  lua_setiuservalue(L, -2, DISP_UV_GLOBALS);
+  lua_pushvalue(L, defaults);
+  lua_setiuservalue(L, -2, DISP_UV_DEFAULTS);
+  lua_pushstring(L, chunk);
+  lua_setiuservalue(L, -2, DISP_UV_CHUNK);
+  return 1;
+}
+
+/* d:compile("float64(float64[:], int64)"): eager compilation */
+static int dispatch_lua_compile(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  const char *sig = luaL_checkstring(L, 2);
+  LmState *S = lmstate_get(L);
+  Type *args[LM_MAXARGS], *ret;
+  char err[256];
+  int n = ty_parse_signature(&S->types, sig, &ret, args, LM_MAXARGS, err, sizeof err);
+  if (n < 0) return luaL_argerror(L, 2, lua_pushfstring(L, "bad signature: %s", err));
+  if (n != d->nparams)
+    return luaL_argerror(L, 2, lua_pushfstring(L, "the signature has %d arguments but %s() takes %d", n, d->name, d->nparams));
+  for (DispSpec *s = d->specs; s; s = s->next)
+    if (s->nargs == n && memcmp(s->argtypes, args, sizeof(Type *) * (size_t)n) == 0) return 0;
+  add_spec(L, d, 1, args, n, ret);
+  if (lua_toboolean(L, 3)) d->eager = true;
+  return 0;
+}
+
+static DispSpec *pick_spec(lua_State *L, Dispatcher *d, int idx) {
+  if (lua_isnoneornil(L, idx)) {
+    if (d->specs == NULL) luaL_error(L, "%s has not been compiled yet: call it or compile a signature first", d->name);
+    return d->specs;
+  }
+  const char *sig = luaL_checkstring(L, idx);
+  LmState *S = lmstate_get(L);
+  Type *args[LM_MAXARGS], *ret;
+  char err[256];
+  int n = ty_parse_signature(&S->types, sig, &ret, args, LM_MAXARGS, err, sizeof err);
+  if (n < 0) luaL_argerror(L, idx, lua_pushfstring(L, "bad signature: %s", err));
+  for (DispSpec *s = d->specs; s; s = s->next)
+    if (s->nargs == n && memcmp(s->argtypes, args, sizeof(Type *) * (size_t)n) == 0) return s;
+  luaL_error(L, "%s has no specialization for %s", d->name, sig);
+  return NULL;
+}
+
+static void push_signature(lua_State *L, DispSpec *s) {
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '(');
+  for (int i = 0; i < s->nargs; i++) {
+    if (i) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, s->argtypes[i]->name);
+  }
+  luaL_addstring(&b, ") -> ");
+  luaL_addstring(&b, s->ret->name);
+  luaL_pushresult(&b);
+}
+
+static int dispatch_lua_inspect_types(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  if (lua_isnoneornil(L, 2)) {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (DispSpec *s = d->specs; s; s = s->next) luaL_addstring(&b, s->types);
+    luaL_pushresult(&b);
+    return 1;
+  }
+  lua_pushstring(L, pick_spec(L, d, 2)->types);
+  return 1;
+}
+
+static int dispatch_lua_inspect_llvm(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  lua_pushstring(L, pick_spec(L, d, 2)->llvm_ir);
+  return 1;
+}
+
+char *jit_asm_of_ir(lua_State *L, const char *ir);
+static int dispatch_lua_inspect_asm(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  DispSpec *s = pick_spec(L, d, 2);
+  char *text = jit_asm_of_ir(L, s->llvm_ir);
+  lua_pushstring(L, text);
+  free(text);
+  return 1;
+}
+
+static int dispatch_lua_index(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  const char *k = luaL_checkstring(L, 2);
+  if (strcmp(k, "signatures") == 0) {
+    lua_newtable(L);
+    int i = 0;
+    for (DispSpec *s = d->specs; s; s = s->next) {
+      push_signature(L, s);
+      lua_rawseti(L, -2, ++i);
+    }
+    return 1;
+  }
+  if (strcmp(k, "name") == 0 || strcmp(k, "__name__") == 0) {
+    lua_pushstring(L, d->name);
+    return 1;
+  }
+  if (strcmp(k, "source") == 0) {
+    lua_getiuservalue(L, 1, DISP_UV_SOURCE);
+    return 1;
+  }
+  if (strcmp(k, "env") == 0 || strcmp(k, "globals") == 0 || strcmp(k, "defaults") == 0) {
+    lua_getiuservalue(L, 1, k[0] == 'e' ? DISP_UV_ENV : k[0] == 'g' ? DISP_UV_GLOBALS : DISP_UV_DEFAULTS);
+    return 1;
+  }
+  if (strcmp(k, "options") == 0) {
+    lua_createtable(L, 0, 4);
+    lua_pushboolean(L, d->opt.boundscheck); lua_setfield(L, -2, "boundscheck");
+    lua_pushboolean(L, d->opt.parallel); lua_setfield(L, -2, "parallel");
+    lua_pushboolean(L, d->opt.cache); lua_setfield(L, -2, "cache");
+    lua_pushstring(L, d->opt.error_model_numpy ? "numpy" : "python"); lua_setfield(L, -2, "error_model");
+    return 1;
+  }
+  /* methods: C ones first, then those lua/lumba/init.lua adds */
+  lua_getfield(L, LUA_REGISTRYINDEX, DISPATCHER_MT);
+  lua_getfield(L, -1, "methods");
+  lua_getfield(L, -1, k);
+  return 1;
+}
+
+static int dispatch_lua_tostring(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  lua_pushfstring(L, "lumba.dispatcher: %s (%d signature%s)", d->name, d->nspecs, d->nspecs == 1 ? "" : "s");
+  return 1;
+}
+
+/* ---- calls from other compiled functions ---- */
+
+DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc loc) {
+  lua_State *L = C->L;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  Dispatcher *d = lua_touserdata(L, -1);
+  int didx = lua_gettop(L);
+  if (nargs != d->nparams)
+    compile_error(C, loc, "TypingError", "%s() takes %d arguments but %d were given", d->name, d->nparams, nargs);
+  DispSpec *found = NULL;
+  for (DispSpec *s = d->specs; s && !found; s = s->next)
+    if (s->nargs == nargs && memcmp(s->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0) found = s;
+  if (found == NULL) {
+    if (d->eager) compile_error(C, loc, "TypingError", "%s has no compiled signature for these argument types", d->name);
+    found = add_spec(L, d, didx, argtypes, nargs, NULL);
+  }
+  lua_settop(L, didx - 1);
+  return found;
+}
+
+Type *dispatch_spec_ret(DispSpec *d) { return d->ret; }
+
+FuncSpec *dispatch_spec_funcspec(struct Lower *L, DispSpec *d) {
+  FuncSpec *f = arena_alloc(L->C->A, sizeof(FuncSpec));
+  f->argtypes = d->argtypes;
+  f->nargs = d->nargs;
+  f->ret = d->ret;
+  f->symbol = d->symbol;
+  return f;
+}
+
+LLVMValueRef dispatch_spec_declare(struct Lower *L, DispSpec *d, LLVMTypeRef *fnty) {
+  LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, d->symbol);
+  LLVMTypeRef ps[4 + 2 * LM_MAXARGS * (LM_MAXDIM + 1)];
+  int n = 0;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  ps[n++] = LLVMPointerType(lower_err_type(L->ctx), 0);
+  ps[n++] = LLVMPointerType(lower_type(L, d->ret), 0);
+  for (int i = 0; i < d->nargs; i++) {
+    Type *t = d->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      ps[n++] = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+      ps[n++] = LLVMPointerType(lower_mem_type(L, t->dtype), 0);
+      for (int k = 0; k < 2 * t->ndim; k++) ps[n++] = i64;
+    } else {
+      ps[n++] = lower_type(L, t);
+    }
+  }
+  *fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), ps, (unsigned)n, 0);
+  if (f == NULL) f = LLVMAddFunction(L->C->mod, d->symbol, *fnty);
+  return f;
+}
+
+static const luaL_Reg disp_meta[] = {
+    {"__call", dispatch_lua_call}, {"__index", dispatch_lua_index}, {"__gc", disp_gc},
+    {"__tostring", dispatch_lua_tostring}, {NULL, NULL},
+};
+
+static const luaL_Reg disp_methods[] = {
+    {"compile", dispatch_lua_compile}, {"inspect_types", dispatch_lua_inspect_types},
+    {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm}, {NULL, NULL},
+};
 
 void dispatch_open(lua_State *L) {
-  (void)L;
+  luaL_newmetatable(L, DISPATCHER_MT);
+  luaL_setfuncs(L, disp_meta, 0);
+  luaL_newlib(L, disp_methods);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -4, "dispatcher_methods");
+  lua_setfield(L, -2, "methods");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, dispatch_lua_new);
+  lua_setfield(L, -2, "dispatcher");
+  lmstate_get(L);
 }

@@ -1,11 +1,56 @@
 /*
-** dispatch.h — the dispatcher userdata: per-signature compiled entries.
+** dispatch.h — the dispatcher userdata: compiles a function lazily per
+** argument-type signature and calls the compiled specializations.
 */
 #ifndef dispatch_h
 #define dispatch_h
 
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
 #include <lua.h>
 
+#include "compile.h"
+#include "rt.h"
+
+#define DISPATCHER_MT "lumba.dispatcher"
+
+/* One compiled specialization (long-lived: owned by its dispatcher). */
+struct DispSpec {
+  Type *argtypes[LM_MAXARGS];
+  int nargs;
+  Type *ret;
+  int ret_slots;                                   // 8-byte result slots of ret
+  int32_t (*wrap)(LmErr *, int64_t *, int64_t *);  // the entry the call path uses
+  char *symbol;                                    // inner function (calls from other dispatchers)
+  char *llvm_ir;                                   // optimised module text (inspect_llvm)
+  char *types;                                     // inspect_types text
+  DispSpec *next;
+};
+
+typedef struct Dispatcher {
+  char *name;          // the def this dispatcher calls
+  int nparams;         // parameters of the def
+  int ndefaults;       // how many trailing parameters have defaults
+  Options opt;
+  bool eager;          // signatures were given: no compilation at call time
+  int nspecs;
+  DispSpec *specs;     // every specialization, newest first
+  DispSpec *last;      // the one used by the previous call (the fast path)
+} Dispatcher;
+
+/* uservalues of a dispatcher */
+enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_UV_CHUNK, DISP_NUV = DISP_UV_CHUNK };
+
 void dispatch_open(lua_State *L);
+bool dispatch_test(lua_State *L, int idx);
+int ty_slots(const Type *t);  /* 8-byte result slots a value of t takes */
+
+/* calls from compiled code to another dispatcher (resolve.c / lower_call.c) */
+DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc loc);
+Type *dispatch_spec_ret(DispSpec *d);
+struct Lower;
+FuncSpec *dispatch_spec_funcspec(struct Lower *L, DispSpec *d);
+LLVMValueRef dispatch_spec_declare(struct Lower *L, DispSpec *d, LLVMTypeRef *fnty);
 
 #endif

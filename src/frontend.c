@@ -1,15 +1,61 @@
 /*
-** frontend.c — lumba.parse: source to Lua-table AST (stub until the parser lands).
+** frontend.c — lumba.parse(src [, chunkname]): source text to the
+** Lua-table AST. Parsing runs under lua_pcall so that the arena is freed
+** whatever happens, then the error (if any) is raised again
+** (luaD_protectedparser's shape).
 */
 #include <lauxlib.h>
 
 #include "frontend.h"
 
+/* parse(arena, source) -> Module table */
+static int parse_protected(lua_State *L) {
+  Arena *a = lua_touserdata(L, 1);
+  const Source *src = lua_touserdata(L, 2);
+  ast_to_lua(L, parse_source(L, a, src));
+  return 1;
+}
+
+/* roundtrip(arena, table) -> table rebuilt from the C tree */
+static int roundtrip_protected(lua_State *L) {
+  Arena *a = lua_touserdata(L, 1);
+  ast_to_lua(L, ast_from_lua(L, 2, a, NULL));
+  return 1;
+}
+
+/* Call f(arena, arg) protected, free the arena, then return its result
+** or raise its error. */
+static int with_arena(lua_State *L, lua_CFunction f, int nargs) {
+  Arena a;
+  arena_init(&a);
+  lua_pushcfunction(L, f);
+  lua_pushlightuserdata(L, &a);
+  lua_rotate(L, -2 - nargs, 2);
+  int status = lua_pcall(L, 1 + nargs, 1, 0);
+  arena_free(&a);
+  if (status != LUA_OK) return lua_error(L);
+  return 1;
+}
+
 static int frontend_lua_parse(lua_State *L) {
-  return luaL_error(L, "lumba.parse: the parser is not built yet");
+  size_t len;
+  const char *text = luaL_checklstring(L, 1, &len);
+  Source src = {luaL_optstring(L, 2, "<string>"), text, len};
+  lua_settop(L, 2);
+  lua_pushlightuserdata(L, &src);
+  return with_arena(L, parse_protected, 1);
+}
+
+/* test hook: table -> C tree -> table, so a spec can check the reader */
+static int frontend_lua_ast_roundtrip(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_settop(L, 1);
+  return with_arena(L, roundtrip_protected, 1);
 }
 
 void frontend_open(lua_State *L) {
   lua_pushcfunction(L, frontend_lua_parse);
   lua_setfield(L, -2, "parse");
+  lua_pushcfunction(L, frontend_lua_ast_roundtrip);
+  lua_setfield(L, -2, "_ast_roundtrip");
 }

@@ -1,0 +1,195 @@
+/*
+** array_elem.c — moving single elements between Lua values and array
+** memory, and between dtypes.
+**
+** Reading (array_push_elem): bool -> Lua boolean, integer dtypes -> Lua
+** integer, float dtypes -> Lua float. uint64 is read as the Lua integer
+** with the same 64 bits (Lua's own convention for unsigned values, as in
+** math.ult and 0xffffffffffffffff == -1): 2^64-1 reads as -1.
+**
+** Storing a Lua value (array_store_elem, used by set, a[i] = v, fill,
+** full, array and every table conversion) is checked:
+**  - float arrays take any number (float32 rounds; beyond its range gives
+**    inf, as NumPy); booleans store as 1 and 0;
+**  - integer arrays take integers in the dtype's range and floats with an
+**    integral value in that range; anything else is an error
+**    ("value 300 out of bounds for uint8", "value 1.5 has no integer
+**    representation (int32)"), as NumPy 2 raises OverflowError. uint64
+**    takes every Lua integer by its bits (so -1 stores 2^64-1) and floats
+**    in [0, 2^64);
+**  - bool arrays take true, false, 0 and 1.
+**
+** Casting between dtypes (array_cast: astype, copies between dtypes,
+** arange/linspace with an integer dtype) follows NumPy's unsafe casts but
+** is always defined: integers wrap modulo 2^bits, floats truncate toward
+** zero (a NaN or a float beyond 64 bits raises "cannot cast nan to int32"),
+** any nonzero value is true.
+*/
+#include <math.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "array.h"
+#include "array_impl.h"
+
+Num array_load(DType dt, const void *p) {
+  Num v = {'i', 0, 0};
+  switch (dt) {
+#define DTYPE(e, name, ctype, size, K) \
+    case DT_##e: {                                                     \
+      ctype x;                                                         \
+      memcpy(&x, p, sizeof x);                                         \
+      if (K == 'f') { v.kind = 'f'; v.f = (double)x; }              \
+      else if (K == 'u') { v.kind = 'u'; v.i = (int64_t)(uint64_t)x; } \
+      else if (K == 'b') v.i = x != 0;                              \
+      else v.i = (int64_t)x;                                           \
+      break;                                                           \
+    }
+#include "dtype.def"
+#undef DTYPE
+    default: LM_UNREACHABLE();
+  }
+  return v;
+}
+
+void array_push_elem(lua_State *L, DType dt, const void *p) {
+  Num v = array_load(dt, p);
+  if (v.kind == 'f') lua_pushnumber(L, v.f);
+  else if (dtype_kinds[dt] == 'b') lua_pushboolean(L, (int)v.i);
+  else lua_pushinteger(L, (lua_Integer)v.i);
+}
+
+/* integer bits of v for an integer dtype (truncating floats) */
+static uint64_t int_bits(lua_State *L, DType dt, Num v) {
+  if (v.kind != 'f') return (uint64_t)v.i;
+  double t = trunc(v.f);
+  if (t >= -0x1p63 && t < 0x1p63) return (uint64_t)(int64_t)t;
+  if (t >= 0x1p63 && t < 0x1p64) return (uint64_t)t;
+  luaL_error(L, "cannot cast %f to %s", (lua_Number)v.f, dtype_names[dt]);
+  return 0;
+}
+
+void array_cast(lua_State *L, DType dt, void *p, Num v) {
+  switch (dt) {
+#define DTYPE(e, name, ctype, size, K) \
+    case DT_##e: {                                                            \
+      ctype x;                                                                \
+      if (K == 'f')                                                        \
+        x = (ctype)(v.kind == 'f' ? v.f                                       \
+                    : v.kind == 'u' ? (double)(uint64_t)v.i : (double)v.i);   \
+      else if (K == 'b')                                                      \
+        x = (ctype)(v.kind == 'f' ? v.f != 0 : v.i != 0);                     \
+      else                                                                    \
+        x = (ctype)int_bits(L, dt, v);                                        \
+      memcpy(p, &x, sizeof x);                                                \
+      break;                                                                  \
+    }
+#include "dtype.def"
+#undef DTYPE
+    default: LM_UNREACHABLE();
+  }
+}
+
+/* the range of an integer dtype narrower than 64 bits */
+static void int_range(DType dt, int64_t *lo, int64_t *hi) {
+  int bits = dtype_sizes[dt] * 8;
+  if (dtype_kinds[dt] == 'u') {
+    *lo = 0;
+    *hi = (int64_t)((UINT64_C(1) << bits) - 1);
+  } else {
+    *lo = -(INT64_C(1) << (bits - 1));
+    *hi = (INT64_C(1) << (bits - 1)) - 1;
+  }
+}
+
+static l_noret store_error(lua_State *L, int argn, const char *msg) {
+  if (argn > 0) luaL_argerror(L, argn, msg);
+  else luaL_error(L, "%s", msg);
+  LM_UNREACHABLE();
+}
+
+static l_noret out_of_bounds(lua_State *L, DType dt, int idx, int argn) {
+  const char *s = luaL_tolstring(L, idx, NULL);
+  store_error(L, argn, lua_pushfstring(L, "value %s out of bounds for %s", s, dtype_names[dt]));
+}
+
+/* Checks the Lua value at idx against dt (rules at the top of the file). */
+void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
+  char kind = dtype_kinds[dt];
+  Num v = {'i', 0, 0};
+  int t = lua_type(L, idx);
+  if (t == LUA_TBOOLEAN) {
+    v.i = lua_toboolean(L, idx);
+  } else if (t != LUA_TNUMBER) {
+    store_error(L, argn, lua_pushfstring(L, "number or boolean expected, got %s",
+                                         luaL_typename(L, idx)));
+  } else if (lua_isinteger(L, idx)) {
+    v.i = lua_tointeger(L, idx);
+    if (kind == 'b' && v.i != 0 && v.i != 1) {
+      store_error(L, argn, lua_pushfstring(L, "value %I is not a bool (true, false, 0 or 1)",
+                                           (lua_Integer)v.i));
+    } else if ((kind == 'i' || kind == 'u') && dtype_sizes[dt] < 8) {
+      int64_t lo, hi;
+      int_range(dt, &lo, &hi);
+      if (v.i < lo || v.i > hi) out_of_bounds(L, dt, idx, argn);
+    }
+  } else {
+    double f = lua_tonumber(L, idx);
+    if (kind == 'f') {
+      v.kind = 'f';
+      v.f = f;
+    } else if (kind == 'b') {
+      if (f != 0 && f != 1)
+        store_error(L, argn, lua_pushfstring(L, "value %s is not a bool (true, false, 0 or 1)",
+                                             luaL_tolstring(L, idx, NULL)));
+      v.i = f != 0;
+    } else {
+      if (f != floor(f))  /* NaN too */
+        store_error(L, argn, lua_pushfstring(L, "value %s has no integer representation (%s)",
+                                             luaL_tolstring(L, idx, NULL), dtype_names[dt]));
+      if (dt == DT_UINT64) {
+        if (!(f >= 0 && f < 0x1p64)) out_of_bounds(L, dt, idx, argn);
+        v.kind = 'u';
+        v.i = (int64_t)(uint64_t)f;
+      } else {
+        if (!(f >= -0x1p63 && f < 0x1p63)) out_of_bounds(L, dt, idx, argn);
+        v.i = (int64_t)f;
+        if (dtype_sizes[dt] < 8) {
+          int64_t lo, hi;
+          int_range(dt, &lo, &hi);
+          if (v.i < lo || v.i > hi) out_of_bounds(L, dt, idx, argn);
+        }
+      }
+    }
+  }
+  array_cast(L, dt, p, v);
+}
+
+void array_fill_value(lua_State *L, NdArray *a, int idx, int argn) {
+  unsigned char elem[16];
+  array_store_elem(L, a->dtype, elem, idx, argn);
+  ArrayIter it;
+  array_iter_init(&it, a);
+  size_t n = (size_t)a->s.itemsize;
+  for (char *p; (p = array_iter_next(&it)) != NULL;) memcpy(p, elem, n);
+}
+
+/* Same dtype and both C-contiguous: one memmove (views may overlap). */
+void array_assign(lua_State *L, NdArray *dst, const NdArray *src) {
+  LM_ASSERT(dst->s.nitems == src->s.nitems);
+  if (dst->dtype == src->dtype && (dst->flags & src->flags & ARR_C_CONTIG)) {
+    if (dst->s.nitems > 0)
+      memmove(dst->s.data, src->s.data, (size_t)(dst->s.nitems * dst->s.itemsize));
+    return;
+  }
+  ArrayIter id, is;
+  array_iter_init(&id, dst);
+  array_iter_init(&is, src);
+  size_t n = (size_t)dst->s.itemsize;
+  for (char *p, *q; (p = array_iter_next(&id)) != NULL && (q = array_iter_next(&is)) != NULL;) {
+    if (dst->dtype == src->dtype) memmove(p, q, n);
+    else array_cast(L, dst->dtype, p, array_load(src->dtype, q));
+  }
+}

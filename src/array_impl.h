@@ -1,0 +1,67 @@
+/*
+** array_impl.h — what the files of the array stage share among themselves
+** (array.c core and userdata, array_new.c constructors, array_methods.c,
+** array_print.c, random.c). Other stages include array.h only.
+*/
+#ifndef array_impl_h
+#define array_impl_h
+
+#include <stdbool.h>
+
+#include <lua.h>
+
+#include "array.h"
+
+/* A number read from an element, before it is cast to another dtype. */
+typedef struct Num {
+  char kind;   // 'i' signed (bool too), 'u' unsigned, 'f' float
+  int64_t i;   // value for 'i'; the bits of the value for 'u'
+  double f;    // value for 'f'
+} Num;
+
+/* Visits every element of an array in C (row-major) order. */
+typedef struct ArrayIter {
+  char *p;                   // current element
+  int ndim;
+  int64_t left;              // elements not yet returned
+  int64_t idx[LM_MAXDIM];    // current index
+  const int64_t *shape, *strides;
+} ArrayIter;
+
+void array_iter_init(ArrayIter *it, const NdArray *a);
+/* The next element's address, or NULL after the last. */
+char *array_iter_next(ArrayIter *it);
+
+/* New array (zeroed) of order 'C' or 'F' on the stack. Bad shapes and
+** out-of-memory raise; argn > 0 makes them luaL_argerror on that argument. */
+NdArray *array_new(lua_State *L, DType dt, int ndim, const int64_t *shape,
+                   char order, int argn);
+/* Shape argument at idx: an integer or a table of integers; returns ndim. */
+int array_read_shape(lua_State *L, int idx, int64_t *shape, int argn);
+/* Push "{2, 3}" for messages. */
+void array_push_shape(lua_State *L, int ndim, const int64_t *shape);
+/* Push a view on base's buffer (one more MemInfo reference). */
+NdArray *array_push_view(lua_State *L, const NdArray *base, int ndim,
+                         const int64_t *shape, const int64_t *strides, char *data);
+/* 1-based Lua index i (negative counts from the end) to 0-based, raising
+** "index 6 out of bounds for axis 1 with size 5" (argerror if argn > 0). */
+int64_t array_norm_index(lua_State *L, lua_Integer i, int64_t n, int axis, int argn);
+/* An open array at idx (closed raises); checks writability when write. */
+NdArray *array_checkw(lua_State *L, int idx, bool write);
+
+/* Element conversions. array_load reads any dtype; array_cast stores with
+** astype's rules (integers wrap, floats truncate toward zero, NaN or a float
+** beyond 64 bits raises). */
+Num array_load(DType dt, const void *p);
+void array_cast(lua_State *L, DType dt, void *p, Num v);
+/* dst[...] = src[...] in C order with astype's casts; sizes must agree. */
+void array_assign(lua_State *L, NdArray *dst, const NdArray *src);
+/* Fill every element of a with the Lua value at idx (store rules). */
+void array_fill_value(lua_State *L, NdArray *a, int idx, int argn);
+
+/* pieces of the metatable and module table, filled by each file */
+void array_methods_reg(lua_State *L);  /* methods into the table on top */
+void array_ctor_open(lua_State *L);    /* constructors into the module table on top */
+int array_tostring(lua_State *L);      /* __tostring */
+
+#endif

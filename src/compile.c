@@ -1,0 +1,310 @@
+/*
+** compile.c — the pipeline for one specialization, run protected as
+** luaD_protectedparser runs the parser: parse (or import the Lua-table
+** AST) → resolve → infer → lower → verify/optimise → JIT. Whatever happens,
+** the arena, the builder and any module the JIT did not take are freed
+** before an error is re-raised.
+*/
+#include <stdarg.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <llvm-c/Analysis.h>
+#include <llvm-c/IRReader.h>
+
+#include "compile.h"
+#include "dispatch.h"
+#include "frontend.h"
+#include "jit_cpu.h"
+#include "lower.h"
+#include "nrt.h"
+#include "parallel.h"
+
+/* ---- the per-state compiler ---- */
+
+#define STATE_KEY "lumba.state"
+
+static int state_gc(lua_State *L) {
+  LmState *S = lua_touserdata(L, 1);
+  if (S->closed) return 0;
+  S->closed = true;
+  jit_free(S->jit);
+  S->jit = NULL;
+  ty_table_free(&S->types);
+  return 0;
+}
+
+LmState *lmstate_get(lua_State *L) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY) == LUA_TUSERDATA) {
+    LmState *S = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return S;
+  }
+  lua_pop(L, 1);
+  LmState *S = lua_newuserdatauv(L, sizeof(LmState), 0);
+  memset(S, 0, sizeof *S);
+  ty_table_init(&S->types);
+  lua_newtable(L);
+  lua_pushcfunction(L, state_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+  return S;
+}
+
+/* runtime functions compiled code calls */
+static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
+
+LmJit *lmstate_jit(lua_State *L, LmState *S) {
+  if (S->jit) return S->jit;
+  char *err = NULL;
+  LmJit *J = jit_new(&err);
+  if (J) {
+    void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
+                     (void *)par_max_workers};
+    if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
+      jit_free(J);
+      J = NULL;
+    }
+  }
+  if (J == NULL) {
+    lua_pushfstring(L, "lumba: cannot start the LLVM JIT: %s", err ? err : "out of memory");
+    free(err);
+    lua_error(L);
+  }
+  S->jit = J;
+  return J;
+}
+
+/* ---- messages ---- */
+
+l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_error(C->L, &C->src, loc, kind, "%s", msg);
+}
+
+const char *tyname(Compile *C, const Type *t) {
+  char buf[256];
+  return arena_strdup(C->A, ty_display(t, buf, sizeof buf));
+}
+
+void compile_note_ref(Compile *C, int ref) {
+  if (C->nrefs == C->caprefs) {
+    int cap = C->caprefs ? 2 * C->caprefs : 8;
+    int *r = arena_alloc(C->A, sizeof(int) * (size_t)cap);
+    if (C->nrefs) memcpy(r, C->refs, sizeof(int) * (size_t)C->nrefs);
+    C->refs = r;
+    C->caprefs = cap;
+  }
+  C->refs[C->nrefs++] = ref;
+}
+
+/* ---- one compilation ---- */
+
+typedef struct Job {
+  int disp_idx;             // absolute stack index of the dispatcher
+  const char *name;
+  const Options *opt;
+  Type **argtypes;
+  int nargs;
+  Type *declared_ret;
+  Arena arena;
+  Compile C;
+  LLVMModuleRef mod;        // owned until the JIT takes it
+  LLVMBuilderRef b;
+  DispSpec *out;            // malloc'd result
+} Job;
+
+static void arena_oom(void *ud) {
+  luaL_error((lua_State *)ud, "not enough memory to compile");
+}
+
+static char *dup_c(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, s, n);
+  return p;
+}
+
+static char *types_text(Compile *C, FuncSpec *spec) {
+  luaL_Buffer b;
+  lua_State *L = C->L;
+  luaL_buffinit(L, &b);
+  lua_pushfstring(L, "%s (", spec->def->name);
+  luaL_addvalue(&b);
+  for (int i = 0; i < spec->nargs; i++) {
+    lua_pushfstring(L, "%s%s", i ? ", " : "", spec->argtypes[i]->name);
+    luaL_addvalue(&b);
+  }
+  lua_pushfstring(L, ") -> %s\n", spec->ret->name);
+  luaL_addvalue(&b);
+  for (int i = 0; i < spec->nlocals; i++) {
+    lua_pushfstring(L, "  %s: %s%s\n", spec->locals[i].name, spec->locals[i].ty->name,
+                    spec->locals[i].is_param ? " (argument)" : "");
+    luaL_addvalue(&b);
+  }
+  luaL_pushresult(&b);
+  char *s = dup_c(lua_tostring(L, -1));
+  lua_pop(L, 1);
+  return s;
+}
+
+int ty_slots(const Type *t) {
+  switch (t->kind) {
+    case TY_NONE: return 0;
+    case TY_SCALAR: return 1;
+    case TY_ARRAY: return RT_ARRAY_SLOTS;
+    case TY_TUPLE: {
+      int n = 0;
+      for (int i = 0; i < t->nelems; i++) n += ty_slots(t->elems[i]);
+      return n;
+    }
+  }
+  return 0;
+}
+
+static void fail_llvm(lua_State *L, const char *what, char *err) {
+  lua_pushfstring(L, "lumba: %s: %s", what, err ? err : "out of memory");
+  free(err);
+  lua_error(L);
+}
+
+
+static int compile_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  Compile *C = &job->C;
+  C->L = L;
+  C->S = lmstate_get(L);
+  C->A = &job->arena;
+  C->opt = *job->opt;
+  C->target = &target_cpu;
+  job->arena.oom = arena_oom;
+  job->arena.oom_ud = L;
+  int d = job->disp_idx;
+  /* chunk name and source */
+  lua_getiuservalue(L, d, DISP_UV_CHUNK);
+  C->src.chunk = arena_strdup(C->A, lua_tostring(L, -1) ? lua_tostring(L, -1) : "<string>");
+  lua_pop(L, 1);
+  lua_getiuservalue(L, d, DISP_UV_SOURCE);
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    C->src.text = arena_strndup(C->A, s, len);
+    C->src.len = len;
+    C->module = parse_source(L, C->A, &C->src);
+  } else {
+    C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
+  }
+  lua_pop(L, 1);
+  lua_getiuservalue(L, d, DISP_UV_ENV);
+  C->env_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
+  lua_getiuservalue(L, d, DISP_UV_GLOBALS);
+  C->globals_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
+  compile_collect_module_names(C);
+  Node *def = compile_find_def(C, job->name);
+  if (def == NULL) return luaL_error(L, "lumba: no function '%s' in the source", job->name);
+
+  FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
+  if (job->declared_ret && job->declared_ret != spec->ret) {
+    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) spec->ret = job->declared_ret;
+    else
+      compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
+                    tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
+  }
+
+  LmJit *J = lmstate_jit(L, C->S);
+  C->ctx = jit_context(J);
+  job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
+  C->mod = job->mod;
+  jit_prepare_module(J, C->mod);
+  job->b = LLVMCreateBuilderInContext(C->ctx);
+  C->b = job->b;
+  lower_module(C);
+  const char *wrap = lower_wrapper(C, spec);
+
+  char *err = NULL;
+  if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
+  DispSpec *out = calloc(1, sizeof(DispSpec));
+  if (out == NULL) return luaL_error(L, "not enough memory");
+  job->out = out;
+  memcpy(out->argtypes, job->argtypes, sizeof(Type *) * (size_t)job->nargs);
+  out->nargs = job->nargs;
+  out->ret = spec->ret;
+  out->ret_slots = ty_slots(spec->ret);
+  out->symbol = dup_c(spec->symbol);
+  char *ir = LLVMPrintModuleToString(C->mod);
+  out->llvm_ir = dup_c(ir);
+  LLVMDisposeMessage(ir);
+  out->types = types_text(C, spec);
+  LLVMModuleRef m = job->mod;
+  job->mod = NULL;  /* the JIT owns it now, also on failure */
+  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
+  if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
+  return 0;
+}
+
+static void free_dispspec(DispSpec *s) {
+  if (s == NULL) return;
+  free(s->symbol);
+  free(s->llvm_ir);
+  free(s->types);
+  free(s);
+}
+
+DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
+                       Type **argtypes, int nargs, Type *declared_ret) {
+  Job job;
+  memset(&job, 0, sizeof job);
+  arena_init(&job.arena);
+  job.disp_idx = 2;  /* inside compile_protected: (job, dispatcher) */
+  job.name = name;
+  job.opt = opt;
+  job.argtypes = argtypes;
+  job.nargs = nargs;
+  job.declared_ret = declared_ret;
+  int top = lua_gettop(L);
+  disp_idx = lua_absindex(L, disp_idx);
+  lua_pushcfunction(L, compile_protected);
+  lua_pushlightuserdata(L, &job);
+  lua_pushvalue(L, disp_idx);
+  int status = lua_pcall(L, 2, 0, 0);
+  /* cleanup runs whatever happened */
+  if (job.b) LLVMDisposeBuilder(job.b);
+  if (job.mod) LLVMDisposeModule(job.mod);
+  for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
+  arena_free(&job.arena);
+  if (status != LUA_OK) {
+    free_dispspec(job.out);
+    lua_error(L);
+  }
+  lua_settop(L, top);
+  return job.out;
+}
+
+void compile_free_spec(DispSpec *s);
+void compile_free_spec(DispSpec *s) {
+  free_dispspec(s);
+}
+
+/* inspect_asm: the kept IR text parsed again and compiled to assembly */
+char *jit_asm_of_ir(lua_State *L, const char *ir);
+char *jit_asm_of_ir(lua_State *L, const char *ir) {
+  LmJit *J = lmstate_jit(L, lmstate_get(L));
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "ir");
+  LLVMModuleRef m = NULL;
+  char *err = NULL;
+  if (LLVMParseIRInContext(jit_context(J), buf, &m, &err)) {
+    lua_pushfstring(L, "lumba: cannot re-read the IR: %s", err ? err : "?");
+    LLVMDisposeMessage(err);
+    lua_error(L);
+  }
+  char *text = jit_emit_asm(J, m, &err);
+  LLVMDisposeModule(m);
+  if (text == NULL) fail_llvm(L, "cannot emit assembly", err);
+  return text;
+}

@@ -1,0 +1,319 @@
+/*
+** infer.c — type inference for one specialization: argument types seed the
+** locals, statements are walked until no local changes type (a fixed
+** point), then one strict pass reports what stayed unknown and leaves a
+** type on every expression node for the lowering.
+*/
+#include <string.h>
+
+#include "compile.h"
+#include "infer.h"
+
+#define MAX_PASSES 50
+
+int spec_local(FuncSpec *spec, const char *name) {
+  for (int i = 0; i < spec->nlocals; i++)
+    if (strcmp(spec->locals[i].name, name) == 0) return i;
+  return -1;
+}
+
+static int add_local(Compile *C, FuncSpec *spec, const char *name) {
+  int slot = spec_local(spec, name);
+  if (slot >= 0) return slot;
+  if (spec->nlocals == spec->caplocals) {
+    int cap = spec->caplocals ? 2 * spec->caplocals : 16;
+    Local *l = arena_alloc(C->A, sizeof(Local) * (size_t)cap);
+    if (spec->nlocals) memcpy(l, spec->locals, sizeof(Local) * (size_t)spec->nlocals);
+    spec->locals = l;
+    spec->caplocals = cap;
+  }
+  Local *v = &spec->locals[spec->nlocals];
+  memset(v, 0, sizeof *v);
+  v->name = name;
+  return spec->nlocals++;
+}
+
+static void collect_target(Compile *C, FuncSpec *spec, Node *t) {
+  if (t->kind == ND_Name) add_local(C, spec, t->name);
+  else if (t->kind == ND_Tuple || t->kind == ND_List)
+    for (int i = 0; i < t->elts.len; i++) collect_target(C, spec, t->elts.items[i]);
+}
+
+/* Python scoping: a name assigned anywhere in the function is local to it */
+static void collect_locals(Compile *C, FuncSpec *spec, NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    switch (s->kind) {
+      case ND_Assign:
+        for (int j = 0; j < s->targets.len; j++) collect_target(C, spec, s->targets.items[j]);
+        break;
+      case ND_AugAssign: case ND_AnnAssign: collect_target(C, spec, s->target); break;
+      case ND_For:
+        collect_target(C, spec, s->target);
+        collect_locals(C, spec, &s->body);
+        collect_locals(C, spec, &s->orelse);
+        break;
+      case ND_While: case ND_If:
+        collect_locals(C, spec, &s->body);
+        collect_locals(C, spec, &s->orelse);
+        break;
+      default: break;
+    }
+  }
+}
+
+void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
+  Local *v = &I->spec->locals[slot];
+  if (t == NULL) return;
+  if (t->kind == TY_NONE)
+    compile_error(I->C, loc, "TypingError", "cannot assign None to '%s'", v->name);
+  if (v->ty == NULL) {
+    v->ty = t;
+    v->def_loc = loc;
+    I->changed = true;
+    return;
+  }
+  Type *u = ty_unify(&I->C->S->types, v->ty, t);
+  if (u == NULL)
+    compile_error(I->C, loc, "TypingError",
+                  "cannot unify %s and %s for variable '%s' (typed %s at %d:%d)",
+                  tyname(I->C, v->ty), tyname(I->C, t), v->name, tyname(I->C, v->ty),
+                  v->def_loc.line, v->def_loc.col + 1);
+  if (u != v->ty) {
+    v->ty = u;
+    I->changed = true;
+  }
+}
+
+/* ---- statements ---- */
+
+static void infer_body(Infer *I, NodeList *body);
+
+static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
+  Compile *C = I->C;
+  switch (target->kind) {
+    case ND_Name: {
+      int slot = spec_local(I->spec, target->name);
+      LM_ASSERT(slot >= 0);
+      target->slot = slot;
+      infer_set_local(I, slot, t, target->loc);
+      target->ty = I->spec->locals[slot].ty;
+      return;
+    }
+    case ND_Tuple: case ND_List: {
+      if (t == NULL) return;
+      int n = target->elts.len;
+      if (t->kind != TY_TUPLE)
+        compile_error(C, value ? value->loc : target->loc, "TypingError",
+                      "cannot unpack %s into %d variables", tyname(C, t), n);
+      if (t->nelems != n)
+        compile_error(C, value ? value->loc : target->loc, "TypingError",
+                      "cannot unpack a tuple of %d values into %d variables", t->nelems, n);
+      for (int i = 0; i < n; i++) infer_store(I, target->elts.items[i], t->elems[i], NULL);
+      target->ty = t;
+      return;
+    }
+    case ND_Subscript: {
+      Type *elem = infer_subscript(I, target, true);
+      if (elem == NULL || t == NULL) return;
+      if (elem->kind == TY_ARRAY) {
+        if (!ty_is_number(t) && !(t->kind == TY_ARRAY && t->ndim <= elem->ndim))
+          compile_error(C, target->loc, "TypingError", "cannot store %s into a slice of %s",
+                        tyname(C, t), tyname(C, target->value->ty));
+      } else if (!ty_is_number(t)) {
+        compile_error(C, target->loc, "TypingError", "cannot store %s into an element of %s",
+                      tyname(C, t), tyname(C, target->value->ty));
+      }
+      return;
+    }
+    case ND_Attribute:
+      compile_error(C, target->loc, "UnsupportedError", "assignment to attributes is not supported in compiled code");
+    default:
+      compile_error(C, target->loc, "SyntaxError", "cannot assign to this expression");
+  }
+}
+
+static void infer_for(Infer *I, Node *s) {
+  Compile *C = I->C;
+  Node *it = s->iter;
+  Sym f = {0};
+  if (it->kind == ND_Call) f = resolve_static(C, I->spec, it->func);
+  if (f.kind == SYM_BUILTIN && (strcmp(f.qname, "range") == 0 || strcmp(f.qname, "numba.prange") == 0)) {
+    if (it->args.len < 1 || it->args.len > 3 || it->keywords.len)
+      compile_error(C, it->loc, "TypingError", "range expects 1 to 3 integer arguments, got %d", it->args.len);
+    for (int i = 0; i < it->args.len; i++) {
+      Type *a = infer_expr(I, it->args.items[i]);
+      if (a && !ty_is_int(a) && !ty_is_bool(a))
+        compile_error(C, it->args.items[i]->loc, "TypingError", "range() arguments must be integers, not %s",
+                      tyname(C, a));
+    }
+    it->aux = (void *)f.qname;
+    if (s->target->kind != ND_Name)
+      compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
+    infer_store(I, s->target, ty_int64, NULL);
+  } else {
+    Type *t = infer_expr(I, it);
+    if (t && t->kind == TY_ARRAY) {
+      Type *el = t->ndim == 1 ? ty_scalar(t->dtype)
+                              : ty_array(&C->S->types, t->dtype, t->ndim - 1, t->layout == 'C' ? 'C' : 'A');
+      infer_store(I, s->target, el, NULL);
+    } else if (t && t->kind == TY_TUPLE) {
+      Type *u = NULL;
+      for (int i = 0; i < t->nelems; i++) u = ty_unify(&C->S->types, u, t->elems[i]);
+      if (u == NULL && t->nelems) compile_error(C, it->loc, "TypingError", "cannot iterate over a tuple of mixed types %s", tyname(C, t));
+      if (u) infer_store(I, s->target, u, NULL);
+    } else if (t) {
+      compile_error(C, it->loc, "TypingError", "cannot iterate over %s", tyname(C, t));
+    }
+  }
+  infer_body(I, &s->body);
+  infer_body(I, &s->orelse);
+}
+
+static void infer_stmt(Infer *I, Node *s) {
+  Compile *C = I->C;
+  switch (s->kind) {
+    case ND_Assign: {
+      Type *t = infer_expr(I, s->value);
+      for (int i = 0; i < s->targets.len; i++) infer_store(I, s->targets.items[i], t, s->value);
+      break;
+    }
+    case ND_AnnAssign:
+      if (s->value) infer_store(I, s->target, infer_expr(I, s->value), s->value);
+      break;
+    case ND_AugAssign: {
+      Type *cur = s->target->kind == ND_Subscript ? infer_subscript(I, s->target, true) : infer_expr(I, s->target);
+      Type *v = infer_expr(I, s->value);
+      if (cur == NULL || v == NULL) break;
+      Type *r = infer_binop_type(I, s->op, cur, v, s->loc);
+      if (s->target->kind == ND_Name) {
+        infer_set_local(I, s->target->slot, r, s->target->loc);
+      } else if (s->target->kind == ND_Subscript) {
+        if (!ty_is_number(cur))
+          compile_error(C, s->loc, "UnsupportedError", "augmented assignment to array slices is not supported");
+      } else {
+        compile_error(C, s->target->loc, "UnsupportedError", "augmented assignment to this target is not supported");
+      }
+      s->ty = r;
+      break;
+    }
+    case ND_For: infer_for(I, s); break;
+    case ND_While:
+      infer_truth(I, s->test);
+      infer_body(I, &s->body);
+      infer_body(I, &s->orelse);
+      break;
+    case ND_If:
+      infer_truth(I, s->test);
+      infer_body(I, &s->body);
+      infer_body(I, &s->orelse);
+      break;
+    case ND_Return: {
+      Type *t = s->value ? infer_expr(I, s->value) : &ty_none;
+      if (t == NULL) break;
+      if (t->kind == TY_TUPLE)
+        for (int i = 0; i < t->nelems; i++)
+          if (t->elems[i]->kind == TY_TUPLE || t->elems[i]->kind == TY_NONE)
+            compile_error(C, s->loc, "UnsupportedError", "returning nested tuples is not supported");
+      FuncSpec *sp = I->spec;
+      if (sp->ret == NULL) {
+        sp->ret = t;
+        sp->ret_loc = s->loc;
+        I->changed = true;
+      } else if (sp->ret != t) {
+        Type *u = (sp->ret->kind == TY_NONE || t->kind == TY_NONE) ? NULL : ty_unify(&C->S->types, sp->ret, t);
+        if (u == NULL)
+          compile_error(C, s->loc, "TypingError",
+                        "cannot unify return types %s and %s (the other return is at %d:%d)",
+                        tyname(C, sp->ret), tyname(C, t), sp->ret_loc.line, sp->ret_loc.col + 1);
+        if (u != sp->ret) {
+          sp->ret = u;
+          I->changed = true;
+        }
+      }
+      break;
+    }
+    case ND_Expr:
+      if (s->value->kind == ND_Constant && s->value->ckind == CK_STR) break;  /* docstring */
+      infer_expr(I, s->value);
+      break;
+    case ND_Assert:
+      infer_truth(I, s->test);
+      if (s->msg && !(s->msg->kind == ND_Constant && s->msg->ckind == CK_STR))
+        compile_error(C, s->msg->loc, "UnsupportedError", "assert messages must be string literals");
+      break;
+    case ND_Raise: infer_raise(I, s); break;
+    case ND_Pass: case ND_Break: case ND_Continue: break;
+    case ND_FunctionDef:
+      compile_error(C, s->loc, "UnsupportedError", "nested functions are not supported in compiled code");
+    case ND_Import: case ND_ImportFrom:
+      compile_error(C, s->loc, "UnsupportedError", "import inside a compiled function is not supported; import at module level");
+    default:
+      compile_error(C, s->loc, "UnsupportedError", "'%s' statements are not supported in compiled code",
+                    ast_kind_names[s->kind]);
+  }
+}
+
+static void infer_body(Infer *I, NodeList *body) {
+  for (int i = 0; i < body->len; i++) infer_stmt(I, body->items[i]);
+}
+
+static void run_passes(Compile *C, FuncSpec *spec) {
+  Infer I = {C, spec, false, false};
+  for (int pass = 0; pass < MAX_PASSES; pass++) {
+    I.changed = false;
+    infer_body(&I, &spec->def->body);
+    if (!I.changed) break;
+  }
+  I.strict = true;
+  infer_body(&I, &spec->def->body);
+  for (int i = 0; i < spec->nlocals; i++)
+    if (spec->locals[i].ty == NULL) {
+      /* never assigned a known type: only possible for unreachable or recursive-only code */
+      compile_error(C, spec->def->loc, "TypingError", "cannot determine the type of variable '%s' in %s()",
+                    spec->locals[i].name, spec->def->name);
+    }
+  if (spec->ret == NULL) spec->ret = &ty_none;
+}
+
+static bool same_args(FuncSpec *s, Node *def, Type **argtypes, int nargs) {
+  if (s->def != def || s->nargs != nargs) return false;
+  for (int i = 0; i < nargs; i++)
+    if (s->argtypes[i] != argtypes[i]) return false;
+  return true;
+}
+
+FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at) {
+  for (FuncSpec *s = C->specs; s; s = s->next)
+    if (same_args(s, def, argtypes, nargs)) return s;  /* also while being inferred: recursion */
+  if (def->args.len != nargs)
+    compile_error(C, at, "TypingError", "%s() takes %d arguments but %d were given", def->name, def->args.len, nargs);
+  int depth = 0;
+  for (FuncSpec *s = C->specs; s; s = s->next) depth++;
+  if (depth > 200)
+    compile_error(C, at, "TypingError", "too many specializations of %s() (recursion on ever-changing types?)", def->name);
+  FuncSpec *spec = arena_alloc(C->A, sizeof(FuncSpec));
+  spec->def = def;
+  spec->nargs = nargs;
+  spec->argtypes = arena_alloc(C->A, sizeof(Type *) * (size_t)(nargs ? nargs : 1));
+  memcpy(spec->argtypes, argtypes, sizeof(Type *) * (size_t)nargs);
+  spec->parallel = C->opt.parallel;
+  spec->next = C->specs;
+  C->specs = spec;
+  for (int i = 0; i < nargs; i++) {
+    int slot = add_local(C, spec, def->args.items[i]->name);
+    spec->locals[slot].ty = argtypes[i];
+    spec->locals[slot].is_param = true;
+    spec->locals[slot].def_loc = def->args.items[i]->loc;
+  }
+  collect_locals(C, spec, &def->body);
+  spec->state = 1;
+  run_passes(C, spec);
+  spec->state = 2;
+  return spec;
+}
+
+void infer_retype(Compile *C, FuncSpec *spec) {
+  Infer I = {C, spec, false, true};
+  infer_body(&I, &spec->def->body);
+}

@@ -1,0 +1,47 @@
+/*
+** infer.h — shared by the inference files (statements in infer.c,
+** expressions in infer_expr.c, calls and builtins in infer_call.c).
+*/
+#ifndef infer_h
+#define infer_h
+
+#include "compile.h"
+
+typedef struct Infer {
+  Compile *C;
+  FuncSpec *spec;
+  bool changed;   // a local or the return type changed this pass
+  bool strict;    // final pass: unknown types are errors
+} Infer;
+
+Type *infer_expr(Infer *I, Node *n);
+void infer_truth(Infer *I, Node *n);                      /* a condition: scalar */
+Type *infer_subscript(Infer *I, Node *n, bool store);
+Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
+Type *infer_call(Infer *I, Node *n);
+void infer_raise(Infer *I, Node *s);
+void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
+/* the dtype named by a dtype argument (np.float32, float, "int32"); -1 if not one */
+int infer_dtype_arg(Infer *I, Node *n);
+
+/* aux tags left on Call nodes for the lowering */
+typedef enum CallKind {
+  CALL_BUILTIN = 1,  // qname in n->aux2... see lower_call.c
+  CALL_DEF,
+  CALL_DISPATCHER,
+  CALL_CAST,
+  CALL_METHOD,
+} CallKind;
+
+typedef struct CallInfo {
+  CallKind kind;
+  const char *qname;     // builtin or method name
+  FuncSpec *callee;      // CALL_DEF
+  DType dt;              // CALL_CAST / allocation dtype
+  Node *recv;            // CALL_METHOD: the array the method works on
+  Node **args;           // positional arguments after keywords and defaults are placed
+  int nargs;
+  struct DispSpec *disp; // CALL_DISPATCHER
+} CallInfo;
+
+#endif

@@ -1,0 +1,278 @@
+/*
+** infer_expr.c — types of expressions by Numba's rules.
+*/
+#include <string.h>
+
+#include "infer.h"
+
+static const char *const op_verbs[OP__COUNT] = {
+    [OP_Add] = "add", [OP_Sub] = "subtract", [OP_Mult] = "multiply", [OP_MatMult] = "matrix-multiply",
+    [OP_Div] = "divide", [OP_FloorDiv] = "floor-divide", [OP_Mod] = "take the modulo of",
+    [OP_Pow] = "raise to a power", [OP_LShift] = "shift", [OP_RShift] = "shift",
+    [OP_BitOr] = "bitwise-or", [OP_BitXor] = "bitwise-xor", [OP_BitAnd] = "bitwise-and",
+};
+
+static Type *need(Infer *I, Node *n, Type *t) {
+  if (t == NULL && I->strict)
+    compile_error(I->C, n->loc, "TypingError", "cannot determine the type of this expression");
+  return t;
+}
+
+Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
+  Compile *C = I->C;
+  if (ty_is_number(a) && ty_is_number(b)) {
+    switch (op) {
+      case OP_Add: case OP_Sub: case OP_Mult: case OP_FloorDiv: case OP_Mod: {
+        Type *r = ty_arith(a, b);
+        if (r) return r;
+        break;
+      }
+      case OP_Div: return ty_truediv(a, b);
+      case OP_Pow:
+        if (!ty_is_float(a) && !ty_is_float(b)) return ty_arith(a, b);
+        return ty_arith(a, b);
+      case OP_LShift: case OP_RShift: case OP_BitOr: case OP_BitXor: case OP_BitAnd:
+        if (ty_is_float(a) || ty_is_float(b)) break;
+        if (ty_is_bool(a) && ty_is_bool(b) && op != OP_LShift && op != OP_RShift) return ty_bool;
+        return ty_arith(a, b);
+      default: break;
+    }
+  }
+  if (op == OP_MatMult)
+    compile_error(C, loc, "UnsupportedError", "the @ operator is not supported in compiled code");
+  if (a->kind == TY_ARRAY || b->kind == TY_ARRAY)
+    compile_error(C, loc, "TypingError", "cannot %s %s and %s (whole-array arithmetic is not supported yet: write a loop)",
+                  op_verbs[op] ? op_verbs[op] : "combine", tyname(C, a), tyname(C, b));
+  compile_error(C, loc, "TypingError", "cannot %s %s and %s", op_verbs[op] ? op_verbs[op] : "combine",
+                tyname(C, a), tyname(C, b));
+}
+
+void infer_truth(Infer *I, Node *n) {
+  Type *t = infer_expr(I, n);
+  if (t && t->kind != TY_SCALAR)
+    compile_error(I->C, n->loc, "TypingError", "%s cannot be used as a condition%s", tyname(I->C, t),
+                  t->kind == TY_ARRAY ? " (the truth value of an array is ambiguous)" : "");
+}
+
+/* a constant integer expression (for tuple indices) */
+static bool const_int(Node *n, int64_t *v) {
+  if (n->kind == ND_Constant && n->ckind == CK_INT) { *v = n->ival; return true; }
+  if (n->kind == ND_UnaryOp && n->op == OP_USub && n->operand->kind == ND_Constant && n->operand->ckind == CK_INT) {
+    *v = -n->operand->ival;
+    return true;
+  }
+  return false;
+}
+
+/* a[i], a[i, j], a[1:-1], a[:, j]; tuples by constant index */
+Type *infer_subscript(Infer *I, Node *n, bool store) {
+  Compile *C = I->C;
+  Type *base = infer_expr(I, n->value);
+  Node *sl = n->slice;
+  int nidx = sl->kind == ND_Tuple ? sl->elts.len : 1;
+  Node **idx = sl->kind == ND_Tuple ? sl->elts.items : &n->slice;
+  int nints = 0, nslices = 0;
+  bool unknown = false;
+  for (int i = 0; i < nidx; i++) {
+    Node *x = idx[i];
+    if (x->kind == ND_Slice) {
+      nslices++;
+      Node *parts[3] = {x->lower, x->upper, x->step};
+      for (int k = 0; k < 3; k++) {
+        if (!parts[k]) continue;
+        Type *pt = infer_expr(I, parts[k]);
+        if (pt == NULL) { unknown = true; continue; }
+        if (!ty_is_int(pt) && !ty_is_bool(pt))
+          compile_error(C, parts[k]->loc, "TypingError", "slice indices must be integers, not %s", tyname(C, pt));
+      }
+      x->ty = NULL;
+    } else {
+      Type *it = infer_expr(I, x);
+      if (it == NULL) { unknown = true; continue; }
+      if (!ty_is_int(it) && !ty_is_bool(it))
+        compile_error(C, x->loc, "TypingError", "array indices must be integers, not %s%s", tyname(C, it),
+                      it->kind == TY_ARRAY ? " (fancy indexing is not supported)" : "");
+      nints++;
+    }
+  }
+  if (base == NULL || unknown) return need(I, n, NULL);
+  if (base->kind == TY_TUPLE) {
+    int64_t k;
+    if (store) compile_error(C, n->loc, "TypingError", "tuples cannot be changed");
+    if (nidx != 1 || nslices) compile_error(C, n->loc, "UnsupportedError", "tuples can only be indexed by one integer");
+    if (const_int(sl, &k)) {
+      if (k < 0) k += base->nelems;
+      if (k < 0 || k >= base->nelems)
+        compile_error(C, sl->loc, "IndexError", "tuple index out of range");
+      return n->ty = base->elems[k];
+    }
+    for (int i = 1; i < base->nelems; i++)
+      if (base->elems[i] != base->elems[0])
+        compile_error(C, sl->loc, "TypingError", "a tuple of mixed types %s can only be indexed by a constant", tyname(C, base));
+    if (base->nelems == 0) compile_error(C, sl->loc, "IndexError", "tuple index out of range");
+    return n->ty = base->elems[0];
+  }
+  if (base->kind != TY_ARRAY)
+    compile_error(C, n->loc, "TypingError", "%s cannot be indexed", tyname(C, base));
+  if (nidx > base->ndim)
+    compile_error(C, n->loc, "TypingError", "too many indices for array: array is %d-dimensional, but %d were indexed",
+                  base->ndim, nidx);
+  if (nints == base->ndim) return n->ty = ty_scalar(base->dtype);
+  /* a view: C layout survives leading integers, then one step-less slice, then full slices */
+  char layout = 'A';
+  if (base->layout == 'C') {
+    layout = 'C';
+    bool seen_slice = false;
+    for (int i = 0; i < nidx; i++) {
+      Node *x = idx[i];
+      if (x->kind != ND_Slice) {
+        if (seen_slice) layout = 'A';
+        continue;
+      }
+      bool full = !x->lower && !x->upper && !x->step;
+      if (x->step || (seen_slice && !full)) layout = 'A';
+      seen_slice = true;
+    }
+  }
+  return n->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
+}
+
+static Type *infer_attribute(Infer *I, Node *n) {
+  Compile *C = I->C;
+  Sym s = resolve_static(C, I->spec, n);
+  if (s.kind == SYM_CONST) return n->ty = s.cty;
+  if (s.kind != SYM_NONE)
+    compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
+  Type *base = infer_expr(I, n->value);
+  if (base == NULL) return need(I, n, NULL);
+  if (base->kind == TY_ARRAY) {
+    if (strcmp(n->name, "shape") == 0 || strcmp(n->name, "strides") == 0) {
+      Type *el[LM_MAXDIM];
+      for (int i = 0; i < base->ndim; i++) el[i] = ty_int64;
+      return n->ty = ty_tuple(&C->S->types, el, base->ndim);
+    }
+    if (strcmp(n->name, "size") == 0 || strcmp(n->name, "ndim") == 0 || strcmp(n->name, "itemsize") == 0 ||
+        strcmp(n->name, "nbytes") == 0)
+      return n->ty = ty_int64;
+    if (strcmp(n->name, "T") == 0) {
+      char lay = base->layout == 'C' ? 'F' : base->layout == 'F' ? 'C' : 'A';
+      return n->ty = ty_array(&C->S->types, base->dtype, base->ndim, lay);
+    }
+  }
+  compile_error(C, n->loc, "TypingError", "%s has no attribute '%s'", tyname(C, base), n->name);
+}
+
+static Type *infer_compare(Infer *I, Node *n) {
+  Compile *C = I->C;
+  Type *l = infer_expr(I, n->left);
+  bool unknown = l == NULL;
+  for (int i = 0; i < n->elts.len; i++) {
+    Type *r = infer_expr(I, n->elts.items[i]);
+    OpKind op = n->cmpops[i];
+    if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
+      compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
+    if (r == NULL) unknown = true;
+    else if (l && (!ty_is_number(l) || !ty_is_number(r)))
+      compile_error(C, n->loc, "TypingError", "cannot compare %s and %s", tyname(C, l), tyname(C, r));
+    l = r;
+  }
+  return unknown ? need(I, n, NULL) : (n->ty = ty_bool);
+}
+
+Type *infer_expr(Infer *I, Node *n) {
+  Compile *C = I->C;
+  Type *t = NULL;
+  switch (n->kind) {
+    case ND_Constant:
+      switch (n->ckind) {
+        case CK_INT: t = ty_int64; break;
+        case CK_FLOAT: t = ty_float64; break;
+        case CK_BOOL: t = ty_bool; break;
+        case CK_NONE: t = &ty_none; break;
+        case CK_STR:
+          compile_error(C, n->loc, "UnsupportedError", "strings are only supported as messages of raise and assert");
+      }
+      break;
+    case ND_Name: {
+      Sym s = resolve_name(C, I->spec, n->name, n->loc);
+      if (s.kind == SYM_LOCAL) {
+        n->slot = s.slot;
+        t = I->spec->locals[s.slot].ty;
+        if (t == NULL && I->strict)
+          compile_error(C, n->loc, "NameError", "local variable '%s' is used before it is assigned", n->name);
+      } else if (s.kind == SYM_CONST) {
+        n->aux = arena_alloc(C->A, sizeof(Sym));
+        *(Sym *)n->aux = s;
+        t = s.cty;
+      } else {
+        compile_error(C, n->loc, "TypingError", "'%s' is a %s, not a value", n->name,
+                      s.kind == SYM_MODULE ? "module" : s.kind == SYM_DTYPE ? "type" : "function");
+      }
+      break;
+    }
+    case ND_BinOp: {
+      Type *a = infer_expr(I, n->left), *b = infer_expr(I, n->right);
+      if (a && b) t = infer_binop_type(I, n->op, a, b, n->loc);
+      break;
+    }
+    case ND_UnaryOp: {
+      Type *a = infer_expr(I, n->operand);
+      if (a == NULL) break;
+      if (!ty_is_number(a))
+        compile_error(C, n->loc, "TypingError", "bad operand type for unary %s: %s", ast_op_symbols[n->op], tyname(C, a));
+      if (n->op == OP_Not) t = ty_bool;
+      else if (n->op == OP_Invert && ty_is_float(a))
+        compile_error(C, n->loc, "TypingError", "bad operand type for unary ~: %s", tyname(C, a));
+      else if (ty_is_float(a)) t = a;
+      else t = ty_arith(a, a);
+      break;
+    }
+    case ND_BoolOp: {
+      bool unknown = false;
+      for (int i = 0; i < n->elts.len; i++) {
+        Type *a = infer_expr(I, n->elts.items[i]);
+        if (a == NULL) { unknown = true; continue; }
+        if (!ty_is_number(a))
+          compile_error(C, n->elts.items[i]->loc, "TypingError", "'%s' needs numbers or booleans, not %s",
+                        ast_op_symbols[n->op], tyname(C, a));
+        Type *u = ty_unify(&C->S->types, t, a);
+        t = u;
+      }
+      if (unknown) t = NULL;
+      break;
+    }
+    case ND_IfExp: {
+      infer_truth(I, n->test);
+      Type *a = infer_expr(I, n->body_e), *b = infer_expr(I, n->orelse_e);
+      if (a && b) {
+        t = ty_unify(&C->S->types, a, b);
+        if (t == NULL)
+          compile_error(C, n->loc, "TypingError", "the branches of a conditional expression have types %s and %s",
+                        tyname(C, a), tyname(C, b));
+      }
+      break;
+    }
+    case ND_Compare: return infer_compare(I, n);
+    case ND_Call: t = infer_call(I, n); break;
+    case ND_Attribute: return infer_attribute(I, n);
+    case ND_Subscript: return infer_subscript(I, n, false);
+    case ND_Tuple: {
+      Type *el[LM_MAXARGS];
+      if (n->elts.len > LM_MAXARGS) compile_error(C, n->loc, "UnsupportedError", "tuple too long");
+      bool unknown = false;
+      for (int i = 0; i < n->elts.len; i++)
+        if ((el[i] = infer_expr(I, n->elts.items[i])) == NULL) unknown = true;
+      if (!unknown) t = ty_tuple(&C->S->types, el, n->elts.len);
+      break;
+    }
+    case ND_List:
+      compile_error(C, n->loc, "UnsupportedError", "lists are not supported in compiled code (use a tuple or an array)");
+    case ND_Slice:
+      compile_error(C, n->loc, "SyntaxError", "a slice is only valid inside []");
+    default:
+      compile_error(C, n->loc, "UnsupportedError", "'%s' expressions are not supported in compiled code",
+                    ast_kind_names[n->kind]);
+  }
+  n->ty = t;
+  return need(I, n, t);
+}

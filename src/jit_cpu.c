@@ -1,0 +1,340 @@
+/*
+** jit_cpu.c — pass pipeline, ORC LLJIT per Lua state, symbol lookup.
+**
+** Ownership rules of the LLVM C API that this file relies on:
+**  - LLVMOrcCreateLLJIT consumes its builder, also on failure; the builder
+**    consumes the JITTargetMachineBuilder, which consumed its template TM.
+**  - LLVMOrcCreateNewThreadSafeModule consumes the module, and
+**    LLVMOrcLLJITAddLLVMIRModule / AddObjectFile consume the TSM / buffer even
+**    when they fail (llvm-c/LLJIT.h: "should not be disposed of or referenced
+**    once this function returns").
+**  - LLVMOrcAbsoluteSymbols takes the interned names; LLVMOrcJITDylibDefine
+**    owns the materialization unit only on success.
+**  - Every char * LLVM returns goes back through LLVMDisposeMessage (or
+**    LLVMDisposeErrorMessage for LLVMGetErrorMessage's), after being copied
+**    into a malloc'd string when the caller keeps it.
+** Code model and relocation model are the JIT defaults (the same ones LLJIT's
+** detectHost picks: large code model on x86-64), so the sections RuntimeDyld
+** places anywhere in memory can always reach each other and the process's
+** libraries; inspect_asm shows exactly the code that runs.
+*/
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "jit_cpu.h"
+#include "lm.h"
+
+struct LmJit {
+  LLVMOrcThreadSafeContextRef tsc;  // context modules are built in
+  LLVMOrcLLJITRef jit;              // owns added modules, objects and code
+  LLVMOrcJITDylibRef jd;            // the JIT's main JITDylib (owned by jit)
+  LLVMTargetMachineRef tm;          // host TM for the optimiser and emission
+  char *triple, *cpu, *features;    // from LLVM: LLVMDisposeMessage
+  char *session_err;                // last error the ExecutionSession reported (malloc'd)
+};
+
+/* The only C global: LLVM's native target is registered once per process. */
+static pthread_once_t native_once = PTHREAD_ONCE_INIT;
+
+static void init_native(void) {
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  LLVMInitializeNativeAsmParser();
+}
+
+/* A malloc'd copy of a formatted message into *err (NULL if out of memory;
+** err itself may be NULL when the caller wants no message). */
+static void seterr(char **err, const char *fmt, ...) {
+  if (err == NULL) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (s) {
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  *err = s;
+}
+
+/* Consumes e and reports "what: message". */
+static void seterr_llvm(char **err, const char *what, LLVMErrorRef e) {
+  char *msg = LLVMGetErrorMessage(e);  // consumes e
+  seterr(err, "%s: %s", what, msg);
+  LLVMDisposeErrorMessage(msg);
+}
+
+/* The ExecutionSession reports materialization failures (an undefined
+** symbol in an added module, ...) here instead of printing them to stderr;
+** jit_lookup adds the last one to its own message. */
+static void report_session_error(void *ctx, LLVMErrorRef e) {
+  LmJit *J = ctx;
+  char *msg = LLVMGetErrorMessage(e);
+  free(J->session_err);
+  J->session_err = NULL;
+  seterr(&J->session_err, "%s", msg);
+  LLVMDisposeErrorMessage(msg);
+}
+
+/* libgcc's helpers that LLVM's code generator calls (llvm.powi, 128-bit
+** division). libm and libc are in a Lua process's global symbol scope (lua5.4
+** links them), libgcc_s is not (it comes in as a dependency of libLLVM, loaded
+** RTLD_LOCAL with lumba.core), so the process generator cannot find these:
+** every LmJit defines them from the copies this library links. */
+double __powidf2(double, int);
+float __powisf2(float, int);
+__int128 __divti3(__int128, __int128);
+__int128 __modti3(__int128, __int128);
+unsigned __int128 __udivti3(unsigned __int128, unsigned __int128);
+unsigned __int128 __umodti3(unsigned __int128, unsigned __int128);
+
+static int define_helpers(LmJit *J, char **err) {
+  const char *const names[] = {"__powidf2", "__powisf2", "__divti3",
+                               "__modti3",  "__udivti3", "__umodti3"};
+  void *const addrs[] = {(void *)__powidf2, (void *)__powisf2, (void *)__divti3,
+                         (void *)__modti3,  (void *)__udivti3, (void *)__umodti3};
+  return jit_define_symbols(J, names, addrs, (int)lm_countof(names), err);
+}
+
+static LLVMTargetMachineRef host_tm(LmJit *J, LLVMTargetRef target) {
+  return LLVMCreateTargetMachine(target, J->triple, J->cpu, J->features,
+                                 LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+                                 LLVMCodeModelJITDefault);
+}
+
+LmJit *jit_new(char **err) {
+  pthread_once(&native_once, init_native);
+  LmJit *J = calloc(1, sizeof *J);
+  if (J == NULL) {
+    seterr(err, "jit: out of memory");
+    return NULL;
+  }
+  J->triple = LLVMGetDefaultTargetTriple();
+  J->cpu = LLVMGetHostCPUName();
+  J->features = LLVMGetHostCPUFeatures();
+  LLVMTargetRef target;
+  char *msg = NULL;
+  if (LLVMGetTargetFromTriple(J->triple, &target, &msg)) {
+    seterr(err, "jit: no target for %s: %s", J->triple, msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    jit_free(J);
+    return NULL;
+  }
+  J->tm = host_tm(J, target);
+  LLVMTargetMachineRef jit_tm = host_tm(J, target);
+  if (J->tm == NULL || jit_tm == NULL) {
+    seterr(err, "jit: cannot create a target machine for %s (%s)", J->triple, J->cpu);
+    if (jit_tm) LLVMDisposeTargetMachine(jit_tm);
+    jit_free(J);
+    return NULL;
+  }
+  LLVMOrcJITTargetMachineBuilderRef jtmb =
+      LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jit_tm);  // consumes jit_tm
+  LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb);  // consumes jtmb
+  LLVMErrorRef e = LLVMOrcCreateLLJIT(&J->jit, builder);        // consumes builder
+  if (e) {
+    J->jit = NULL;
+    seterr_llvm(err, "jit: cannot create LLJIT", e);
+    jit_free(J);
+    return NULL;
+  }
+  LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(J->jit),
+                                          report_session_error, J);
+  J->jd = LLVMOrcLLJITGetMainJITDylib(J->jit);
+  LLVMOrcDefinitionGeneratorRef gen;
+  e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+      &gen, LLVMOrcLLJITGetGlobalPrefix(J->jit), NULL, NULL);
+  if (e) {
+    seterr_llvm(err, "jit: cannot search the process's symbols", e);
+    jit_free(J);
+    return NULL;
+  }
+  LLVMOrcJITDylibAddGenerator(J->jd, gen);  // the JITDylib owns gen
+  if (define_helpers(J, err)) {
+    jit_free(J);
+    return NULL;
+  }
+  J->tsc = LLVMOrcCreateNewThreadSafeContext();
+  return J;
+}
+
+void jit_free(LmJit *J) {
+  if (J == NULL) return;
+  if (J->jit) {
+    LLVMErrorRef e = LLVMOrcDisposeLLJIT(J->jit);
+    if (e) LLVMConsumeError(e);  // nothing to report it to while closing
+  }
+  if (J->tsc) LLVMOrcDisposeThreadSafeContext(J->tsc);
+  if (J->tm) LLVMDisposeTargetMachine(J->tm);
+  LLVMDisposeMessage(J->triple);
+  LLVMDisposeMessage(J->cpu);
+  LLVMDisposeMessage(J->features);
+  free(J->session_err);
+  free(J);
+}
+
+LLVMContextRef jit_context(LmJit *J) {
+  return LLVMOrcThreadSafeContextGetContext(J->tsc);
+}
+
+void jit_prepare_module(LmJit *J, LLVMModuleRef M) {
+  LLVMSetTarget(M, LLVMOrcLLJITGetTripleString(J->jit));
+  LLVMSetDataLayout(M, LLVMOrcLLJITGetDataLayoutStr(J->jit));
+}
+
+int jit_define_symbols(LmJit *J, const char *const *names, void *const *addrs, int n,
+                       char **err) {
+  if (n <= 0) return 0;
+  LLVMJITCSymbolMapPair *pairs = malloc((size_t)n * sizeof *pairs);
+  if (pairs == NULL) {
+    seterr(err, "jit: out of memory");
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    pairs[i].Name = LLVMOrcLLJITMangleAndIntern(J->jit, names[i]);  // retained for AbsoluteSymbols
+    pairs[i].Sym.Address = (LLVMOrcJITTargetAddress)(uintptr_t)addrs[i];
+    pairs[i].Sym.Flags.GenericFlags =
+        LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    pairs[i].Sym.Flags.TargetFlags = 0;
+  }
+  LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, (size_t)n);
+  free(pairs);  // the names now belong to mu
+  LLVMErrorRef e = LLVMOrcJITDylibDefine(J->jd, mu);
+  if (e) {
+    LLVMOrcDisposeMaterializationUnit(mu);  // still ours after a failed define
+    seterr_llvm(err, "jit: cannot define symbols", e);
+    return -1;
+  }
+  return 0;
+}
+
+/* A module the verifier rejects would crash the optimiser or the code
+** generator; it is a bug in lowering, reported as an error. */
+static int verify(LLVMModuleRef M, char **err) {
+  char *msg = NULL;
+  int bad = LLVMVerifyModule(M, LLVMReturnStatusAction, &msg);
+  if (bad) seterr(err, "jit: invalid module: %s", msg ? msg : "?");
+  LLVMDisposeMessage(msg);
+  return bad ? -1 : 0;
+}
+
+int jit_optimize(LmJit *J, LLVMModuleRef M, int level, char **err) {
+  if (level < 0 || level > 3) {
+    seterr(err, "jit: optimisation level %d is not 0..3", level);
+    return -1;
+  }
+  if (verify(M, err)) return -1;
+  char pipeline[16];
+  snprintf(pipeline, sizeof pipeline, "default<O%d>", level);
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  /* clang's choices: vectorisers and unrolling from O2 (the C API leaves
+  ** the SLP vectoriser off by default) */
+  LLVMPassBuilderOptionsSetLoopVectorization(opts, level >= 2);
+  LLVMPassBuilderOptionsSetSLPVectorization(opts, level >= 2);
+  LLVMPassBuilderOptionsSetLoopInterleaving(opts, level >= 2);
+  LLVMPassBuilderOptionsSetLoopUnrolling(opts, level >= 2);
+  LLVMErrorRef e = LLVMRunPasses(M, pipeline, J->tm, opts);
+  LLVMDisposePassBuilderOptions(opts);
+  if (e) {
+    seterr_llvm(err, "jit: optimisation failed", e);
+    return -1;
+  }
+  return 0;
+}
+
+/* Code generation rewrites IR in place (CodeGenPrepare), so a clone is
+** compiled and the caller's module stays as it was. */
+static char *emit(LmJit *J, LLVMModuleRef M, LLVMCodeGenFileType kind, size_t *len,
+                  char **err) {
+  LLVMModuleRef clone = LLVMCloneModule(M);
+  char *msg = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  LLVMBool bad = LLVMTargetMachineEmitToMemoryBuffer(J->tm, clone, kind, &msg, &buf);
+  LLVMDisposeModule(clone);
+  if (bad) {
+    seterr(err, "jit: code generation failed: %s", msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    return NULL;
+  }
+  size_t n = LLVMGetBufferSize(buf);
+  char *out = malloc(n + 1);
+  if (out) {
+    memcpy(out, LLVMGetBufferStart(buf), n);
+    out[n] = '\0';
+    if (len) *len = n;
+  } else {
+    seterr(err, "jit: out of memory");
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  return out;
+}
+
+char *jit_emit_asm(LmJit *J, LLVMModuleRef M, char **err) {
+  return emit(J, M, LLVMAssemblyFile, NULL, err);
+}
+
+char *jit_emit_object(LmJit *J, LLVMModuleRef M, size_t *len, char **err) {
+  return emit(J, M, LLVMObjectFile, len, err);
+}
+
+int jit_add_module(LmJit *J, LLVMModuleRef M, char **err) {
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, J->tsc);
+  LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModule(J->jit, J->jd, tsm);  // consumes tsm
+  if (e) {
+    seterr_llvm(err, "jit: cannot add module", e);
+    return -1;
+  }
+  return 0;
+}
+
+int jit_add_object(LmJit *J, const char *obj, size_t len, char **err) {
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, len, "lumba-object");
+  LLVMErrorRef e = LLVMOrcLLJITAddObjectFile(J->jit, J->jd, buf);  // consumes buf
+  if (e) {
+    seterr_llvm(err, "jit: cannot add object code", e);
+    return -1;
+  }
+  return 0;
+}
+
+void *jit_lookup(LmJit *J, const char *name, char **err) {
+  LLVMOrcJITTargetAddress addr = 0;
+  free(J->session_err);
+  J->session_err = NULL;
+  LLVMErrorRef e = LLVMOrcLLJITLookup(J->jit, &addr, name);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    if (J->session_err)
+      seterr(err, "jit: cannot look up '%s': %s (%s)", name, J->session_err, msg);
+    else
+      seterr(err, "jit: cannot look up '%s': %s", name, msg);
+    LLVMDisposeErrorMessage(msg);
+    free(J->session_err);
+    J->session_err = NULL;
+    return NULL;
+  }
+  if (addr == 0) {
+    seterr(err, "jit: '%s' has address 0", name);
+    return NULL;
+  }
+  return (void *)(uintptr_t)addr;
+}
+
+const char *jit_cpu_name(LmJit *J) { return J->cpu; }
+const char *jit_cpu_features(LmJit *J) { return J->features; }
+const char *jit_triple(LmJit *J) { return J->triple; }

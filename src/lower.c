@@ -1,0 +1,437 @@
+/*
+** lower.c — lowering of typed specializations to LLVM IR: types, the
+** function frame (locals, cleanup path, status), errors, and the wrapper
+** the dispatcher calls.
+*/
+#include <string.h>
+
+#include "lower.h"
+
+LLVMValueRef lower_i64(Lower *L, int64_t v) {
+  return LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)v, 1);
+}
+
+LLVMValueRef lower_i32(Lower *L, int32_t v) {
+  return LLVMConstInt(LLVMInt32TypeInContext(L->ctx), (unsigned long long)(int64_t)v, 1);
+}
+
+LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
+  switch (dt) {
+    case DT_BOOL: case DT_INT8: case DT_UINT8: return LLVMInt8TypeInContext(L->ctx);
+    case DT_INT16: case DT_UINT16: return LLVMInt16TypeInContext(L->ctx);
+    case DT_INT32: case DT_UINT32: return LLVMInt32TypeInContext(L->ctx);
+    case DT_INT64: case DT_UINT64: return LLVMInt64TypeInContext(L->ctx);
+    case DT_FLOAT32: return LLVMFloatTypeInContext(L->ctx);
+    case DT_FLOAT64: return LLVMDoubleTypeInContext(L->ctx);
+    default: LM_UNREACHABLE();
+  }
+}
+
+LLVMTypeRef lower_type(Lower *L, Type *t) {
+  switch (t->kind) {
+    case TY_NONE: return LLVMInt8TypeInContext(L->ctx);
+    case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);
+    case TY_ARRAY: {
+      LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+      LLVMTypeRef f[4] = {LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0),
+                          LLVMPointerType(lower_mem_type(L, t->dtype), 0), LLVMArrayType(i64, (unsigned)t->ndim),
+                          LLVMArrayType(i64, (unsigned)t->ndim)};
+      return LLVMStructTypeInContext(L->ctx, f, 4, 0);
+    }
+    case TY_TUPLE: {
+      LLVMTypeRef f[LM_MAXARGS];
+      for (int i = 0; i < t->nelems; i++) f[i] = lower_type(L, t->elems[i]);
+      return LLVMStructTypeInContext(L->ctx, f, (unsigned)t->nelems, 0);
+    }
+  }
+  LM_UNREACHABLE();
+}
+
+LLVMTypeRef lower_err_type(LLVMContextRef ctx) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef f[5] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0)};
+  return LLVMStructTypeInContext(ctx, f, 5, 0);
+}
+
+LLVMBasicBlockRef lower_block(Lower *L, const char *name) {
+  return LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+}
+
+bool lower_terminated(Lower *L) {
+  return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(L->b)) != NULL;
+}
+
+LLVMValueRef lower_entry_alloca(Lower *L, LLVMTypeRef t, const char *name) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+  LLVMValueRef first = LLVMGetFirstInstruction(L->entry);
+  if (first) LLVMPositionBuilderBefore(b, first);
+  else LLVMPositionBuilderAtEnd(b, L->entry);
+  LLVMValueRef a = LLVMBuildAlloca(b, t, name);
+  LLVMDisposeBuilder(b);
+  return a;
+}
+
+LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args, int n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LM_ASSERT(id != 0);
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->C->mod, id, tys, (size_t)ntys);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(L->ctx, id, tys, (size_t)ntys);
+  return LLVMBuildCall2(L->b, ft, f, args, (unsigned)n, "");
+}
+
+LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n) {
+  LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, name);
+  if (f) return f;
+  return LLVMAddFunction(L->C->mod, name, LLVMFunctionType(ret, params, (unsigned)n, 0));
+}
+
+static LLVMTypeRef i8p(Lower *L) {
+  return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+}
+
+/* ---- reference counts (Numba's NRT: every owned array value is +1) ---- */
+
+static void refcall(Lower *L, const char *fname, LLVMValueRef mi) {
+  LLVMTypeRef p = i8p(L);
+  LLVMValueRef f = lower_rt_fn(L, fname, LLVMVoidTypeInContext(L->ctx), &p, 1);
+  LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, &mi, 1, "");
+}
+
+static void walk_refs(Lower *L, Type *t, LLVMValueRef v, const char *fname) {
+  if (t->kind == TY_ARRAY) refcall(L, fname, LLVMBuildExtractValue(L->b, v, 0, "mi"));
+  else if (t->kind == TY_TUPLE)
+    for (int i = 0; i < t->nelems; i++)
+      walk_refs(L, t->elems[i], LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), fname);
+}
+
+static bool has_arrays(Type *t) {
+  if (t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_TUPLE)
+    for (int i = 0; i < t->nelems; i++)
+      if (has_arrays(t->elems[i])) return true;
+  return false;
+}
+
+void lower_incref(Lower *L, Val v) {
+  if (L->refcount && has_arrays(v.ty)) walk_refs(L, v.ty, v.v, "nrt_incref");
+}
+
+void lower_decref(Lower *L, Val v) {
+  if (L->refcount && has_arrays(v.ty)) walk_refs(L, v.ty, v.v, "nrt_decref");
+}
+
+void lower_release(Lower *L, Val v) {
+  if (v.owned) lower_decref(L, v);
+}
+
+/* ---- errors ---- */
+
+static void set_err(Lower *L, LmErrKind kind, const char *msg) {
+  LLVMTypeRef et = lower_err_type(L->ctx);
+  LLVMBuildStore(L->b, lower_i32(L, kind), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
+  if (msg) {
+    LLVMValueRef s = LLVMBuildGlobalStringPtr(L->b, msg, "msg");
+    LLVMBuildStore(L->b, s, LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
+  }
+  LLVMBuildStore(L->b, lower_i32(L, kind), L->status);
+}
+
+void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg) {
+  LLVMBasicBlockRef bad = lower_block(L, "raise"), ok = lower_block(L, "ok");
+  LLVMValueRef expect = lower_intrinsic(L, "llvm.expect",
+                                        (LLVMTypeRef[]){LLVMInt1TypeInContext(L->ctx)}, 1,
+                                        (LLVMValueRef[]){cond, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0)}, 2);
+  LLVMBuildCondBr(L->b, expect, bad, ok);
+  LLVMPositionBuilderAtEnd(L->b, bad);
+  set_err(L, kind, msg);
+  LLVMBuildBr(L->b, L->cleanup);
+  LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
+void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size) {
+  LLVMBasicBlockRef bad = lower_block(L, "oob"), ok = lower_block(L, "inb");
+  LLVMBuildCondBr(L->b, cond, bad, ok);
+  LLVMPositionBuilderAtEnd(L->b, bad);
+  LLVMTypeRef et = lower_err_type(L->ctx);
+  LLVMBuildStore(L->b, lower_i32(L, axis), LLVMBuildStructGEP2(L->b, et, L->err, 1, ""));
+  LLVMBuildStore(L->b, index, LLVMBuildStructGEP2(L->b, et, L->err, 2, ""));
+  LLVMBuildStore(L->b, size, LLVMBuildStructGEP2(L->b, et, L->err, 3, ""));
+  set_err(L, LMERR_INDEX, NULL);
+  LLVMBuildBr(L->b, L->cleanup);
+  LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
+/* ---- the inner function of a specialization ---- */
+
+/* parameter LLVM types: arrays are flattened to meminfo, data, shape..., strides... */
+static int param_types(Lower *L, FuncSpec *spec, LLVMTypeRef *out) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  int n = 0;
+  out[n++] = LLVMPointerType(lower_err_type(L->ctx), 0);
+  out[n++] = LLVMPointerType(lower_type(L, spec->ret), 0);
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      out[n++] = i8p(L);
+      out[n++] = LLVMPointerType(lower_mem_type(L, t->dtype), 0);
+      for (int k = 0; k < 2 * t->ndim; k++) out[n++] = i64;
+    } else {
+      out[n++] = lower_type(L, t);
+    }
+  }
+  return n;
+}
+
+static void declare_spec(Lower *L, FuncSpec *spec) {
+  LLVMTypeRef params[4 * LM_MAXARGS + 2 * LM_MAXDIM * LM_MAXARGS];
+  int n = param_types(L, spec, params);
+  spec->fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params, (unsigned)n, 0);
+  char name[256];
+  snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
+  spec->symbol = arena_strdup(L->C->A, name);
+  spec->fn = LLVMAddFunction(L->C->mod, name, spec->fnty);
+  /* arrays never alias each other's data: the user's contract, as in Numba */
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+  unsigned nocapture = LLVMGetEnumAttributeKindForName("nocapture", 9);
+  int p = 2;
+  LLVMAddAttributeAtIndex(spec->fn, 1, LLVMCreateEnumAttribute(L->ctx, noalias, 0));
+  LLVMAddAttributeAtIndex(spec->fn, 2, LLVMCreateEnumAttribute(L->ctx, noalias, 0));
+  LLVMAddAttributeAtIndex(spec->fn, 2, LLVMCreateEnumAttribute(L->ctx, nocapture, 0));
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      LLVMAddAttributeAtIndex(spec->fn, (unsigned)(p + 2), LLVMCreateEnumAttribute(L->ctx, noalias, 0));
+      p += 2 + 2 * t->ndim;
+    } else {
+      p += 1;
+    }
+  }
+}
+
+/* C layout: strides follow from the shape, and telling LLVM so lets it
+** see unit strides and vectorise. */
+static void contiguous_strides(Lower *L, Type *t, LLVMValueRef *shape, LLVMValueRef *strides) {
+  LLVMValueRef s = lower_i64(L, dtype_sizes[t->dtype]);
+  if (t->layout == 'C') {
+    for (int k = t->ndim - 1; k >= 0; k--) {
+      strides[k] = s;
+      s = LLVMBuildMul(L->b, s, shape[k], "");
+    }
+  } else if (t->layout == 'F') {
+    for (int k = 0; k < t->ndim; k++) {
+      strides[k] = s;
+      s = LLVMBuildMul(L->b, s, shape[k], "");
+    }
+  }
+}
+
+static void assume_nonneg(Lower *L, LLVMValueRef v) {
+  LLVMValueRef c = LLVMBuildICmp(L->b, LLVMIntSGE, v, lower_i64(L, 0), "");
+  lower_intrinsic(L, "llvm.assume", NULL, 0, &c, 1);
+}
+
+static void lower_spec(Compile *C, FuncSpec *spec) {
+  infer_retype(C, spec);
+  Lower Lw = {0}, *L = &Lw;
+  L->C = C;
+  L->spec = spec;
+  L->b = C->b;
+  L->ctx = C->ctx;
+  L->fn = spec->fn;
+  L->refcount = C->target->refcount;
+  L->entry = lower_block(L, "entry");
+  LLVMBasicBlockRef body = lower_block(L, "body");
+  L->cleanup = lower_block(L, "cleanup");
+  LLVMPositionBuilderAtEnd(L->b, L->entry);
+  L->err = LLVMGetParam(L->fn, 0);
+  L->retp = LLVMGetParam(L->fn, 1);
+  L->status = LLVMBuildAlloca(L->b, LLVMInt32TypeInContext(L->ctx), "status");
+  LLVMBuildStore(L->b, lower_i32(L, 0), L->status);
+  L->slots = arena_alloc(C->A, sizeof(LLVMValueRef) * (size_t)(spec->nlocals + 1));
+  for (int i = 0; i < spec->nlocals; i++) {
+    Local *v = &spec->locals[i];
+    L->slots[i] = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name);
+    if (has_arrays(v->ty)) LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
+  }
+  /* parameters into their slots (converted when a later assignment widened them) */
+  int p = 2;
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    Val v = {t, NULL, false};
+    if (t->kind == TY_ARRAY) {
+      LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+      LLVMValueRef mi = LLVMGetParam(L->fn, (unsigned)p), data = LLVMGetParam(L->fn, (unsigned)p + 1);
+      for (int k = 0; k < t->ndim; k++) {
+        shape[k] = LLVMGetParam(L->fn, (unsigned)(p + 2 + k));
+        strides[k] = LLVMGetParam(L->fn, (unsigned)(p + 2 + t->ndim + k));
+        assume_nonneg(L, shape[k]);
+      }
+      contiguous_strides(L, t, shape, strides);
+      v.v = lower_arr_make(L, t, mi, data, shape, strides);
+      p += 2 + 2 * t->ndim;
+    } else {
+      v.v = LLVMGetParam(L->fn, (unsigned)p++);
+    }
+    int slot = spec_local(spec, spec->def->args.items[i]->name);
+    Val cv = lower_cast(L, v, spec->locals[slot].ty);
+    lower_incref(L, cv);
+    LLVMBuildStore(L->b, cv.v, L->slots[slot]);
+  }
+  LLVMBuildBr(L->b, body);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  lower_body(L, &spec->def->body);
+  if (!lower_terminated(L)) {
+    if (spec->ret->kind != TY_NONE) {
+      /* fell off the end of a function that returns values elsewhere */
+      LLVMTypeRef et = lower_err_type(L->ctx);
+      LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
+      LLVMBuildStore(L->b, LLVMBuildGlobalStringPtr(L->b, "TypeError: function ended without returning a value", "msg"),
+                     LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
+      LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), L->status);
+    }
+    LLVMBuildBr(L->b, L->cleanup);
+  }
+  LLVMPositionBuilderAtEnd(L->b, L->cleanup);
+  for (int i = 0; i < spec->nlocals; i++) {
+    Local *v = &spec->locals[i];
+    if (has_arrays(v->ty)) lower_decref(L, (Val){v->ty, LLVMBuildLoad2(L->b, lower_type(L, v->ty), L->slots[i], ""), true});
+  }
+  LLVMBuildRet(L->b, LLVMBuildLoad2(L->b, LLVMInt32TypeInContext(L->ctx), L->status, "st"));
+}
+
+/* return: the value (owned, +1) goes to *ret, status 0, then cleanup */
+void lower_return(Lower *L, Node *value) {
+  FuncSpec *spec = L->spec;
+  if (value && spec->ret->kind != TY_NONE) {
+    Val v = lower_cast(L, lower_expr(L, value), spec->ret);
+    if (!v.owned) lower_incref(L, v);
+    LLVMBuildStore(L->b, v.v, L->retp);
+  } else if (value) {
+    lower_release(L, lower_expr(L, value));
+  }
+  LLVMBuildBr(L->b, L->cleanup);
+}
+
+/* ---- the wrapper: i32 wrap(LmErr*, i64 *ret_slots, i64 *arg_slots) ---- */
+
+static LLVMValueRef slot_ptr(Lower *L, LLVMValueRef base, int k) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef idx = lower_i64(L, k);
+  return LLVMBuildInBoundsGEP2(L->b, i64, base, &idx, 1, "");
+}
+
+static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
+  LLVMTypeRef lt = lower_type(L, t);
+  if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, raw, lt, "");
+  if (t->dtype == DT_FLOAT32)
+    return LLVMBuildFPTrunc(L->b, LLVMBuildBitCast(L->b, raw, LLVMDoubleTypeInContext(L->ctx), ""), lt, "");
+  if (t->dtype == DT_BOOL) return LLVMBuildICmp(L->b, LLVMIntNE, raw, lower_i64(L, 0), "");
+  if (t->dtype == DT_INT64 || t->dtype == DT_UINT64) return raw;
+  return LLVMBuildTrunc(L->b, raw, lt, "");
+}
+
+static LLVMValueRef scalar_to_slot(Lower *L, Type *t, LLVMValueRef v) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, v, i64, "");
+  if (t->dtype == DT_FLOAT32)
+    return LLVMBuildBitCast(L->b, LLVMBuildFPExt(L->b, v, LLVMDoubleTypeInContext(L->ctx), ""), i64, "");
+  if (t->dtype == DT_BOOL || dtype_kinds[t->dtype] == 'u') return LLVMBuildZExt(L->b, v, i64, "");
+  if (t->dtype == DT_INT64) return v;
+  return LLVMBuildSExt(L->b, v, i64, "");
+}
+
+/* writes value v of type t into the result slots from index *k on */
+static void store_result(Lower *L, Type *t, LLVMValueRef v, LLVMValueRef slots, int *k) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  if (t->kind == TY_SCALAR) {
+    LLVMBuildStore(L->b, scalar_to_slot(L, t, v), slot_ptr(L, slots, (*k)++));
+  } else if (t->kind == TY_ARRAY) {
+    int base = *k;
+    LLVMValueRef shape[LM_MAXDIM];
+    LLVMValueRef n = lower_i64(L, 1);
+    for (int d = 0; d < t->ndim; d++) {
+      shape[d] = LLVMBuildExtractValue(L->b, LLVMBuildExtractValue(L->b, v, 2, ""), (unsigned)d, "");
+      n = LLVMBuildMul(L->b, n, shape[d], "");
+    }
+    LLVMBuildStore(L->b, LLVMBuildPtrToInt(L->b, LLVMBuildExtractValue(L->b, v, 0, ""), i64, ""), slot_ptr(L, slots, base + 0));
+    LLVMBuildStore(L->b, lower_i64(L, 0), slot_ptr(L, slots, base + 1));
+    LLVMBuildStore(L->b, n, slot_ptr(L, slots, base + 2));
+    LLVMBuildStore(L->b, lower_i64(L, dtype_sizes[t->dtype]), slot_ptr(L, slots, base + 3));
+    LLVMBuildStore(L->b, LLVMBuildPtrToInt(L->b, LLVMBuildExtractValue(L->b, v, 1, ""), i64, ""), slot_ptr(L, slots, base + 4));
+    for (int d = 0; d < t->ndim; d++) {
+      LLVMBuildStore(L->b, shape[d], slot_ptr(L, slots, base + 5 + d));
+      LLVMValueRef st = LLVMBuildExtractValue(L->b, LLVMBuildExtractValue(L->b, v, 3, ""), (unsigned)d, "");
+      LLVMBuildStore(L->b, st, slot_ptr(L, slots, base + 5 + LM_MAXDIM + d));
+    }
+    *k += RT_ARRAY_SLOTS;
+  } else if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nelems; i++)
+      store_result(L, t->elems[i], LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), slots, k);
+  }
+}
+
+static LLVMValueRef build_wrapper(Compile *C, FuncSpec *spec, const char *name) {
+  Lower Lw = {0}, *L = &Lw;
+  L->C = C;
+  L->b = C->b;
+  L->ctx = C->ctx;
+  LLVMTypeRef i64p = LLVMPointerType(LLVMInt64TypeInContext(C->ctx), 0);
+  LLVMTypeRef ps[3] = {LLVMPointerType(lower_err_type(C->ctx), 0), i64p, i64p};
+  LLVMTypeRef ft = LLVMFunctionType(LLVMInt32TypeInContext(C->ctx), ps, 3, 0);
+  L->fn = LLVMAddFunction(C->mod, name, ft);
+  L->entry = lower_block(L, "entry");
+  LLVMPositionBuilderAtEnd(L->b, L->entry);
+  LLVMValueRef args = LLVMGetParam(L->fn, 2);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(C->ctx);
+  LLVMValueRef callargs[4 * LM_MAXARGS + 2 * LM_MAXDIM * LM_MAXARGS];
+  int n = 0;
+  LLVMValueRef ret = LLVMBuildAlloca(L->b, lower_type(L, spec->ret), "ret");
+  callargs[n++] = LLVMGetParam(L->fn, 0);
+  callargs[n++] = ret;
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    LLVMValueRef raw = LLVMBuildLoad2(L->b, i64, slot_ptr(L, args, i), "");
+    if (t->kind != TY_ARRAY) {
+      callargs[n++] = scalar_from_slot(L, t, raw);
+      continue;
+    }
+    /* an ArrayStruct: meminfo at slot 0, data at 4, shape at 5, strides at 5 + MAXDIM */
+    LLVMValueRef as = LLVMBuildIntToPtr(L->b, raw, i64p, "");
+    LLVMValueRef mi = LLVMBuildLoad2(L->b, i64, slot_ptr(L, as, 0), "");
+    LLVMValueRef data = LLVMBuildLoad2(L->b, i64, slot_ptr(L, as, 4), "");
+    callargs[n++] = LLVMBuildIntToPtr(L->b, mi, i8p(L), "");
+    callargs[n++] = LLVMBuildIntToPtr(L->b, data, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+    for (int k = 0; k < t->ndim; k++) callargs[n++] = LLVMBuildLoad2(L->b, i64, slot_ptr(L, as, 5 + k), "");
+    for (int k = 0; k < t->ndim; k++) callargs[n++] = LLVMBuildLoad2(L->b, i64, slot_ptr(L, as, 5 + LM_MAXDIM + k), "");
+  }
+  LLVMValueRef st = LLVMBuildCall2(L->b, spec->fnty, spec->fn, callargs, (unsigned)n, "st");
+  LLVMBasicBlockRef ok = lower_block(L, "ok"), done = lower_block(L, "done");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, st, lower_i32(L, 0), ""), ok, done);
+  LLVMPositionBuilderAtEnd(L->b, ok);
+  if (spec->ret->kind != TY_NONE) {
+    int k = 0;
+    store_result(L, spec->ret, LLVMBuildLoad2(L->b, lower_type(L, spec->ret), ret, ""), LLVMGetParam(L->fn, 1), &k);
+  }
+  LLVMBuildBr(L->b, done);
+  LLVMPositionBuilderAtEnd(L->b, done);
+  LLVMBuildRet(L->b, st);
+  return L->fn;
+}
+
+/* Lowers every specialization made by this compilation, then the wrapper
+** of the first (the entry point the dispatcher asked for). */
+void lower_module(Compile *C) {
+  Lower Lw = {0};
+  Lw.C = C;
+  Lw.ctx = C->ctx;
+  Lw.b = C->b;
+  for (FuncSpec *s = C->specs; s; s = s->next) declare_spec(&Lw, s);
+  for (FuncSpec *s = C->specs; s; s = s->next) lower_spec(C, s);
+}
+
+const char *lower_wrapper(Compile *C, FuncSpec *entry) {
+  char name[300];
+  snprintf(name, sizeof name, "%s_wrap", entry->symbol);
+  build_wrapper(C, entry, name);
+  return arena_strdup(C->A, name);
+}

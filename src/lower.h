@@ -1,0 +1,112 @@
+/*
+** lower.h — shared by the lowering files: typed AST → LLVM IR.
+** Values are single LLVM values: scalars as i1/iN/float/double, arrays as
+** the aggregate {i8* meminfo, T* data, [N x i64] shape, [N x i64] strides},
+** tuples as literal structs of their elements.
+*/
+#ifndef lower_h
+#define lower_h
+
+#include "compile.h"
+#include "infer.h"
+#include "rt.h"
+
+typedef struct Val {
+  Type *ty;
+  LLVMValueRef v;
+  bool owned;        // an array holding a reference the consumer must release
+} Val;
+
+typedef struct LoopCtx {
+  LLVMBasicBlockRef brk, cont;
+  struct LoopCtx *outer;
+} LoopCtx;
+
+typedef struct Lower {
+  Compile *C;
+  FuncSpec *spec;
+  LLVMBuilderRef b;
+  LLVMContextRef ctx;
+  LLVMValueRef fn;
+  LLVMValueRef err;          // LmErr*
+  LLVMValueRef retp;         // Ret*
+  LLVMValueRef status;       // alloca i32
+  LLVMValueRef *slots;       // alloca per local
+  LLVMBasicBlockRef entry;   // allocas live here
+  LLVMBasicBlockRef cleanup; // releases locals and returns the status
+  LoopCtx *loop;
+  bool refcount;             // target keeps reference counts (CPU)
+  bool in_parallel;          // lowering the body of a prange loop: inner pranges run serially
+  unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
+} Lower;
+
+/* The target: what differs between CPU and GPU code. */
+struct Target {
+  const char *name;
+  bool refcount;                         /* arrays allocated and counted */
+  /* a math function (math.def base name) for float32 or float64; NULL: not available */
+  LLVMValueRef (*math_call)(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n,
+                            bool f32);
+};
+extern const Target target_cpu;
+
+/* types */
+LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */
+LLVMTypeRef lower_mem_type(Lower *L, DType dt);     /* element in memory (bool: i8) */
+LLVMTypeRef lower_err_type(LLVMContextRef ctx);
+LLVMValueRef lower_i64(Lower *L, int64_t v);
+LLVMValueRef lower_i32(Lower *L, int32_t v);
+
+/* expressions (lower_expr.c) */
+Val lower_expr(Lower *L, Node *n);
+LLVMValueRef lower_cond(Lower *L, Node *n);       /* i1 by Python truthiness */
+LLVMValueRef lower_truth(Lower *L, Val v);
+Val lower_cast(Lower *L, Val v, Type *to);
+LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc);
+Val lower_call(Lower *L, Node *n);
+Val lower_const_sym(Lower *L, const Sym *s);
+
+/* arrays (lower_array.c) */
+LLVMValueRef lower_arr_mi(Lower *L, LLVMValueRef a);
+LLVMValueRef lower_arr_data(Lower *L, LLVMValueRef a);
+LLVMValueRef lower_arr_shape(Lower *L, LLVMValueRef a, int k);
+LLVMValueRef lower_arr_stride(Lower *L, LLVMValueRef a, int k);
+LLVMValueRef lower_arr_make(Lower *L, Type *t, LLVMValueRef mi, LLVMValueRef data, LLVMValueRef *shape,
+                            LLVMValueRef *strides);
+Val lower_subscript(Lower *L, Node *n);                         /* load or view */
+void lower_store_subscript(Lower *L, Node *target, Val v);
+LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base);      /* element address of a full index */
+Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array */
+Val lower_array_method(Lower *L, Node *n, const char *name, Val a, Node **args, int nargs);
+Val lower_attribute(Lower *L, Node *n);
+LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr);
+void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v);
+
+/* reference counts */
+void lower_incref(Lower *L, Val v);
+void lower_decref(Lower *L, Val v);
+void lower_release(Lower *L, Val v);   /* decref if owned */
+
+/* errors: set err and jump to the cleanup path when cond is true */
+void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg);
+void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size);
+
+/* control flow helpers */
+LLVMBasicBlockRef lower_block(Lower *L, const char *name);
+bool lower_terminated(Lower *L);
+LLVMValueRef lower_entry_alloca(Lower *L, LLVMTypeRef t, const char *name);
+LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args, int n);
+LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
+
+/* parallel loops (lower_parallel.c): true if it lowered s as a parallel loop */
+bool lower_prange(Lower *L, Node *s);
+void lower_return(Lower *L, Node *value);
+const char *lower_wrapper(Compile *C, FuncSpec *entry);
+
+/* statements (lower_stmt.c) */
+void lower_body(Lower *L, NodeList *body);
+/* loops over every element of array value a (any layout), calling fn with each element's pointer */
+typedef void (*ElemFn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
+void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud);
+
+#endif

@@ -1,0 +1,479 @@
+/*
+** lower_array.c — arrays in compiled code: element addresses (negative
+** indices wrap, bounds checked on request), views from slicing, loads and
+** stores, allocation through the NRT, attributes and reductions.
+*/
+#include <string.h>
+
+#include "lower.h"
+
+static LLVMTypeRef i64t(Lower *L) { return LLVMInt64TypeInContext(L->ctx); }
+static LLVMTypeRef i8pt(Lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
+
+LLVMValueRef lower_arr_mi(Lower *L, LLVMValueRef a) { return LLVMBuildExtractValue(L->b, a, 0, "mi"); }
+LLVMValueRef lower_arr_data(Lower *L, LLVMValueRef a) { return LLVMBuildExtractValue(L->b, a, 1, "data"); }
+LLVMValueRef lower_arr_shape(Lower *L, LLVMValueRef a, int k) {
+  return LLVMBuildExtractValue(L->b, LLVMBuildExtractValue(L->b, a, 2, ""), (unsigned)k, "dim");
+}
+LLVMValueRef lower_arr_stride(Lower *L, LLVMValueRef a, int k) {
+  return LLVMBuildExtractValue(L->b, LLVMBuildExtractValue(L->b, a, 3, ""), (unsigned)k, "stride");
+}
+
+LLVMValueRef lower_arr_make(Lower *L, Type *t, LLVMValueRef mi, LLVMValueRef data, LLVMValueRef *shape,
+                            LLVMValueRef *strides) {
+  LLVMTypeRef at = lower_type(L, t);
+  LLVMValueRef v = LLVMGetUndef(at);
+  v = LLVMBuildInsertValue(L->b, v, mi, 0, "");
+  v = LLVMBuildInsertValue(L->b, v, data, 1, "");
+  LLVMValueRef sh = LLVMGetUndef(LLVMArrayType(i64t(L), (unsigned)t->ndim));
+  LLVMValueRef st = LLVMGetUndef(LLVMArrayType(i64t(L), (unsigned)t->ndim));
+  for (int k = 0; k < t->ndim; k++) {
+    sh = LLVMBuildInsertValue(L->b, sh, shape[k], (unsigned)k, "");
+    st = LLVMBuildInsertValue(L->b, st, strides[k], (unsigned)k, "");
+  }
+  v = LLVMBuildInsertValue(L->b, v, sh, 2, "");
+  return LLVMBuildInsertValue(L->b, v, st, 3, "");
+}
+
+LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr) {
+  LLVMValueRef v = LLVMBuildLoad2(L->b, lower_mem_type(L, dt), ptr, "");
+  if (dt == DT_BOOL) v = LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), "");
+  return v;
+}
+
+void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v) {
+  if (dt == DT_BOOL) v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
+  LLVMBuildStore(L->b, v, ptr);
+}
+
+/* a Python index into axis k: negative counts from the end; checked when asked */
+static LLVMValueRef wrap_index(Lower *L, LLVMValueRef i, LLVMValueRef dim, int axis) {
+  LLVMValueRef zero = lower_i64(L, 0);
+  LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, i, zero, "");
+  LLVMValueRef w = LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, i, dim, ""), i, "idx");
+  if (L->C->opt.boundscheck) {
+    LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGE, w, dim, "");
+    lower_index_error_if(L, bad, i, axis, dim);
+  }
+  return w;
+}
+
+static LLVMValueRef byte_offset_ptr(Lower *L, LLVMValueRef data, LLVMValueRef off, DType dt) {
+  LLVMValueRef p8 = LLVMBuildBitCast(L->b, data, i8pt(L), "");
+  p8 = LLVMBuildInBoundsGEP2(L->b, LLVMInt8TypeInContext(L->ctx), p8, &off, 1, "");
+  return LLVMBuildBitCast(L->b, p8, LLVMPointerType(lower_mem_type(L, dt), 0), "");
+}
+
+/* indices of a subscript: items and count */
+static Node **index_items(Node *n, int *count) {
+  if (n->slice->kind == ND_Tuple) {
+    *count = n->slice->elts.len;
+    return n->slice->elts.items;
+  }
+  *count = 1;
+  return &n->slice;
+}
+
+/* address of a[i, j, ...] when every axis has an integer index. C arrays use
+** a linear element index (what the vectoriser understands best). */
+LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base) {
+  *base = lower_expr(L, n->value);
+  Type *t = base->ty;
+  int ni;
+  Node **items = index_items(n, &ni);
+  LLVMValueRef a = base->v;
+  LLVMValueRef idx[LM_MAXDIM] = {0};
+  for (int k = 0; k < ni; k++) {
+    Val iv = lower_cast(L, lower_expr(L, items[k]), ty_int64);
+    idx[k] = wrap_index(L, iv.v, lower_arr_shape(L, a, k), k);
+  }
+  LLVMValueRef data = lower_arr_data(L, a);
+  if (t->layout == 'C') {
+    LLVMValueRef lin = idx[0];
+    for (int k = 1; k < ni; k++)
+      lin = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, lin, lower_arr_shape(L, a, k), ""), idx[k], "");
+    return LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, t->dtype), data, &lin, 1, "p");
+  }
+  LLVMValueRef off = lower_i64(L, 0);
+  for (int k = 0; k < ni; k++) off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[k], lower_arr_stride(L, a, k), ""), "");
+  return byte_offset_ptr(L, data, off, t->dtype);
+}
+
+/* Python's slice.indices for one axis: start and length of the view, given step */
+static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *start, LLVMValueRef *len, LLVMValueRef *step) {
+  LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1), m1 = lower_i64(L, -1);
+  int64_t cs = 1;
+  bool known = true;
+  if (sl->step) {
+    if (sl->step->kind == ND_Constant && sl->step->ckind == CK_INT) cs = sl->step->ival;
+    else if (sl->step->kind == ND_UnaryOp && sl->step->op == OP_USub && sl->step->operand->kind == ND_Constant)
+      cs = -sl->step->operand->ival;
+    else known = false;
+  }
+  *step = sl->step ? lower_cast(L, lower_expr(L, sl->step), ty_int64).v : one;
+  if (!known || cs == 0)
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, *step, zero, ""), LMERR_VALUE, "slice step cannot be zero");
+  LLVMValueRef pos = known ? LLVMConstInt(LLVMInt1TypeInContext(L->ctx), cs > 0, 0)
+                           : LLVMBuildICmp(L->b, LLVMIntSGT, *step, zero, "");
+  /* clamp(x): negative counts from the end, then into [lo, hi] */
+  LLVMValueRef lo = LLVMBuildSelect(L->b, pos, zero, m1, "");
+  LLVMValueRef hi = LLVMBuildSelect(L->b, pos, dim, LLVMBuildSub(L->b, dim, one, ""), "");
+  LLVMValueRef b[2];
+  Node *parts[2] = {sl->lower, sl->upper};
+  LLVMValueRef dflt[2] = {LLVMBuildSelect(L->b, pos, zero, LLVMBuildSub(L->b, dim, one, ""), ""),
+                          LLVMBuildSelect(L->b, pos, dim, m1, "")};
+  for (int k = 0; k < 2; k++) {
+    if (parts[k] == NULL) { b[k] = dflt[k]; continue; }
+    LLVMValueRef x = lower_cast(L, lower_expr(L, parts[k]), ty_int64).v;
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, x, zero, "");
+    x = LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, x, dim, ""), x, "");
+    x = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, x, lo, ""), lo, x, "");
+    x = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, x, hi, ""), hi, x, "");
+    b[k] = x;
+  }
+  *start = b[0];
+  /* length: ceil((stop - start) / step) when positive, else 0 */
+  LLVMValueRef span_pos = LLVMBuildSub(L->b, b[1], b[0], "");
+  LLVMValueRef span_neg = LLVMBuildSub(L->b, b[0], b[1], "");
+  LLVMValueRef astep = LLVMBuildSelect(L->b, pos, *step, LLVMBuildNeg(L->b, *step, ""), "");
+  LLVMValueRef span = LLVMBuildSelect(L->b, pos, span_pos, span_neg, "");
+  LLVMValueRef n = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, LLVMBuildSub(L->b, astep, one, ""), ""), astep, "");
+  *len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), n, zero, "len");
+}
+
+/* a view of base for a subscript mixing integers and slices */
+static Val make_view(Lower *L, Node *n, Val base) {
+  Type *t = base.ty, *rt = n->ty;
+  int ni;
+  Node **items = index_items(n, &ni);
+  LLVMValueRef a = base.v;
+  LLVMValueRef off = lower_i64(L, 0);
+  LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+  int r = 0;
+  for (int k = 0; k < t->ndim; k++) {
+    LLVMValueRef dim = lower_arr_shape(L, a, k), st = lower_arr_stride(L, a, k);
+    if (k >= ni) {
+      shape[r] = dim;
+      strides[r++] = st;
+    } else if (items[k]->kind == ND_Slice) {
+      LLVMValueRef start, len, step;
+      slice_bounds(L, items[k], dim, &start, &len, &step);
+      off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, start, st, ""), "");
+      shape[r] = len;
+      strides[r++] = LLVMBuildMul(L->b, st, step, "");
+    } else {
+      LLVMValueRef i = wrap_index(L, lower_cast(L, lower_expr(L, items[k]), ty_int64).v, dim, k);
+      off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, i, st, ""), "");
+    }
+  }
+  LLVMValueRef data = byte_offset_ptr(L, lower_arr_data(L, a), off, t->dtype);
+  return (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, a), data, shape, strides), base.owned};
+}
+
+Val lower_subscript(Lower *L, Node *n) {
+  Type *bt = n->value->ty;
+  if (bt->kind == TY_TUPLE) {
+    Val t = lower_expr(L, n->value);
+    Node *sl = n->slice;
+    int64_t k = 0;
+    bool constant = true;
+    if (sl->kind == ND_Constant) k = sl->ival;
+    else if (sl->kind == ND_UnaryOp && sl->operand->kind == ND_Constant) k = -sl->operand->ival;
+    else constant = false;
+    if (constant) {
+      if (k < 0) k += bt->nelems;
+      Val e = {bt->elems[k], LLVMBuildExtractValue(L->b, t.v, (unsigned)k, ""), false};
+      return e;
+    }
+    /* homogeneous tuple, runtime index: through memory, wrapped and checked */
+    LLVMTypeRef tt = lower_type(L, bt), et = lower_type(L, bt->elems[0]);
+    LLVMValueRef tmp = lower_entry_alloca(L, tt, "tup");
+    LLVMBuildStore(L->b, t.v, tmp);
+    LLVMValueRef i = lower_cast(L, lower_expr(L, sl), ty_int64).v;
+    LLVMValueRef n_ = lower_i64(L, bt->nelems);
+    i = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""), LLVMBuildAdd(L->b, i, n_, ""), i, "");
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, n_, ""), LMERR_RAISE, "IndexError: tuple index out of range");
+    LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
+    return (Val){bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
+  }
+  if (n->ty->kind == TY_SCALAR) {
+    Val base;
+    LLVMValueRef p = lower_elem_ptr(L, n, &base);
+    Val r = {n->ty, lower_load_elem(L, bt->dtype, p), false};
+    lower_release(L, base);
+    return r;
+  }
+  return make_view(L, n, lower_expr(L, n->value));
+}
+
+typedef struct FillCtx {
+  DType dt;
+  LLVMValueRef value;     // scalar to store, or
+  Val src;                // array to copy from (same shape)
+  bool copy;
+} FillCtx;
+
+static void fill_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  FillCtx *f = ud;
+  (void)linear;
+  lower_store_elem(L, f->dt, ptr, f->value);
+}
+
+typedef struct CopyCtx {
+  DType dt, sdt;          // destination and source element types
+  LLVMValueRef sdata;     // C-contiguous source data
+} CopyCtx;
+
+static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  CopyCtx *cc = ud;
+  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->sdt), cc->sdata, &linear, 1, "");
+  Val x = {ty_scalar(cc->sdt), lower_load_elem(L, cc->sdt, sp), false};
+  lower_store_elem(L, cc->dt, ptr, lower_cast(L, x, ty_scalar(cc->dt)).v);
+}
+
+void lower_store_subscript(Lower *L, Node *target, Val v) {
+  if (target->ty->kind == TY_SCALAR) {
+    Val base;
+    LLVMValueRef p = lower_elem_ptr(L, target, &base);
+    lower_store_elem(L, base.ty->dtype, p, lower_cast(L, v, ty_scalar(base.ty->dtype)).v);
+    lower_release(L, base);
+    return;
+  }
+  /* a[1:3] = scalar / a[:, j] = other array */
+  Val view = make_view(L, target, lower_expr(L, target->value));
+  DType dt = view.ty->dtype;
+  if (v.ty->kind == TY_SCALAR) {
+    FillCtx f = {dt, lower_cast(L, v, ty_scalar(dt)).v, {0}, false};
+    lower_foreach(L, view, fill_elem, &f);
+  } else {
+    /* element-by-element copy through a temporary copy of the source, so overlapping views are safe */
+    Type *st = v.ty;
+    if (st->ndim != view.ty->ndim)
+      LM_ASSERT(st->ndim <= view.ty->ndim);
+    for (int k = 0; k < st->ndim; k++) {
+      LLVMValueRef mismatch = LLVMBuildICmp(L->b, LLVMIntNE, lower_arr_shape(L, v.v, k), lower_arr_shape(L, view.v, k), "");
+      lower_raise_if(L, mismatch, LMERR_VALUE, "could not broadcast input array into the slice: shapes differ");
+    }
+    Val src = lower_array_method(L, NULL, "copy", v, NULL, 0);
+    /* walk the view; the copy is C-contiguous, so its element index is the linear counter */
+    CopyCtx cc = {dt, st->dtype, lower_arr_data(L, src.v)};
+    lower_foreach(L, view, copy_elem, &cc);
+    lower_decref(L, src);
+  }
+  lower_release(L, view);
+  lower_release(L, v);
+}
+
+
+/* nested loops over every element of a (row-major order), linear counter included */
+void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud) {
+  Type *t = a.ty;
+  int nd = t->ndim;
+  LLVMTypeRef i64 = i64t(L);
+  LLVMValueRef ctr[LM_MAXDIM];
+  LLVMBasicBlockRef head[LM_MAXDIM], latch[LM_MAXDIM], exit[LM_MAXDIM];
+  LLVMValueRef lin = lower_entry_alloca(L, i64, "lin");
+  LLVMBuildStore(L->b, lower_i64(L, 0), lin);
+  LLVMValueRef off = lower_i64(L, 0);
+  LLVMValueRef offs[LM_MAXDIM + 1];
+  offs[0] = off;
+  for (int k = 0; k < nd; k++) {
+    ctr[k] = lower_entry_alloca(L, i64, "k");
+    LLVMBuildStore(L->b, lower_i64(L, 0), ctr[k]);
+    head[k] = lower_block(L, "each");
+    latch[k] = lower_block(L, "eachnext");
+    exit[k] = lower_block(L, "eachend");
+    LLVMBuildBr(L->b, head[k]);
+    LLVMPositionBuilderAtEnd(L->b, head[k]);
+    LLVMValueRef c = LLVMBuildLoad2(L->b, i64, ctr[k], "");
+    LLVMBasicBlockRef body = lower_block(L, "eachbody");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, lower_arr_shape(L, a.v, k), ""), body, exit[k]);
+    LLVMPositionBuilderAtEnd(L->b, body);
+    offs[k + 1] = LLVMBuildAdd(L->b, offs[k], LLVMBuildMul(L->b, c, lower_arr_stride(L, a.v, k), ""), "");
+  }
+  LLVMValueRef p = byte_offset_ptr(L, lower_arr_data(L, a.v), offs[nd], t->dtype);
+  LLVMValueRef lv = LLVMBuildLoad2(L->b, i64, lin, "");
+  fn(L, p, lv, ud);
+  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, LLVMBuildLoad2(L->b, i64, lin, ""), lower_i64(L, 1), ""), lin);
+  for (int k = nd - 1; k >= 0; k--) {
+    LLVMBuildBr(L->b, latch[k]);
+    LLVMPositionBuilderAtEnd(L->b, latch[k]);
+    LLVMBuildStore(L->b, LLVMBuildNSWAdd(L->b, LLVMBuildLoad2(L->b, i64, ctr[k], ""), lower_i64(L, 1), ""), ctr[k]);
+    LLVMBuildBr(L->b, head[k]);
+    LLVMPositionBuilderAtEnd(L->b, exit[k]);
+    if (k > 0) LLVMBuildStore(L->b, lower_i64(L, 0), ctr[k]);
+  }
+  if (nd == 0) return;
+}
+
+/* a new C-contiguous array from the NRT: nrt_alloc(bytes) → MemInfo {refct, data, ...} */
+Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
+  if (!L->refcount)
+    LM_ASSERT(!"allocation on a target without the NRT");
+  LLVMTypeRef i64 = i64t(L);
+  LLVMValueRef n = lower_i64(L, 1);
+  LLVMValueRef ovf = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+  LLVMTypeRef ovt[1] = {i64};
+  for (int k = 0; k < t->ndim; k++) {
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, shape[k], lower_i64(L, 0), ""), LMERR_VALUE,
+                   "negative dimensions are not allowed");
+    LLVMValueRef args[2] = {n, shape[k]};
+    LLVMValueRef r = lower_intrinsic(L, "llvm.smul.with.overflow", ovt, 1, args, 2);
+    n = LLVMBuildExtractValue(L->b, r, 0, "");
+    ovf = LLVMBuildOr(L->b, ovf, LLVMBuildExtractValue(L->b, r, 1, ""), "");
+  }
+  LLVMValueRef args[2] = {n, lower_i64(L, dtype_sizes[t->dtype])};
+  LLVMValueRef r = lower_intrinsic(L, "llvm.smul.with.overflow", ovt, 1, args, 2);
+  LLVMValueRef bytes = LLVMBuildExtractValue(L->b, r, 0, "");
+  ovf = LLVMBuildOr(L->b, ovf, LLVMBuildExtractValue(L->b, r, 1, ""), "");
+  lower_raise_if(L, ovf, LMERR_MEMORY, "array is too big");
+  LLVMTypeRef p = i64;
+  LLVMValueRef f = lower_rt_fn(L, "nrt_alloc", i8pt(L), &p, 1);
+  LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, &bytes, 1, "mi");
+  lower_raise_if(L, LLVMBuildIsNull(L->b, mi, ""), LMERR_MEMORY, "cannot allocate the array");
+  /* MemInfo.data sits after the 8-byte count */
+  LLVMValueRef dp = LLVMBuildBitCast(L->b, mi, LLVMPointerType(i8pt(L), 0), "");
+  LLVMValueRef one = lower_i64(L, 1);
+  dp = LLVMBuildInBoundsGEP2(L->b, i8pt(L), dp, &one, 1, "");
+  LLVMValueRef data = LLVMBuildBitCast(L->b, LLVMBuildLoad2(L->b, i8pt(L), dp, ""),
+                                       LLVMPointerType(lower_mem_type(L, t->dtype), 0), "data");
+  LLVMValueRef strides[LM_MAXDIM];
+  LLVMValueRef s = lower_i64(L, dtype_sizes[t->dtype]);
+  for (int k = t->ndim - 1; k >= 0; k--) {
+    strides[k] = s;
+    s = LLVMBuildMul(L->b, s, shape[k], "");
+  }
+  return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), true};
+}
+
+Val lower_attribute(Lower *L, Node *n) {
+  if (n->ty->kind == TY_SCALAR && n->value->ty == NULL) {
+    Sym s = resolve_static(L->C, L->spec, n);
+    return lower_const_sym(L, &s);
+  }
+  Val a = lower_expr(L, n->value);
+  Type *t = a.ty;
+  Val r;
+  const char *nm = n->name;
+  if (t->kind != TY_ARRAY) {
+    Sym s = resolve_static(L->C, L->spec, n);
+    return lower_const_sym(L, &s);
+  }
+  if (strcmp(nm, "shape") == 0 || strcmp(nm, "strides") == 0) {
+    LLVMValueRef tv = LLVMGetUndef(lower_type(L, n->ty));
+    for (int k = 0; k < t->ndim; k++)
+      tv = LLVMBuildInsertValue(L->b, tv, nm[1] == 'h' ? lower_arr_shape(L, a.v, k) : lower_arr_stride(L, a.v, k),
+                                (unsigned)k, "");
+    r = (Val){n->ty, tv, false};
+  } else if (strcmp(nm, "size") == 0 || strcmp(nm, "nbytes") == 0) {
+    LLVMValueRef s = lower_i64(L, 1);
+    for (int k = 0; k < t->ndim; k++) s = LLVMBuildMul(L->b, s, lower_arr_shape(L, a.v, k), "");
+    if (nm[0] == 'n') s = LLVMBuildMul(L->b, s, lower_i64(L, dtype_sizes[t->dtype]), "");
+    r = (Val){ty_int64, s, false};
+  } else if (strcmp(nm, "ndim") == 0) {
+    r = (Val){ty_int64, lower_i64(L, t->ndim), false};
+  } else if (strcmp(nm, "itemsize") == 0) {
+    r = (Val){ty_int64, lower_i64(L, dtype_sizes[t->dtype]), false};
+  } else {  /* T */
+    return lower_array_method(L, n, "transpose", a, NULL, 0);
+  }
+  lower_release(L, a);
+  return r;
+}
+
+typedef struct ReduceCtx {
+  const char *op;
+  DType dt;
+  Type *acc_ty;
+  LLVMValueRef acc;   // alloca
+} ReduceCtx;
+
+static void reduce_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  ReduceCtx *r = ud;
+  (void)linear;
+  LLVMTypeRef at = lower_type(L, r->acc_ty);
+  Val x = lower_cast(L, (Val){ty_scalar(r->dt), lower_load_elem(L, r->dt, ptr), false}, r->acc_ty);
+  LLVMValueRef cur = LLVMBuildLoad2(L->b, at, r->acc, "");
+  bool fl = ty_is_float(r->acc_ty);
+  LLVMValueRef nv;
+  if (strcmp(r->op, "sum") == 0 || strcmp(r->op, "mean") == 0) nv = fl ? LLVMBuildFAdd(L->b, cur, x.v, "") : LLVMBuildAdd(L->b, cur, x.v, "");
+  else if (strcmp(r->op, "prod") == 0) nv = fl ? LLVMBuildFMul(L->b, cur, x.v, "") : LLVMBuildMul(L->b, cur, x.v, "");
+  else {
+    bool mx = strcmp(r->op, "max") == 0;
+    LLVMValueRef better;
+    if (fl) /* NaN propagates, as in NumPy */
+      better = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, x.v, cur, ""),
+                           LLVMBuildFCmp(L->b, LLVMRealUNO, x.v, x.v, ""), "");
+    else
+      better = LLVMBuildICmp(L->b, mx ? (ty_is_signed(r->acc_ty) ? LLVMIntSGT : LLVMIntUGT)
+                                      : (ty_is_signed(r->acc_ty) ? LLVMIntSLT : LLVMIntULT), x.v, cur, "");
+    if (!fl) { /* bool */ }
+    LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, linear, lower_i64(L, 0), "");
+    nv = LLVMBuildSelect(L->b, LLVMBuildOr(L->b, first, better, ""), x.v, cur, "");
+    if (fl) {
+      /* once NaN, stay NaN */
+      LLVMValueRef isnan = LLVMBuildFCmp(L->b, LLVMRealUNO, cur, cur, "");
+      nv = LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, isnan, LLVMBuildNot(L->b, first, ""), ""), cur, nv, "");
+    }
+  }
+  LLVMBuildStore(L->b, nv, r->acc);
+}
+
+static void copy_into(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  struct { DType dt, ddt; LLVMValueRef ddata; } *c = ud;
+  LLVMValueRef dp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, c->ddt), c->ddata, &linear, 1, "");
+  Val x = {ty_scalar(c->dt), lower_load_elem(L, c->dt, ptr), false};
+  lower_store_elem(L, c->ddt, dp, lower_cast(L, x, ty_scalar(c->ddt)).v);
+}
+
+Val lower_array_method(Lower *L, Node *n, const char *name, Val a, Node **args, int nargs) {
+  Type *t = a.ty;
+  (void)nargs;
+  if (strcmp(name, "transpose") == 0) {
+    LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+    for (int k = 0; k < t->ndim; k++) {
+      shape[k] = lower_arr_shape(L, a.v, t->ndim - 1 - k);
+      strides[k] = lower_arr_stride(L, a.v, t->ndim - 1 - k);
+    }
+    Type *rt = n ? n->ty : t;
+    return (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, a.v), lower_arr_data(L, a.v), shape, strides), a.owned};
+  }
+  if (strcmp(name, "copy") == 0 || strcmp(name, "astype") == 0) {
+    Type *rt = n ? n->ty : ty_array(&L->C->S->types, t->dtype, t->ndim, 'C');
+    LLVMValueRef shape[LM_MAXDIM];
+    for (int k = 0; k < t->ndim; k++) shape[k] = lower_arr_shape(L, a.v, k);
+    Val dst = lower_alloc(L, rt, shape);
+    struct { DType dt, ddt; LLVMValueRef ddata; } c = {t->dtype, rt->dtype, lower_arr_data(L, dst.v)};
+    lower_foreach(L, a, copy_into, &c);
+    lower_release(L, a);
+    return dst;
+  }
+  if (strcmp(name, "fill") == 0) {
+    FillCtx f = {t->dtype, lower_cast(L, lower_expr(L, args[0]), ty_scalar(t->dtype)).v, {0}, false};
+    lower_foreach(L, a, fill_elem, &f);
+    lower_release(L, a);
+    return (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
+  }
+  /* reductions */
+  Type *acc_ty = n->ty;
+  if (strcmp(name, "mean") == 0) acc_ty = ty_float64;
+  ReduceCtx r = {name, t->dtype, acc_ty, lower_entry_alloca(L, lower_type(L, acc_ty), "acc")};
+  bool is_minmax = strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
+  LLVMValueRef init = strcmp(name, "prod") == 0 ? lower_cast(L, (Val){ty_int64, lower_i64(L, 1), false}, acc_ty).v
+                                                : LLVMConstNull(lower_type(L, acc_ty));
+  LLVMBuildStore(L->b, init, r.acc);
+  LLVMValueRef size = lower_i64(L, 1);
+  for (int k = 0; k < t->ndim; k++) size = LLVMBuildMul(L->b, size, lower_arr_shape(L, a.v, k), "");
+  if (is_minmax)
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, size, lower_i64(L, 0), ""), LMERR_VALUE,
+                   strcmp(name, "min") == 0 ? "zero-size array to reduction operation minimum which has no identity"
+                                            : "zero-size array to reduction operation maximum which has no identity");
+  lower_foreach(L, a, reduce_elem, &r);
+  LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, acc_ty), r.acc, "");
+  lower_release(L, a);
+  if (strcmp(name, "mean") == 0) {
+    v = LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, size, LLVMDoubleTypeInContext(L->ctx), ""), "");
+    return lower_cast(L, (Val){ty_float64, v, false}, n->ty);
+  }
+  return (Val){acc_ty, v, false};
+}

@@ -1,0 +1,377 @@
+/*
+** lower_expr.c — expressions with Python's semantics: casts, arithmetic
+** (floor division and modulo with the divisor's sign, wrapping int64,
+** ZeroDivisionError), comparisons, boolean operators.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "lower.h"
+
+static LLVMTypeRef f64t(Lower *L) { return LLVMDoubleTypeInContext(L->ctx); }
+static LLVMTypeRef i1t(Lower *L) { return LLVMInt1TypeInContext(L->ctx); }
+
+Val lower_cast(Lower *L, Val v, Type *to) {
+  Type *from = v.ty;
+  if (from == to || to == NULL) return v;
+  if (from->kind == TY_ARRAY && to->kind == TY_ARRAY) {
+    /* layout widening to 'A' keeps the same representation */
+    return (Val){to, v.v, v.owned};
+  }
+  if (from->kind == TY_TUPLE && to->kind == TY_TUPLE) {
+    LLVMValueRef r = LLVMGetUndef(lower_type(L, to));
+    for (int i = 0; i < to->nelems; i++) {
+      Val e = {from->elems[i], LLVMBuildExtractValue(L->b, v.v, (unsigned)i, ""), false};
+      r = LLVMBuildInsertValue(L->b, r, lower_cast(L, e, to->elems[i]).v, (unsigned)i, "");
+    }
+    return (Val){to, r, v.owned};
+  }
+  LM_ASSERT(from->kind == TY_SCALAR && to->kind == TY_SCALAR);
+  LLVMTypeRef lt = lower_type(L, to);
+  LLVMValueRef x = v.v, r;
+  if (ty_is_bool(to)) {
+    r = ty_is_float(from) ? LLVMBuildFCmp(L->b, LLVMRealUNE, x, LLVMConstReal(lower_type(L, from), 0), "")
+                          : LLVMBuildICmp(L->b, LLVMIntNE, x, LLVMConstNull(lower_type(L, from)), "");
+  } else if (ty_is_float(to)) {
+    if (ty_is_float(from)) r = ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(L->b, x, lt, "") : LLVMBuildFPTrunc(L->b, x, lt, "");
+    else if (ty_is_signed(from)) r = LLVMBuildSIToFP(L->b, x, lt, "");
+    else r = LLVMBuildUIToFP(L->b, x, lt, "");
+  } else if (ty_is_float(from)) {
+    /* saturating: NaN and out-of-range values never become poison */
+    LLVMTypeRef tys[2] = {lt, lower_type(L, from)};
+    r = lower_intrinsic(L, ty_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", tys, 2, &x, 1);
+  } else {
+    int fb = ty_bits(from), tb = ty_bits(to);
+    if (fb == tb) r = x;
+    else if (fb > tb) r = LLVMBuildTrunc(L->b, x, lt, "");
+    else if (ty_is_signed(from)) r = LLVMBuildSExt(L->b, x, lt, "");
+    else r = LLVMBuildZExt(L->b, x, lt, "");
+  }
+  return (Val){to, r, false};
+}
+
+LLVMValueRef lower_truth(Lower *L, Val v) {
+  return lower_cast(L, v, ty_bool).v;
+}
+
+LLVMValueRef lower_cond(Lower *L, Node *n) {
+  return lower_truth(L, lower_expr(L, n));
+}
+
+static void zero_check(Lower *L, LLVMValueRef b, bool is_float) {
+  if (is_float && L->C->opt.error_model_numpy) return;
+  LLVMValueRef z = is_float ? LLVMBuildFCmp(L->b, LLVMRealOEQ, b, LLVMConstReal(LLVMTypeOf(b), 0), "")
+                            : LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstNull(LLVMTypeOf(b)), "");
+  lower_raise_if(L, z, is_float ? LMERR_ZERODIV_FLOAT : LMERR_ZERODIV_INT,
+                 is_float ? "division by zero" : "integer division or modulo by zero");
+}
+
+/* Python's a // b and a % b on integers; b == -1 is done apart because
+** sdiv INT64_MIN, -1 traps on x86 */
+static LLVMValueRef int_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  if (!(L->C->opt.error_model_numpy)) zero_check(L, b, false);
+  else b = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstNull(t), ""), LLVMConstInt(t, 1, 0), b, "");
+  if (!is_signed) return want_mod ? LLVMBuildURem(L->b, a, b, "") : LLVMBuildUDiv(L->b, a, b, "");
+  LLVMValueRef minus1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
+  LLVMValueRef sb = LLVMBuildSelect(L->b, minus1, LLVMConstInt(t, 1, 0), b, "");
+  LLVMValueRef q = LLVMBuildSDiv(L->b, a, sb, "");
+  LLVMValueRef r = LLVMBuildSRem(L->b, a, sb, "");
+  /* the remainder takes the divisor's sign */
+  LLVMValueRef zero = LLVMConstNull(t);
+  LLVMValueRef adjust = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, zero, ""),
+                                     LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildICmp(L->b, LLVMIntSLT, r, zero, ""),
+                                                   LLVMBuildICmp(L->b, LLVMIntSLT, sb, zero, ""), ""), "");
+  if (want_mod) {
+    LLVMValueRef m = LLVMBuildSelect(L->b, adjust, LLVMBuildAdd(L->b, r, sb, ""), r, "");
+    return LLVMBuildSelect(L->b, minus1, zero, m, "");
+  }
+  LLVMValueRef fq = LLVMBuildSelect(L->b, adjust, LLVMBuildSub(L->b, q, LLVMConstInt(t, 1, 0), ""), q, "");
+  return LLVMBuildSelect(L->b, minus1, LLVMBuildSub(L->b, zero, a, ""), fq, "");
+}
+
+/* Python's float divmod (Objects/floatobject.c float_divmod) */
+static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool want_mod) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  zero_check(L, b, true);
+  LLVMValueRef zero = LLVMConstReal(t, 0), one = LLVMConstReal(t, 1);
+  LLVMValueRef mod = LLVMBuildFRem(L->b, a, b, "");
+  LLVMValueRef div = LLVMBuildFDiv(L->b, LLVMBuildFSub(L->b, a, mod, ""), b, "");
+  LLVMValueRef nz = LLVMBuildFCmp(L->b, LLVMRealUNE, mod, zero, "");
+  LLVMValueRef signs = LLVMBuildXor(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, b, zero, ""),
+                                    LLVMBuildFCmp(L->b, LLVMRealOLT, mod, zero, ""), "");
+  LLVMValueRef adj = LLVMBuildAnd(L->b, nz, signs, "");
+  LLVMValueRef mod2 = LLVMBuildSelect(L->b, adj, LLVMBuildFAdd(L->b, mod, b, ""), mod, "");
+  if (want_mod) {
+    /* a zero remainder takes the divisor's sign */
+    LLVMValueRef z = LLVMBuildFCmp(L->b, LLVMRealOEQ, mod2, zero, "");
+    LLVMValueRef args[2] = {zero, b};
+    LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
+    return LLVMBuildSelect(L->b, z, sz, mod2, "");
+  }
+  LLVMValueRef div2 = LLVMBuildSelect(L->b, adj, LLVMBuildFSub(L->b, div, one, ""), div, "");
+  LLVMValueRef fl = lower_intrinsic(L, "llvm.floor", &t, 1, &div2, 1);
+  LLVMValueRef half = LLVMConstReal(t, 0.5);
+  LLVMValueRef up = LLVMBuildFCmp(L->b, LLVMRealOGT, LLVMBuildFSub(L->b, div2, fl, ""), half, "");
+  LLVMValueRef fd = LLVMBuildSelect(L->b, up, LLVMBuildFAdd(L->b, fl, one, ""), fl, "");
+  /* div == 0: the quotient takes the sign of a / b */
+  LLVMValueRef dz = LLVMBuildFCmp(L->b, LLVMRealOEQ, div2, zero, "");
+  LLVMValueRef q = LLVMBuildFDiv(L->b, a, b, "");
+  LLVMValueRef args[2] = {zero, q};
+  LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
+  return LLVMBuildSelect(L->b, dz, sz, fd, "");
+}
+
+/* integer power by squaring; Numba's rules for negative exponents */
+static LLVMValueRef int_pow(Lower *L, LLVMValueRef a, LLVMValueRef e, bool is_signed) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  if (LLVMIsConstant(e)) {
+    long long k = LLVMConstIntGetSExtValue(e);
+    if (k >= 0 && k <= 4) {
+      LLVMValueRef r = LLVMConstInt(t, 1, 0);
+      for (long long i = 0; i < k; i++) r = i ? LLVMBuildMul(L->b, r, a, "") : a;
+      return r;
+    }
+  }
+  LLVMValueRef one = LLVMConstInt(t, 1, 0), zero = LLVMConstNull(t);
+  LLVMValueRef r = lower_entry_alloca(L, t, "pr"), base = lower_entry_alloca(L, t, "pb"), ex = lower_entry_alloca(L, t, "pe");
+  LLVMValueRef result = lower_entry_alloca(L, t, "pres");
+  LLVMBasicBlockRef neg = lower_block(L, "pneg"), loop = lower_block(L, "ploop"), body = lower_block(L, "pbody"),
+                    done = lower_block(L, "pdone"), end = lower_block(L, "pend");
+  LLVMValueRef isneg = is_signed ? LLVMBuildICmp(L->b, LLVMIntSLT, e, zero, "") : LLVMConstInt(i1t(L), 0, 0);
+  LLVMBuildStore(L->b, one, r);
+  LLVMBuildStore(L->b, a, base);
+  LLVMBuildStore(L->b, e, ex);
+  LLVMBuildCondBr(L->b, isneg, neg, loop);
+  /* negative exponent: 0 raises, 1 and -1 stay units, anything else truncates to 0 */
+  LLVMPositionBuilderAtEnd(L->b, neg);
+  lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, a, zero, ""), LMERR_RAISE,
+                 "ZeroDivisionError: 0 cannot be raised to a negative power");
+  LLVMValueRef odd = LLVMBuildTrunc(L->b, e, i1t(L), "");
+  LLVMValueRef m1 = LLVMBuildSelect(L->b, odd, LLVMConstAllOnes(t), one, "");
+  LLVMValueRef nv = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, a, one, ""), one,
+                                    LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, a, LLVMConstAllOnes(t), ""), m1, zero, ""), "");
+  LLVMBuildStore(L->b, nv, result);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, loop);
+  LLVMValueRef ec = LLVMBuildLoad2(L->b, t, ex, "");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, ec, zero, ""), done, body);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  LLVMValueRef bc = LLVMBuildLoad2(L->b, t, base, "");
+  LLVMValueRef rc = LLVMBuildLoad2(L->b, t, r, "");
+  LLVMValueRef bit = LLVMBuildTrunc(L->b, ec, i1t(L), "");
+  LLVMBuildStore(L->b, LLVMBuildSelect(L->b, bit, LLVMBuildMul(L->b, rc, bc, ""), rc, ""), r);
+  LLVMBuildStore(L->b, LLVMBuildMul(L->b, bc, bc, ""), base);
+  LLVMBuildStore(L->b, LLVMBuildLShr(L->b, ec, one, ""), ex);
+  LLVMBuildBr(L->b, loop);
+  LLVMPositionBuilderAtEnd(L->b, done);
+  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, t, r, ""), result);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+  return LLVMBuildLoad2(L->b, t, result, "");
+}
+
+static void set_fastmath(Lower *L, LLVMValueRef inst) {
+  (void)L;
+  (void)inst;
+}
+
+/* a op b, both converted to the operation's type first */
+LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
+  (void)loc;
+  if (op == OP_Div) {
+    LLVMValueRef x = lower_cast(L, a, rt).v, y = lower_cast(L, b, rt).v;
+    zero_check(L, y, true);
+    LLVMValueRef r = LLVMBuildFDiv(L->b, x, y, "");
+    set_fastmath(L, r);
+    return r;
+  }
+  if (op == OP_Pow && ty_is_float(rt)) {
+    LLVMValueRef x = lower_cast(L, a, rt).v;
+    if (ty_is_int(b.ty) && LLVMIsConstant(b.v) && LLVMConstIntGetSExtValue(b.v) == 2) return LLVMBuildFMul(L->b, x, x, "");
+    LLVMValueRef y = lower_cast(L, b, rt).v;
+    LLVMTypeRef t = lower_type(L, rt);
+    if (!L->C->opt.error_model_numpy) {
+      /* 0.0 ** negative raises in Python */
+      LLVMValueRef bad = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, x, LLVMConstReal(t, 0), ""),
+                                      LLVMBuildFCmp(L->b, LLVMRealOLT, y, LLVMConstReal(t, 0), ""), "");
+      lower_raise_if(L, bad, LMERR_RAISE, "ZeroDivisionError: 0.0 cannot be raised to a negative power");
+    }
+    LLVMValueRef args[2] = {x, y};
+    return lower_intrinsic(L, "llvm.pow", &t, 1, args, 2);
+  }
+  Type *ot = rt;
+  if (ty_is_bool(rt)) ot = ty_bool;
+  LLVMValueRef x = lower_cast(L, a, ot).v, y = lower_cast(L, b, ot).v;
+  bool fl = ty_is_float(ot), sg = ty_is_signed(ot);
+  LLVMValueRef r;
+  switch (op) {
+    case OP_Add: r = fl ? LLVMBuildFAdd(L->b, x, y, "") : LLVMBuildAdd(L->b, x, y, ""); break;
+    case OP_Sub: r = fl ? LLVMBuildFSub(L->b, x, y, "") : LLVMBuildSub(L->b, x, y, ""); break;
+    case OP_Mult: r = fl ? LLVMBuildFMul(L->b, x, y, "") : LLVMBuildMul(L->b, x, y, ""); break;
+    case OP_FloorDiv: return fl ? float_floordiv_mod(L, x, y, false) : int_floordiv_mod(L, x, y, sg, false);
+    case OP_Mod: return fl ? float_floordiv_mod(L, x, y, true) : int_floordiv_mod(L, x, y, sg, true);
+    case OP_Pow: return int_pow(L, x, y, sg);
+    case OP_BitAnd: return LLVMBuildAnd(L->b, x, y, "");
+    case OP_BitOr: return LLVMBuildOr(L->b, x, y, "");
+    case OP_BitXor: return LLVMBuildXor(L->b, x, y, "");
+    case OP_LShift: case OP_RShift: {
+      LLVMTypeRef t = LLVMTypeOf(x);
+      if (sg) lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, y, LLVMConstNull(t), ""), LMERR_VALUE, "negative shift count");
+      /* shifts of 64 or more: Python gives 0 (or -1 for negative >>), LLVM poison */
+      LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntUGE, y, LLVMConstInt(t, 64, 0), "");
+      LLVMValueRef ys = LLVMBuildSelect(L->b, big, LLVMConstInt(t, 63, 0), y, "");
+      if (op == OP_LShift) {
+        r = LLVMBuildSelect(L->b, big, LLVMConstNull(t), LLVMBuildShl(L->b, x, ys, ""), "");
+      } else {
+        LLVMValueRef sh = sg ? LLVMBuildAShr(L->b, x, ys, "") : LLVMBuildLShr(L->b, x, ys, "");
+        r = sg ? sh : LLVMBuildSelect(L->b, big, LLVMConstNull(t), sh, "");
+      }
+      return r;
+    }
+    default: LM_UNREACHABLE();
+  }
+  if (fl) set_fastmath(L, r);
+  return r;
+}
+
+static LLVMValueRef compare(Lower *L, OpKind op, Val a, Val b) {
+  Type *ct = ty_arith(a.ty, b.ty);
+  if (ty_is_bool(a.ty) && ty_is_bool(b.ty)) ct = ty_bool;
+  LLVMValueRef x = lower_cast(L, a, ct).v, y = lower_cast(L, b, ct).v;
+  if (ty_is_float(ct)) {
+    LLVMRealPredicate p = op == OP_Eq ? LLVMRealOEQ : op == OP_NotEq ? LLVMRealUNE : op == OP_Lt ? LLVMRealOLT
+                        : op == OP_LtE ? LLVMRealOLE : op == OP_Gt ? LLVMRealOGT : LLVMRealOGE;
+    return LLVMBuildFCmp(L->b, p, x, y, "");
+  }
+  bool sg = ty_is_signed(ct);
+  LLVMIntPredicate p = op == OP_Eq ? LLVMIntEQ : op == OP_NotEq ? LLVMIntNE
+                     : op == OP_Lt ? (sg ? LLVMIntSLT : LLVMIntULT) : op == OP_LtE ? (sg ? LLVMIntSLE : LLVMIntULE)
+                     : op == OP_Gt ? (sg ? LLVMIntSGT : LLVMIntUGT) : (sg ? LLVMIntSGE : LLVMIntUGE);
+  return LLVMBuildICmp(L->b, p, x, y, "");
+}
+
+/* a < b < c: each operand evaluated once, stopping at the first false */
+static Val lower_compare(Lower *L, Node *n) {
+  Val left = lower_expr(L, n->left);
+  if (n->elts.len == 1) return (Val){ty_bool, compare(L, n->cmpops[0], left, lower_expr(L, n->elts.items[0])), false};
+  LLVMValueRef res = lower_entry_alloca(L, i1t(L), "cmp");
+  LLVMBasicBlockRef end = lower_block(L, "cmpend");
+  for (int i = 0; i < n->elts.len; i++) {
+    Val right = lower_expr(L, n->elts.items[i]);
+    LLVMValueRef c = compare(L, n->cmpops[i], left, right);
+    LLVMBuildStore(L->b, c, res);
+    if (i + 1 < n->elts.len) {
+      LLVMBasicBlockRef next = lower_block(L, "cmpnext");
+      LLVMBuildCondBr(L->b, c, next, end);
+      LLVMPositionBuilderAtEnd(L->b, next);
+    }
+    left = right;
+  }
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+  return (Val){ty_bool, LLVMBuildLoad2(L->b, i1t(L), res, ""), false};
+}
+
+/* x and y / x or y return an operand, as in Python */
+static Val lower_boolop(Lower *L, Node *n) {
+  Type *rt = n->ty;
+  LLVMValueRef res = lower_entry_alloca(L, lower_type(L, rt), "bool");
+  LLVMBasicBlockRef end = lower_block(L, "boolend");
+  for (int i = 0; i < n->elts.len; i++) {
+    Val v = lower_expr(L, n->elts.items[i]);
+    LLVMBuildStore(L->b, lower_cast(L, v, rt).v, res);
+    if (i + 1 < n->elts.len) {
+      LLVMBasicBlockRef next = lower_block(L, "boolnext");
+      LLVMValueRef t = lower_truth(L, v);
+      if (n->op == OP_And) LLVMBuildCondBr(L->b, t, next, end);
+      else LLVMBuildCondBr(L->b, t, end, next);
+      LLVMPositionBuilderAtEnd(L->b, next);
+    }
+  }
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+  return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), res, ""), false};
+}
+
+static Val lower_ifexp(Lower *L, Node *n) {
+  Type *rt = n->ty;
+  LLVMValueRef res = lower_entry_alloca(L, lower_type(L, rt), "ifexp");
+  LLVMBasicBlockRef a = lower_block(L, "ifx"), b = lower_block(L, "ifelse"), end = lower_block(L, "ifend");
+  LLVMValueRef owned = lower_entry_alloca(L, i1t(L), "own");
+  LLVMBuildCondBr(L->b, lower_cond(L, n->test), a, b);
+  LLVMPositionBuilderAtEnd(L->b, a);
+  Val va = lower_cast(L, lower_expr(L, n->body_e), rt);
+  if (!va.owned) lower_incref(L, va);
+  LLVMBuildStore(L->b, va.v, res);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, b);
+  Val vb = lower_cast(L, lower_expr(L, n->orelse_e), rt);
+  if (!vb.owned) lower_incref(L, vb);
+  LLVMBuildStore(L->b, vb.v, res);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+  (void)owned;
+  /* both branches made the value owned (a no-op for scalars) */
+  return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), res, ""), L->refcount && rt->kind != TY_SCALAR};
+}
+
+Val lower_const_sym(Lower *L, const Sym *s) {
+  if (s->cty == ty_float64) return (Val){ty_float64, LLVMConstReal(f64t(L), s->fval), false};
+  if (s->cty == ty_bool) return (Val){ty_bool, LLVMConstInt(i1t(L), (unsigned long long)s->ival, 0), false};
+  return (Val){ty_int64, lower_i64(L, s->ival), false};
+}
+
+Val lower_expr(Lower *L, Node *n) {
+  switch (n->kind) {
+    case ND_Constant:
+      switch (n->ckind) {
+        case CK_INT: return (Val){ty_int64, lower_i64(L, n->ival), false};
+        case CK_FLOAT: return (Val){ty_float64, LLVMConstReal(f64t(L), n->fval), false};
+        case CK_BOOL: return (Val){ty_bool, LLVMConstInt(i1t(L), n->bval, 0), false};
+        default: return (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
+      }
+    case ND_Name:
+      if (n->slot >= 0) {
+        Type *t = L->spec->locals[n->slot].ty;
+        if (L->poison && L->poison[n->slot])
+          compile_error(L->C, n->loc, "TypingError",
+                        "'%s' is assigned inside a prange loop, where it is private to each iteration, and cannot "
+                        "be read after the loop (make it a reduction such as '%s += ...', or store into an array)",
+                        n->name, n->name);
+        return (Val){t, LLVMBuildLoad2(L->b, lower_type(L, t), L->slots[n->slot], n->name), false};
+      }
+      return lower_const_sym(L, (Sym *)n->aux);
+    case ND_BinOp: {
+      Val a = lower_expr(L, n->left), b = lower_expr(L, n->right);
+      return (Val){n->ty, lower_binop(L, n->op, a, b, n->ty, n->loc), false};
+    }
+    case ND_UnaryOp: {
+      Val a = lower_expr(L, n->operand);
+      if (n->op == OP_Not) return (Val){ty_bool, LLVMBuildNot(L->b, lower_truth(L, a), ""), false};
+      Val x = lower_cast(L, a, n->ty);
+      if (n->op == OP_UAdd) return x;
+      if (n->op == OP_Invert) return (Val){n->ty, LLVMBuildNot(L->b, x.v, ""), false};
+      return (Val){n->ty, ty_is_float(n->ty) ? LLVMBuildFNeg(L->b, x.v, "") : LLVMBuildNeg(L->b, x.v, ""), false};
+    }
+    case ND_BoolOp: return lower_boolop(L, n);
+    case ND_Compare: return lower_compare(L, n);
+    case ND_IfExp: return lower_ifexp(L, n);
+    case ND_Call: return lower_call(L, n);
+    case ND_Attribute: return lower_attribute(L, n);
+    case ND_Subscript: return lower_subscript(L, n);
+    case ND_Tuple: {
+      LLVMValueRef r = LLVMGetUndef(lower_type(L, n->ty));
+      bool owned = false;
+      for (int i = 0; i < n->elts.len; i++) {
+        Val e = lower_expr(L, n->elts.items[i]);
+        /* a tuple holding arrays owns a reference to each */
+        if (L->refcount && e.ty->kind != TY_SCALAR && !e.owned) lower_incref(L, e);
+        owned = owned || (L->refcount && e.ty->kind != TY_SCALAR);
+        r = LLVMBuildInsertValue(L->b, r, e.v, (unsigned)i, "");
+      }
+      return (Val){n->ty, r, owned};
+    }
+    default: LM_UNREACHABLE();
+  }
+}

@@ -1,0 +1,283 @@
+/*
+** lower_stmt.c — statements: assignment, control flow, loops, raise.
+*/
+#include <string.h>
+
+#include "lower.h"
+
+
+/* stores v into a local slot: the slot takes a reference, the old value drops one */
+static void store_local(Lower *L, int slot, Val v) {
+  Type *lt = L->spec->locals[slot].ty;
+  if (L->poison) L->poison[slot] = 0;
+  Val cv = lower_cast(L, v, lt);
+  if (L->refcount && (lt->kind == TY_ARRAY || lt->kind == TY_TUPLE)) {
+    if (!cv.owned) lower_incref(L, cv);
+    Val old = {lt, LLVMBuildLoad2(L->b, lower_type(L, lt), L->slots[slot], "old"), true};
+    LLVMBuildStore(L->b, cv.v, L->slots[slot]);
+    lower_decref(L, old);
+    return;
+  }
+  LLVMBuildStore(L->b, cv.v, L->slots[slot]);
+}
+
+static void store_target(Lower *L, Node *t, Val v) {
+  switch (t->kind) {
+    case ND_Name: store_local(L, t->slot, v); return;
+    case ND_Tuple: case ND_List:
+      for (int i = 0; i < t->elts.len; i++) {
+        Val e = {v.ty->elems[i], LLVMBuildExtractValue(L->b, v.v, (unsigned)i, ""), false};
+        store_target(L, t->elts.items[i], e);
+      }
+      lower_release(L, v);
+      return;
+    case ND_Subscript: lower_store_subscript(L, t, v); return;
+    default: LM_UNREACHABLE();
+  }
+}
+
+static void lower_assign(Lower *L, Node *s) {
+  Val v = lower_expr(L, s->value);
+  /* a = b = value: every target takes its own reference */
+  for (int i = 0; i < s->targets.len; i++) {
+    Val vi = v;
+    vi.owned = false;
+    store_target(L, s->targets.items[i], vi);
+  }
+  lower_release(L, v);
+}
+
+static void lower_augassign(Lower *L, Node *s) {
+  Node *t = s->target;
+  if (t->kind == ND_Name) {
+    Val cur = {L->spec->locals[t->slot].ty, LLVMBuildLoad2(L->b, lower_type(L, L->spec->locals[t->slot].ty), L->slots[t->slot], ""), false};
+    cur.ty = t->ty ? t->ty : cur.ty;
+    Val rhs = lower_expr(L, s->value);
+    Val r = {s->ty, lower_binop(L, s->op, cur, rhs, s->ty, s->loc), false};
+    store_local(L, t->slot, r);
+    return;
+  }
+  /* a[i] op= v: one address computation, load, op, store */
+  Val base;
+  LLVMValueRef p = lower_elem_ptr(L, t, &base);
+  DType dt = base.ty->dtype;
+  Val cur = {ty_scalar(dt), lower_load_elem(L, dt, p), false};
+  Val rhs = lower_expr(L, s->value);
+  Val r = {s->ty, lower_binop(L, s->op, cur, rhs, s->ty, s->loc), false};
+  lower_store_elem(L, dt, p, lower_cast(L, r, ty_scalar(dt)).v);
+  lower_release(L, base);
+}
+
+static void lower_if(Lower *L, Node *s) {
+  LLVMBasicBlockRef then = lower_block(L, "then"), els = lower_block(L, "else"), end = lower_block(L, "endif");
+  LLVMBuildCondBr(L->b, lower_cond(L, s->test), then, s->orelse.len ? els : end);
+  LLVMPositionBuilderAtEnd(L->b, then);
+  lower_body(L, &s->body);
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, els);
+  if (s->orelse.len) lower_body(L, &s->orelse);
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+}
+
+static void lower_while(Lower *L, Node *s) {
+  LLVMBasicBlockRef head = lower_block(L, "while"), body = lower_block(L, "wbody"), els = lower_block(L, "welse"),
+                    end = lower_block(L, "wend");
+  LLVMBuildBr(L->b, head);
+  LLVMPositionBuilderAtEnd(L->b, head);
+  LLVMBuildCondBr(L->b, lower_cond(L, s->test), body, els);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  LoopCtx lc = {end, head, L->loop};
+  L->loop = &lc;
+  lower_body(L, &s->body);
+  L->loop = lc.outer;
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, head);
+  LLVMPositionBuilderAtEnd(L->b, els);
+  lower_body(L, &s->orelse);
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+}
+
+static bool const_step(Node *n, int64_t *v) {
+  if (n == NULL) { *v = 1; return true; }
+  if (n->kind == ND_Constant && n->ckind == CK_INT) { *v = n->ival; return true; }
+  if (n->kind == ND_UnaryOp && n->op == OP_USub && n->operand->kind == ND_Constant && n->operand->ckind == CK_INT) {
+    *v = -n->operand->ival;
+    return true;
+  }
+  return false;
+}
+
+/* for i in range(start, stop, step): a hidden counter; i is set from it on
+** each iteration, so i keeps the last value after the loop as in Python */
+static void lower_for_range(Lower *L, Node *s) {
+  Node *it = s->iter;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef start = lower_i64(L, 0), stop, step = lower_i64(L, 1);
+  int na = it->args.len;
+  Val a0 = lower_cast(L, lower_expr(L, it->args.items[0]), ty_int64);
+  if (na == 1) stop = a0.v;
+  else {
+    start = a0.v;
+    stop = lower_cast(L, lower_expr(L, it->args.items[1]), ty_int64).v;
+  }
+  int64_t cstep = 0;
+  bool known = const_step(na == 3 ? it->args.items[2] : NULL, &cstep);
+  if (na == 3) {
+    step = lower_cast(L, lower_expr(L, it->args.items[2]), ty_int64).v;
+    if (!known || cstep == 0)
+      lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
+                     "range() arg 3 must not be zero");
+  }
+  LLVMValueRef ctr = lower_entry_alloca(L, i64, "ctr");
+  LLVMBuildStore(L->b, start, ctr);
+  LLVMBasicBlockRef head = lower_block(L, "for"), body = lower_block(L, "fbody"), latch = lower_block(L, "fnext"),
+                    els = lower_block(L, "felse"), end = lower_block(L, "fend");
+  LLVMBuildBr(L->b, head);
+  LLVMPositionBuilderAtEnd(L->b, head);
+  LLVMValueRef c = LLVMBuildLoad2(L->b, i64, ctr, "i");
+  LLVMValueRef cond;
+  if (known && cstep > 0) cond = LLVMBuildICmp(L->b, LLVMIntSLT, c, stop, "");
+  else if (known && cstep < 0) cond = LLVMBuildICmp(L->b, LLVMIntSGT, c, stop, "");
+  else
+    cond = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, step, lower_i64(L, 0), ""),
+                           LLVMBuildICmp(L->b, LLVMIntSLT, c, stop, ""), LLVMBuildICmp(L->b, LLVMIntSGT, c, stop, ""), "");
+  LLVMBuildCondBr(L->b, cond, body, els);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  store_local(L, s->target->slot, (Val){ty_int64, c, false});
+  LoopCtx lc = {end, latch, L->loop};
+  L->loop = &lc;
+  lower_body(L, &s->body);
+  L->loop = lc.outer;
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, latch);
+  LLVMPositionBuilderAtEnd(L->b, latch);
+  LLVMValueRef c2 = LLVMBuildLoad2(L->b, i64, ctr, "");
+  /* c < stop and step 1 cannot overflow: say so, so LLVM knows i stays in [start, stop) */
+  LLVMValueRef next = known && cstep == 1 ? LLVMBuildNSWAdd(L->b, c2, step, "") : LLVMBuildAdd(L->b, c2, step, "");
+  LLVMBuildStore(L->b, next, ctr);
+  LLVMBuildBr(L->b, head);
+  LLVMPositionBuilderAtEnd(L->b, els);
+  lower_body(L, &s->orelse);
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+}
+
+/* for x in array: rows of an N-d array, elements of a 1-d one; for x in tuple */
+static void lower_for_iter(Lower *L, Node *s) {
+  Val seq = lower_expr(L, s->iter);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef n;
+  if (seq.ty->kind == TY_TUPLE) n = lower_i64(L, seq.ty->nelems);
+  else n = lower_arr_shape(L, seq.v, 0);
+  LLVMValueRef ctr = lower_entry_alloca(L, i64, "it");
+  LLVMBuildStore(L->b, lower_i64(L, 0), ctr);
+  LLVMBasicBlockRef head = lower_block(L, "for"), body = lower_block(L, "fbody"), latch = lower_block(L, "fnext"),
+                    els = lower_block(L, "felse"), end = lower_block(L, "fend");
+  LLVMBuildBr(L->b, head);
+  LLVMPositionBuilderAtEnd(L->b, head);
+  LLVMValueRef c = LLVMBuildLoad2(L->b, i64, ctr, "");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, n, ""), body, els);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  Val item;
+  if (seq.ty->kind == TY_TUPLE) {
+    /* a homogeneous tuple: spill to memory and index it */
+    LLVMTypeRef tt = lower_type(L, seq.ty);
+    LLVMValueRef tmp = lower_entry_alloca(L, tt, "tup");
+    LLVMBuildStore(L->b, seq.v, tmp);
+    LLVMValueRef idx[2] = {lower_i32(L, 0), c};
+    LLVMTypeRef et = lower_type(L, seq.ty->elems[0]);
+    LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
+    item = (Val){seq.ty->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &idx[1], 1, ""), ""), false};
+  } else {
+    Type *at = seq.ty;
+    LLVMValueRef off = LLVMBuildMul(L->b, c, lower_arr_stride(L, seq.v, 0), "");
+    LLVMValueRef base8 = LLVMBuildBitCast(L->b, lower_arr_data(L, seq.v), LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), "");
+    LLVMValueRef p8 = LLVMBuildGEP2(L->b, LLVMInt8TypeInContext(L->ctx), base8, &off, 1, "");
+    LLVMValueRef p = LLVMBuildBitCast(L->b, p8, LLVMPointerType(lower_mem_type(L, at->dtype), 0), "");
+    if (at->ndim == 1) {
+      item = (Val){ty_scalar(at->dtype), lower_load_elem(L, at->dtype, p), false};
+    } else {
+      LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+      for (int k = 1; k < at->ndim; k++) {
+        shape[k - 1] = lower_arr_shape(L, seq.v, k);
+        strides[k - 1] = lower_arr_stride(L, seq.v, k);
+      }
+      Type *rt = s->target->ty;
+      item = (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, seq.v), p, shape, strides), false};
+    }
+  }
+  store_target(L, s->target, item);
+  LoopCtx lc = {end, latch, L->loop};
+  L->loop = &lc;
+  lower_body(L, &s->body);
+  L->loop = lc.outer;
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, latch);
+  LLVMPositionBuilderAtEnd(L->b, latch);
+  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, LLVMBuildLoad2(L->b, i64, ctr, ""), lower_i64(L, 1), ""), ctr);
+  LLVMBuildBr(L->b, head);
+  LLVMPositionBuilderAtEnd(L->b, els);
+  lower_body(L, &s->orelse);
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+  lower_release(L, seq);
+}
+
+/* "ValueError: message" from raise ValueError("message") */
+static const char *raise_message(Lower *L, Node *exc, const char *dflt_class) {
+  if (exc == NULL) return arena_strdup(L->C->A, "RuntimeError: No active exception to reraise");
+  Node *cls = exc->kind == ND_Call ? exc->func : exc;
+  const char *text = exc->kind == ND_Call && exc->args.len == 1 ? exc->args.items[0]->sval : NULL;
+  const char *name = cls->kind == ND_Name ? cls->name : dflt_class;
+  size_t n = strlen(name) + (text ? strlen(text) : 0) + 4;
+  char *msg = arena_alloc(L->C->A, n);
+  snprintf(msg, n, text && *text ? "%s: %s" : "%s", name, text ? text : "");
+  return msg;
+}
+
+static void lower_stmt(Lower *L, Node *s) {
+  switch (s->kind) {
+    case ND_Assign: lower_assign(L, s); break;
+    case ND_AnnAssign:
+      if (s->value) store_target(L, s->target, lower_expr(L, s->value));
+      break;
+    case ND_AugAssign: lower_augassign(L, s); break;
+    case ND_If: lower_if(L, s); break;
+    case ND_While: lower_while(L, s); break;
+    case ND_For:
+      if (lower_prange(L, s)) break;
+      if (s->iter->aux) lower_for_range(L, s);
+      else lower_for_iter(L, s);
+      break;
+    case ND_Return: lower_return(L, s->value); break;
+    case ND_Expr:
+      if (s->value->kind == ND_Constant && s->value->ckind == CK_STR) break;
+      lower_release(L, lower_expr(L, s->value));
+      break;
+    case ND_Pass: break;
+    case ND_Break: LLVMBuildBr(L->b, L->loop->brk); break;
+    case ND_Continue: LLVMBuildBr(L->b, L->loop->cont); break;
+    case ND_Assert: {
+      const char *text = s->msg ? s->msg->sval : NULL;
+      size_t n = 20 + (text ? strlen(text) : 0);
+      char *msg = arena_alloc(L->C->A, n);
+      snprintf(msg, n, text ? "AssertionError: %s" : "AssertionError", text);
+      lower_raise_if(L, LLVMBuildNot(L->b, lower_cond(L, s->test), ""), LMERR_RAISE, msg);
+      break;
+    }
+    case ND_Raise:
+      lower_raise_if(L, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 1, 0), LMERR_RAISE,
+                     raise_message(L, s->exc, "Exception"));
+      break;
+    default: LM_UNREACHABLE();
+  }
+}
+
+void lower_body(Lower *L, NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    if (lower_terminated(L)) {
+      /* code after return/break/continue: unreachable, but still lowered into a dead block */
+      LLVMPositionBuilderAtEnd(L->b, lower_block(L, "dead"));
+    }
+    lower_stmt(L, body->items[i]);
+  }
+}

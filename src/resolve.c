@@ -1,0 +1,227 @@
+/*
+** resolve.c — what a free name stands for: locals, defs of the same source,
+** builtins and imported modules, the env table, then the caller's globals.
+** Numbers found in env/globals are frozen as compile-time constants.
+*/
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "compile.h"
+#include "dispatch.h"
+
+/* names every function sees without importing them (Numba code usually
+** imports them, and the imports below map to the same qualified names) */
+static const struct { const char *name, *qname; } builtin_names[] = {
+    {"range", "range"}, {"prange", "numba.prange"}, {"len", "len"}, {"abs", "abs"},
+    {"min", "min"}, {"max", "max"}, {"int", "int"}, {"float", "float"},
+    {"bool", "bool"}, {"round", "round"}, {"math", "math"}, {"np", "numpy"},
+    {"numpy", "numpy"}, {"numba", "numba"}, {"cuda", "numba.cuda"}, {"print", "print"},
+    {"ValueError", "ValueError"}, {"ZeroDivisionError", "ZeroDivisionError"},
+    {"IndexError", "IndexError"}, {"AssertionError", "AssertionError"},
+    {"RuntimeError", "RuntimeError"}, {"TypeError", "TypeError"},
+    {"ArithmeticError", "ArithmeticError"}, {"Exception", "Exception"},
+    {"OverflowError", "OverflowError"}, {"NotImplementedError", "NotImplementedError"},
+};
+
+/* attribute names that are modules rather than functions */
+static const char *const module_qnames[] = {
+    "math", "numpy", "numba", "numba.cuda", "numba.cuda.shared", "numba.cuda.local",
+    "numba.cuda.atomic", "numba.cuda.threadIdx", "numba.cuda.blockIdx",
+    "numba.cuda.blockDim", "numba.cuda.gridDim", "numba.types", "numpy.random",
+};
+
+static bool is_module_qname(const char *q) {
+  for (size_t i = 0; i < lm_countof(module_qnames); i++)
+    if (strcmp(q, module_qnames[i]) == 0) return true;
+  return false;
+}
+
+/* "numpy.float32", "numba.float32", "numba.types.float32", "float32" → dtype */
+static int qname_dtype(const char *q) {
+  const char *last = strrchr(q, '.');
+  const char *base = last ? last + 1 : q;
+  if (last && strncmp(q, "numpy.", 6) != 0 && strncmp(q, "numba.", 6) != 0) return -1;
+  if (strcmp(base, "bool_") == 0 || strcmp(base, "boolean") == 0) return DT_BOOL;
+  if (strcmp(base, "double") == 0 || strcmp(base, "float_") == 0) return DT_FLOAT64;
+  if (strcmp(base, "intp") == 0 || strcmp(base, "int_") == 0) return DT_INT64;
+  if (strcmp(base, "uintp") == 0) return DT_UINT64;
+  for (int i = 0; i < DT__COUNT; i++)
+    if (i != DT_BOOL && strcmp(base, dtype_names[i]) == 0) return i;
+  return -1;
+}
+
+static const struct { const char *qname; double v; } float_consts[] = {
+    {"math.pi", 3.141592653589793}, {"math.e", 2.718281828459045},
+    {"math.tau", 6.283185307179586}, {"numpy.pi", 3.141592653589793},
+    {"numpy.e", 2.718281828459045}, {"math.inf", __builtin_inf()},
+    {"numpy.inf", __builtin_inf()}, {"math.nan", __builtin_nan("")},
+    {"numpy.nan", __builtin_nan("")},
+};
+
+/* a qualified name → module, dtype, constant or builtin function */
+static Sym sym_of_qname(Compile *C, const char *q) {
+  Sym s = {0};
+  for (size_t i = 0; i < lm_countof(float_consts); i++)
+    if (strcmp(q, float_consts[i].qname) == 0) {
+      s.kind = SYM_CONST;
+      s.cty = ty_float64;
+      s.fval = float_consts[i].v;
+      return s;
+    }
+  int dt = qname_dtype(q);
+  if (dt >= 0) {
+    s.kind = SYM_DTYPE;
+    s.dt = (DType)dt;
+    return s;
+  }
+  s.kind = is_module_qname(q) ? SYM_MODULE : SYM_BUILTIN;
+  s.qname = arena_strdup(C->A, q);
+  return s;
+}
+
+static void add_modname(Compile *C, const char *name, Sym sym) {
+  if (C->nmodnames == C->capmodnames) {
+    int cap = C->capmodnames ? 2 * C->capmodnames : 16;
+    struct ModName *m = arena_alloc(C->A, sizeof *m * (size_t)cap);
+    if (C->nmodnames) memcpy(m, C->modnames, sizeof *m * (size_t)C->nmodnames);
+    C->modnames = m;
+    C->capmodnames = cap;
+  }
+  C->modnames[C->nmodnames].name = name;
+  C->modnames[C->nmodnames].sym = sym;
+  C->nmodnames++;
+}
+
+static bool const_value(Node *v, Sym *s) {
+  bool neg = false;
+  if (v->kind == ND_UnaryOp && v->op == OP_USub && v->operand->kind == ND_Constant) {
+    neg = true;
+    v = v->operand;
+  }
+  if (v->kind != ND_Constant) return false;
+  s->kind = SYM_CONST;
+  switch (v->ckind) {
+    case CK_INT: s->cty = ty_int64; s->ival = neg ? (int64_t)(0 - (uint64_t)v->ival) : v->ival; return true;
+    case CK_FLOAT: s->cty = ty_float64; s->fval = neg ? -v->fval : v->fval; return true;
+    case CK_BOOL: if (neg) return false; s->cty = ty_bool; s->ival = v->bval; return true;
+    default: return false;
+  }
+}
+
+/* imports become aliases; module-level `NAME = number` becomes a constant */
+void compile_collect_module_names(Compile *C) {
+  NodeList *body = &C->module->body;
+  for (int i = 0; i < body->len; i++) {
+    Node *st = body->items[i];
+    if (st->kind == ND_Import) {
+      for (int j = 0; j < st->names.len; j++) {
+        Node *al = st->names.items[j];
+        const char *q = al->name;
+        if (strcmp(q, "numba.cuda") == 0 && !al->asname) q = "numba";
+        add_modname(C, al->asname ? al->asname : q, sym_of_qname(C, q));
+      }
+    } else if (st->kind == ND_ImportFrom) {
+      for (int j = 0; j < st->names.len; j++) {
+        Node *al = st->names.items[j];
+        const char *mod = st->name ? st->name : "";
+        char q[256];
+        if (strcmp(mod, "numba.cuda") == 0 || strcmp(mod, "numba.core") == 0) mod = strcmp(mod, "numba.cuda") == 0 ? "numba.cuda" : "numba";
+        snprintf(q, sizeof q, "%s.%s", mod, al->name);
+        /* from numba import njit/jit: decorators, harmless; from math import sqrt */
+        add_modname(C, al->asname ? al->asname : al->name, sym_of_qname(C, q));
+      }
+    } else if (st->kind == ND_Assign && st->targets.len == 1 && st->targets.items[0]->kind == ND_Name) {
+      Sym s = {0};
+      if (const_value(st->value, &s)) add_modname(C, st->targets.items[0]->name, s);
+    }
+  }
+}
+
+Node *compile_find_def(Compile *C, const char *name) {
+  NodeList *body = &C->module->body;
+  for (int i = 0; i < body->len; i++) {
+    Node *st = body->items[i];
+    if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) return st;
+  }
+  return NULL;
+}
+
+/* a Lua value (at the top of the stack) as a frozen symbol; pops it */
+static bool sym_from_lua(Compile *C, Sym *s) {
+  lua_State *L = C->L;
+  bool ok = true;
+  if (lua_isinteger(L, -1)) {
+    s->kind = SYM_CONST; s->cty = ty_int64; s->ival = lua_tointeger(L, -1);
+  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+    s->kind = SYM_CONST; s->cty = ty_float64; s->fval = lua_tonumber(L, -1);
+  } else if (lua_isboolean(L, -1)) {
+    s->kind = SYM_CONST; s->cty = ty_bool; s->ival = lua_toboolean(L, -1);
+  } else if (dispatch_test(L, -1)) {
+    s->kind = SYM_DISPATCHER;
+    lua_pushvalue(L, -1);
+    s->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    compile_note_ref(C, s->ref);
+  } else {
+    ok = false;
+  }
+  lua_pop(L, 1);
+  return ok;
+}
+
+Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
+  Sym s = {0};
+  int slot = spec ? spec_local(spec, name) : -1;
+  if (slot >= 0) {
+    s.kind = SYM_LOCAL;
+    s.slot = slot;
+    return s;
+  }
+  Node *def = compile_find_def(C, name);
+  if (def) {
+    s.kind = SYM_DEF;
+    s.def = def;
+    return s;
+  }
+  for (int i = C->nmodnames - 1; i >= 0; i--)
+    if (strcmp(C->modnames[i].name, name) == 0) return C->modnames[i].sym;
+  for (size_t i = 0; i < lm_countof(builtin_names); i++)
+    if (strcmp(builtin_names[i].name, name) == 0) return sym_of_qname(C, builtin_names[i].qname);
+  int where[2] = {C->env_idx, C->globals_idx};
+  for (int k = 0; k < 2; k++) {
+    if (where[k] == 0) continue;
+    lua_getfield(C->L, where[k], name);
+    if (!lua_isnil(C->L, -1)) {
+      if (sym_from_lua(C, &s)) return s;
+      compile_error(C, loc, "TypingError",
+                    "'%s' refers to a Lua %s, which compiled code cannot use (numbers and lumba functions can be used)",
+                    name, luaL_typename(C->L, -1));
+    }
+    lua_pop(C->L, 1);
+  }
+  int dt = qname_dtype(name);
+  if (dt >= 0) {
+    s.kind = SYM_DTYPE;
+    s.dt = (DType)dt;
+    return s;
+  }
+  compile_error(C, loc, "NameError", "name '%s' is not defined", name);
+}
+
+/* Names and attribute chains that denote compile-time things (modules,
+** functions, dtypes, constants); SYM_NONE for runtime values. */
+Sym resolve_static(Compile *C, FuncSpec *spec, Node *n) {
+  Sym none = {0};
+  if (n->kind == ND_Name) {
+    Sym s = resolve_name(C, spec, n->name, n->loc);
+    return s.kind == SYM_LOCAL ? none : s;
+  }
+  if (n->kind == ND_Attribute) {
+    Sym base = resolve_static(C, spec, n->value);
+    if (base.kind != SYM_MODULE) return none;
+    char q[256];
+    snprintf(q, sizeof q, "%s.%s", base.qname, n->name);
+    return sym_of_qname(C, q);
+  }
+  return none;
+}

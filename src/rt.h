@@ -1,0 +1,42 @@
+/*
+** rt.h — the contract between compiled code and the C that calls it:
+** the error record, status codes, and the 8-byte slot layout of the
+** wrapper's arguments and results.
+**
+** Compiled functions never unwind: the inner function of a specialization
+** is   i32 inner(LmErr *err, Ret *ret, args...)   and returns 0 or an
+** LmErrKind; the dispatcher turns that into a Lua error. Its wrapper is
+**   i32 wrap(LmErr *err, int64_t *ret_slots, int64_t *arg_slots)
+** where a scalar takes one slot (int64, double bits, bool 0/1) and an array
+** argument is a pointer to an ArrayStruct; an array result takes
+** RT_ARRAY_SLOTS slots laid out as an ArrayStruct (its meminfo reference
+** passes to the caller); a tuple result is its elements in order.
+*/
+#ifndef rt_h
+#define rt_h
+
+#include <stdint.h>
+
+#include "array.h"
+
+typedef enum LmErrKind {
+  LMERR_OK = 0,
+  LMERR_ZERODIV_INT,    /* ZeroDivisionError: integer division or modulo by zero */
+  LMERR_ZERODIV_FLOAT,  /* ZeroDivisionError: division by zero */
+  LMERR_INDEX,          /* IndexError: index I out of bounds for axis A with size S */
+  LMERR_RAISE,          /* msg is "ValueError: text" (a user raise or failed assert) */
+  LMERR_MEMORY,         /* MemoryError: msg */
+  LMERR_VALUE,          /* ValueError: msg (runtime checks: negative dimensions...) */
+} LmErrKind;
+
+typedef struct LmErr {
+  int32_t kind;         // an LmErrKind
+  int32_t axis;         // IndexError
+  int64_t index;        // IndexError: the index as written
+  int64_t size;         // IndexError
+  const char *msg;      // RAISE/MEMORY/VALUE: constant text in the compiled module
+} LmErr;
+
+#define RT_ARRAY_SLOTS ((int)(sizeof(ArrayStruct) / 8))
+
+#endif

@@ -1,0 +1,23 @@
+/*
+** target_cpu.c — the CPU target: LLVM intrinsics where they exist (so the
+** vectoriser knows them), libm otherwise; arrays reference-counted.
+*/
+#include <string.h>
+
+#include "lower.h"
+
+static LLVMValueRef cpu_math(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n, bool f32) {
+  LLVMTypeRef t = f32 ? LLVMFloatTypeInContext(L->ctx) : LLVMDoubleTypeInContext(L->ctx);
+  if (intrinsic) return lower_intrinsic(L, intrinsic, &t, 1, args, n);
+  char name[64];
+  snprintf(name, sizeof name, "%s%s", base, f32 ? "f" : "");
+  LLVMTypeRef ps[2] = {t, t};
+  LLVMValueRef f = lower_rt_fn(L, name, t, ps, n);
+  return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)n, "");
+}
+
+const Target target_cpu = {
+    .name = "cpu",
+    .refcount = true,
+    .math_call = cpu_math,
+};

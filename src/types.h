@@ -1,0 +1,73 @@
+/*
+** types.h — lumba's types: scalar singletons, interned arrays and tuples.
+** Interned types live in a TypeTable that outlives compilations (signature
+** keys point at them), so two equal types are always the same pointer.
+*/
+#ifndef types_h
+#define types_h
+
+#include <stdbool.h>
+
+#include "arena.h"
+#include "array.h"
+
+typedef enum TypeKind {
+  TY_NONE,    /* Python's None: functions without a return value */
+  TY_SCALAR,  /* bool, ints, floats: the dtype says which */
+  TY_ARRAY,   /* array(dtype, ndim, layout) */
+  TY_TUPLE,   /* heterogeneous tuple of any types */
+} TypeKind;
+
+typedef struct Type Type;
+struct Type {
+  TypeKind kind;
+  DType dtype;       // scalar: which; array: element type
+  int ndim;          // array
+  char layout;       // array: 'C', 'F' or 'A'
+  int nelems;        // tuple
+  Type **elems;      // tuple
+  const char *name;  // "float64", "float64[:, ::1]", "(int64, float64)"
+  Type *next;        // intern chain
+};
+
+typedef struct TypeTable {
+  Arena arena;       // long-lived: freed with the Lua state
+  Type *arrays;      // interned arrays
+  Type *tuples;      // interned tuples
+} TypeTable;
+
+void ty_table_init(TypeTable *T);
+void ty_table_free(TypeTable *T);
+
+extern Type ty_none;
+Type *ty_scalar(DType dt);      /* the singleton for a dtype */
+#define ty_bool (ty_scalar(DT_BOOL))
+#define ty_int64 (ty_scalar(DT_INT64))
+#define ty_float64 (ty_scalar(DT_FLOAT64))
+Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);
+Type *ty_tuple(TypeTable *T, Type **elems, int n);
+
+bool ty_is_bool(const Type *t);
+bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */
+bool ty_is_signed(const Type *t);
+bool ty_is_float(const Type *t);
+bool ty_is_number(const Type *t);   /* bool, int or float */
+bool ty_is_array(const Type *t);
+int ty_bits(const Type *t);         /* scalar width in bits (bool: 1) */
+
+/* Numba's rules: result type of arithmetic on two numbers (+ - * // % **),
+** of true division, and the unified type of a variable assigned both.
+** ty_unify returns NULL when the two cannot unify. */
+Type *ty_arith(const Type *a, const Type *b);
+Type *ty_truediv(const Type *a, const Type *b);
+Type *ty_unify(TypeTable *T, Type *a, Type *b);
+
+/* Parse Numba's signature syntax "float64(float64[:], int64)" (also
+** "(float64[:, ::1], int64)" without a return type: *ret = NULL). Returns
+** the number of arguments, or -1 with a message in err. */
+int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
+                       int maxargs, char *err, size_t errlen);
+/* A short name for messages: "float64[:]" for any 1-d float64 array. */
+const char *ty_display(const Type *t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,24 @@
+-- Every example runs (small sizes) and checks its own result: a failing
+-- assertion inside makes the process exit non-zero.
+local function run(script)
+  local cmd = "LUMBA_EXAMPLE_QUICK=1 lua5.4 " .. script .. " 2>&1"
+  local p = io.popen(cmd)
+  local out = p:read("a")
+  local ok, _, code = p:close()
+  return ok and code == 0, out
+end
+
+describe("examples", function()
+  for _, name in ipairs { "ising", "sum_array" } do
+    it(name .. ".lua runs and checks its results", function()
+      local ok, out = run("examples/" .. name .. ".lua")
+      assert(ok, out)
+    end)
+  end
+
+  it("ising.lua prints the energies agreeing with plain Lua", function()
+    local _, out = run("examples/ising.lua")
+    assert.truthy(out:match("N=50  energy %-?%d+%.%d %(plain Lua agrees%)"), out)
+    assert.truthy(out:match("N=100  energy %-?%d+%.%d %(plain Lua agrees%)"), out)
+  end)
+end)
