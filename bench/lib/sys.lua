@@ -56,6 +56,12 @@ function M.tmpdir(parent)
   return (out:gsub("%s+$", ""))
 end
 
+-- true when path is missing or an empty directory
+function M.empty(path)
+  local out = M.shell("{ ls -A " .. M.quote(path) .. " 2>/dev/null; }")
+  return not out:match("%S")
+end
+
 function M.rmtree(path)
   M.shell("rm -rf " .. M.quote(path))
 end
