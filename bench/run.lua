@@ -162,10 +162,11 @@ local done = {}
 for _, row in ipairs(rows) do
   local order = row.group == "serial" and catalog.serial_tools or catalog.parallel_tools
   local results = {}
-  row.load = sys.loadavg()
+  local before = sys.cpu_sample()
   for _ = 1, S.rounds do
     for _, tool in ipairs(order) do results[tool] = merge_rounds(results[tool], run_tool(row, tool)) end
   end
+  row.foreign = sys.foreign(before, sys.cpu_sample())
   local ev = check.evaluate(row, results, order, catalog.c_ref)
   failed = failed + ev.failed
   done[#done + 1] = { row = row, order = order, results = results, ev = ev }

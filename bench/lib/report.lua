@@ -74,8 +74,8 @@ function M.row(d, tools)
       "PARALLEL KERNELS (x C: median / median of the faster C+OpenMP; speed-up: serial build / parallel)")
   end
   out("")
-  out(string.format("%s, %s   [result checked against %s; load average before: %s]", row.title, row.size,
-    ev.ref_tool or "no C result", row.load or "?"))
+  out(string.format("%s, %s   [result checked against %s; other processes used %s cores meanwhile]", row.title,
+    row.size, ev.ref_tool or "no C result", row.foreign and string.format("%.2f", row.foreign) or "?"))
   out(string.format("  %-34s %9s %9s %9s %5s %7s %7s  %s", "tool", "median", "min", "max", "runs",
     "x C", row.group == "parallel" and "speedup" or "", "result"))
   for _, t in ipairs(d.order) do
@@ -208,15 +208,17 @@ function M.markdown(ctx)
   w("lumba and Numba compile the same file, `bench/kernels/<kernel>.py`. C is built without fused")
   w("multiply-add (`-ffp-contract=off`), the floating-point semantics of the other tools. Plain Lua runs")
   w("only on the sizes where it finishes quickly; larger sizes say \"not run\", never extrapolated.")
-  w("The load average before each row is recorded: where the machine is shared, a 1-minute load")
-  w("near or above 1 means another process competed for a core, and the parallel rows suffer first.")
+  w("Each row records how many cores other processes kept busy meanwhile (/proc/stat minus the bench's")
+  w("own processes): on a shared machine a figure much above 0.1 means the row competed for a core,")
+  w("and the parallel rows suffer first.")
   w("")
   for _, d in ipairs(ctx.rows) do
     local row, ev = d.row, d.ev
     w("### " .. row.title .. ", " .. row.size .. (row.group == "parallel" and " (parallel)" or ""))
     w("")
     w("`bench/kernels/" .. row.py .. "`, `bench/c/" .. row.c .. ".c`; result checked against " ..
-      (ev.ref_tool or "no C result") .. "; load average before the row: " .. (row.load or "?") .. ".")
+      (ev.ref_tool or "no C result") .. "; other processes used " ..
+      (row.foreign and string.format("%.2f", row.foreign) or "?") .. " cores on average during this row.")
     w("")
     local par = row.group == "parallel"
     w("| tool | median | min | max | runs | × fastest C" .. (par and "+OpenMP" or "") ..

@@ -162,6 +162,35 @@ function M.machine(root)
   return m
 end
 
+-- A sample of CPU use: busy jiffies of the whole machine (/proc/stat, steal
+-- included), jiffies of this process and its waited-for children
+-- (/proc/self/stat), and uptime. foreign(a, b) is then the average number of
+-- cores that other processes (or other virtual machines) kept busy between
+-- two samples: the noise a shared machine adds to a row.
+function M.cpu_sample()
+  local stat = M.read("/proc/stat") or ""
+  local f = {}
+  for n in (stat:match("^cpu%s+([^\n]+)") or ""):gmatch("%d+") do f[#f + 1] = tonumber(n) end
+  local busy = 0
+  for i, v in ipairs(f) do
+    if i ~= 4 and i ~= 5 and i <= 8 then busy = busy + v end -- all but idle and iowait
+  end
+  local own = 0
+  local rest = (M.read("/proc/self/stat") or ""):match("%)%s+(.*)$") or ""
+  local g = {}
+  for n in rest:gmatch("%S+") do g[#g + 1] = n end
+  for i = 12, 15 do own = own + (tonumber(g[i]) or 0) end -- utime stime cutime cstime
+  local up = tonumber((M.read("/proc/uptime") or ""):match("^(%S+)"))
+  return { busy = busy, own = own, up = up }
+end
+
+function M.foreign(a, b, hz)
+  hz = hz or 100
+  if not (a.up and b.up) or b.up <= a.up then return nil end
+  local other = (b.busy - a.busy) - (b.own - a.own)
+  return math.max(0, other / hz / (b.up - a.up))
+end
+
 function M.loadavg()
   return first_match(M.read("/proc/loadavg"), "^(%S+ %S+ %S+)")
 end
