@@ -31,7 +31,7 @@ function M.svg(ctx)
   local bw, gap, left, top, plot_h = 13, 22, 78, 92, 300
   local width = left + 20
   for _, g in ipairs(groups) do width = width + #g.bars * bw + gap end
-  width = math.max(width, 640)
+  width = math.max(width, 900)
   local height = top + plot_h + 80
   local function y(v) return top + plot_h * (hi - log10(v)) / (hi - lo) end
   local b = {}
@@ -75,7 +75,17 @@ function M.svg(ctx)
   -- bars
   local x = left + gap / 2
   local base = y(10 ^ lo)
+  local prev_par = false
   for _, g in ipairs(groups) do
+    if g.par and not prev_par and x > left + gap then
+      -- the parallel rows compare with C+OpenMP: a dashed line apart
+      local sx = x - gap / 2
+      w(string.format('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#888" stroke-dasharray="4 3"/>', sx, sx,
+        top - 6, top + plot_h + 34))
+      w(string.format('<text x="%.1f" y="%d" fill="#555" font-size="10">parallel: vs fastest C+OpenMP</text>',
+        sx + 4, top - 2))
+    end
+    prev_par = g.par
     local gx = x
     for _, bar in ipairs(g.bars) do
       local info = ctx.tools[bar.tool]
