@@ -67,6 +67,7 @@ local function env(extra)
   return e
 end
 
+report.set_noisy(S.noisy)
 report.header(machine, quick)
 
 -- 1. builds and which tools can run here
@@ -127,8 +128,10 @@ local function run_tool(row, tool)
   if tool == "lua" and not row.lua then
     return { status = "skip", reason = "not run at this size (too slow; see the smaller size)" }
   end
+  local before = sys.cpu_sample()
   local r = sys.run(argv_of(row, tool), env(), S.limit)
-  local res = { notes = r.notes, time = r.time, check = r.check }
+  local res = { notes = r.notes, time = r.time, check = r.check,
+    foreign = sys.foreign(before, sys.cpu_sample()) }
   if r.skip then
     res.status, res.reason = "skip", r.skip
   elseif not r.ok or r.error then
@@ -159,12 +162,25 @@ end
 
 local failed = 0
 local done = {}
+local retry_left = S.retry_s
 for _, row in ipairs(rows) do
   local order = row.group == "serial" and catalog.serial_tools or catalog.parallel_tools
   local results = {}
   local before = sys.cpu_sample()
   for _ = 1, S.rounds do
     for _, tool in ipairs(order) do results[tool] = merge_rounds(results[tool], run_tool(row, tool)) end
+  end
+  -- a figure taken while other processes kept a core busy is taken again,
+  -- while the retry budget lasts (the machine may be shared)
+  for _, tool in ipairs(order) do
+    local tries = 0
+    while results[tool].status == "ok" and (results[tool].foreign or 0) > S.noisy and tries < 2 and
+        retry_left > 0 do
+      local t0 = sys.cpu_sample().up
+      results[tool] = merge_rounds(results[tool], run_tool(row, tool))
+      retry_left = retry_left - (sys.cpu_sample().up - t0)
+      tries = tries + 1
+    end
   end
   row.foreign = sys.foreign(before, sys.cpu_sample())
   local ev = check.evaluate(row, results, order, catalog.c_ref)
@@ -177,6 +193,7 @@ end
 local latency = {}
 local function fresh_processes(name, argv, extra_env, per_proc_env, warm)
   local values = {}
+  local before = sys.cpu_sample()
   if warm then sys.run(argv, env(extra_env), S.limit) end
   for i = 1, S.procs do
     local e = extra_env or {}
@@ -190,7 +207,7 @@ local function fresh_processes(name, argv, extra_env, per_proc_env, warm)
   end
   table.sort(values)
   latency[name] = { status = "ok", values = values, median = report.median(values),
-    min = values[1], max = values[#values] }
+    min = values[1], max = values[#values], foreign = sys.foreign(before, sys.cpu_sample()) }
 end
 
 if selected("latency") then
@@ -253,7 +270,7 @@ end
 
 -- 4. targets and the files
 machine.load_end = sys.loadavg()
-local tg = targets.evaluate(done, latency, machine, quick)
+local tg = targets.evaluate(done, latency, machine, quick, report.is_noisy)
 report.targets(tg, quick)
 local ctx = { machine = machine, quick = quick, rows = done, latency = latency, targets = tg,
   tools = catalog.tools, avail = avail, settings = S, flags = build.flags, failed = failed,

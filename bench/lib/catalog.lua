@@ -88,6 +88,8 @@ function M.settings(is_quick)
       rows = quick,
       env = { BENCH_WARMUP = "1", BENCH_MINREPS = "3", BENCH_MAXREPS = "20", BENCH_BUDGET = "0.02" },
       rounds = 1,           -- fresh processes per tool and row; the faster one counts
+      retry_s = 0,          -- seconds of re-runs allowed for figures taken under load
+      noisy = 0.25,         -- cores used by other processes that make a figure noisy
       procs = 3,            -- fresh processes per latency figure
       calls = 100000,       -- dispatch calls per batch
       firstcall_n = 16,     -- lattice of the first-call measurement
@@ -98,6 +100,8 @@ function M.settings(is_quick)
     rows = full,
     env = { BENCH_WARMUP = "2", BENCH_MINREPS = "5", BENCH_MAXREPS = "100", BENCH_BUDGET = "0.5" },
     rounds = 2,
+    retry_s = 60,
+    noisy = 0.25,
     procs = 7,
     calls = 1000000,
     firstcall_n = 16,

@@ -64,6 +64,16 @@ local function status_text(r)
   return r.reason or "skipped"
 end
 
+-- cores other processes used while a figure was taken, with a ! when that
+-- is enough to disturb it
+local noisy = 0.25
+function M.set_noisy(v) noisy = v end
+function M.is_noisy(r) return r and (r.foreign or 0) > noisy end
+local function fmt_others(f)
+  if not f then return "?" end
+  return string.format("%.2f%s", f, f > noisy and "!" or "")
+end
+
 local printed_header = {}
 function M.row(d, tools)
   local row, ev = d.row, d.ev
@@ -72,21 +82,22 @@ function M.row(d, tools)
     out("")
     out(row.group == "serial" and "SERIAL KERNELS (x C: median / median of the faster of gcc and clang)" or
       "PARALLEL KERNELS (x C: median / median of the faster C+OpenMP; speed-up: serial build / parallel)")
+    out(string.format("(others: cores other processes kept busy during that figure; ! above %.2f: disturbed)", noisy))
   end
   out("")
   out(string.format("%s, %s   [result checked against %s; other processes used %s cores meanwhile]", row.title,
     row.size, ev.ref_tool or "no C result", row.foreign and string.format("%.2f", row.foreign) or "?"))
-  out(string.format("  %-34s %9s %9s %9s %5s %7s %7s  %s", "tool", "median", "min", "max", "runs",
-    "x C", row.group == "parallel" and "speedup" or "", "result"))
+  out(string.format("  %-34s %9s %9s %9s %5s %7s %7s %6s  %s", "tool", "median", "min", "max", "runs",
+    "x C", row.group == "parallel" and "speedup" or "", "others", "result"))
   for _, t in ipairs(d.order) do
     local r = d.results[t]
     local label = tools[t].label
     if r.status == "ok" or r.status == "failed" then
       local su = M.speedup(d.results, t)
-      out(string.format("  %-34s %9s %9s %9s %5d %7s %7s  %s", label, fmt_time(r.time.median),
+      out(string.format("  %-34s %9s %9s %9s %5d %7s %7s %6s  %s", label, fmt_time(r.time.median),
         fmt_time(r.time.min), fmt_time(r.time.max), r.time.reps,
         r.ratio and string.format("%.2fx", r.ratio) or (r.status == "failed" and "FAILED" or "-"),
-        su and string.format("%.2fx", su) or "", status_text(r)))
+        su and string.format("%.2fx", su) or "", fmt_others(r.foreign), status_text(r)))
     else
       out(string.format("  %-34s %s", label, status_text(r)))
     end
@@ -102,8 +113,8 @@ local function lat(l, unit_ms)
   if not l then return "not run" end
   if l.status ~= "ok" then return (l.status == "skip" and "" or "ERROR: ") .. (l.reason or "?") end
   if unit_ms then
-    return string.format("%.3g ms (min %.3g, max %.3g, %d processes)", l.median * 1e3, l.min * 1e3,
-      l.max * 1e3, #l.values)
+    return string.format("%.3g ms (min %.3g, max %.3g, %d processes; others %s)", l.median * 1e3, l.min * 1e3,
+      l.max * 1e3, #l.values, fmt_others(l.foreign))
   end
   return fmt_time(l.median)
 end
@@ -208,9 +219,10 @@ function M.markdown(ctx)
   w("lumba and Numba compile the same file, `bench/kernels/<kernel>.py`. C is built without fused")
   w("multiply-add (`-ffp-contract=off`), the floating-point semantics of the other tools. Plain Lua runs")
   w("only on the sizes where it finishes quickly; larger sizes say \"not run\", never extrapolated.")
-  w("Each row records how many cores other processes kept busy meanwhile (/proc/stat minus the bench's")
-  w("own processes): on a shared machine a figure much above 0.1 means the row competed for a core,")
-  w("and the parallel rows suffer first.")
+  w("\"others\" is how many cores other processes kept busy while a figure was taken (/proc/stat minus")
+  w(string.format("the bench's own processes). Above %.2f (marked !) the figure competed for a core and is", noisy))
+  w(string.format("taken again while a retry budget of %d s lasts; the parallel rows suffer first. Targets judged", ctx.settings.retry_s))
+  w("on such figures say \"noisy\".")
   w("")
   for _, d in ipairs(ctx.rows) do
     local row, ev = d.row, d.ev
@@ -222,19 +234,20 @@ function M.markdown(ctx)
     w("")
     local par = row.group == "parallel"
     w("| tool | median | min | max | runs | × fastest C" .. (par and "+OpenMP" or "") ..
-      (par and " | speed-up over serial" or "") .. " | result |")
-    w("|---|--:|--:|--:|--:|--:|" .. (par and "--:|" or "") .. "---|")
+      (par and " | speed-up over serial" or "") .. " | others | result |")
+    w("|---|--:|--:|--:|--:|--:|" .. (par and "--:|" or "") .. "--:|---|")
     for _, t in ipairs(d.order) do
       local r = d.results[t]
       local label = ctx.tools[t].label
       if r.status == "ok" or r.status == "failed" then
         local su = M.speedup(d.results, t)
-        w(string.format("| %s | %s | %s | %s | %d | %s |%s %s |", label, fmt_time(r.time.median, "µ"),
+        w(string.format("| %s | %s | %s | %s | %d | %s |%s %s | %s |", label, fmt_time(r.time.median, "µ"),
           fmt_time(r.time.min, "µ"), fmt_time(r.time.max, "µ"), r.time.reps,
           r.ratio and string.format("%.2f", r.ratio) or "–",
-          par and (" " .. (su and string.format("%.2f", su) or "") .. " |") or "", md_status(r)))
+          par and (" " .. (su and string.format("%.2f", su) or "") .. " |") or "", fmt_others(r.foreign),
+          md_status(r)))
       else
-        w(string.format("| %s | | | | | |%s %s |", label, par and " |" or "", md_status(r)))
+        w(string.format("| %s | | | | | |%s | %s |", label, par and " |" or "", md_status(r)))
       end
     end
     local notes = {}
