@@ -239,10 +239,11 @@ if selected("latency") then
     fresh_processes("lumba_cache", { "lua5.4", lumba_run, "firstcall", seed, n, "cache" },
       { LUMBA_CACHE_DIR = tmp .. "/lumba-shared" }, nil, true)
     cache_written("lumba_cache", tmp .. "/lumba-shared", "lumba njit{cache=true}")
+    local before = sys.cpu_sample()
     local r = sys.run({ "lua5.4", lumba_run, "dispatch", root .. "/bench/kernels/dispatch.py",
       tostring(S.calls) }, env(), S.limit)
-    latency.lumba_dispatch = r.ok and { status = "ok", values = r.values } or
-      { status = "error", reason = r.error }
+    latency.lumba_dispatch = r.ok and { status = "ok", values = r.values,
+      foreign = sys.foreign(before, sys.cpu_sample()) } or { status = "error", reason = r.error }
   else
     for _, k in ipairs { "lumba_first", "lumba_cache", "lumba_dispatch" } do
       latency[k] = { status = "skip", reason = avail.lumba }
@@ -255,10 +256,11 @@ if selected("latency") then
     fresh_processes("numba_cache", { python, numba_run, "firstcall", seed, n },
       { NUMBA_CACHE_DIR = tmp .. "/numba-shared" }, nil, true)
     cache_written("numba_cache", tmp .. "/numba-shared", "Numba cache=True")
+    local before = sys.cpu_sample()
     local r = sys.run({ python, numba_run, "dispatch", root .. "/bench/kernels/dispatch.py",
       tostring(S.calls) }, env(), S.limit)
-    latency.numba_dispatch = r.ok and { status = "ok", values = r.values } or
-      { status = "error", reason = r.error }
+    latency.numba_dispatch = r.ok and { status = "ok", values = r.values,
+      foreign = sys.foreign(before, sys.cpu_sample()) } or { status = "error", reason = r.error }
   else
     for _, k in ipairs { "numba_import", "numba_first", "numba_cache", "numba_dispatch" } do
       latency[k] = { status = "skip", reason = avail.numba }

@@ -131,15 +131,15 @@ function M.latency(L)
   out("  Numba first call, warm cache     " .. lat(L.numba_cache, true))
   local ld, nd = L.lumba_dispatch, L.numba_dispatch
   if ld and ld.status == "ok" then
-    out(string.format("  lumba dispatch                   %.1f ns/call (Lua function %.1f, C function %s, empty loop %.1f)",
+    out(string.format("  lumba dispatch                   %.1f ns/call (Lua function %.1f, C function %s, empty loop %.1f; others %s)",
       ld.values.DISPATCH, ld.values.LUAFN, ld.values.CFN and string.format("%.1f", ld.values.CFN) or "-",
-      ld.values.EMPTYLOOP))
+      ld.values.EMPTYLOOP, fmt_others(ld.foreign)))
   else
     out("  lumba dispatch                   " .. lat(ld))
   end
   if nd and nd.status == "ok" then
-    out(string.format("  Numba dispatch                   %.1f ns/call (Python function %.1f)",
-      nd.values.DISPATCH, nd.values.PYCALL))
+    out(string.format("  Numba dispatch                   %.1f ns/call (Python function %.1f; others %s)",
+      nd.values.DISPATCH, nd.values.PYCALL, fmt_others(nd.foreign)))
   else
     out("  Numba dispatch                   " .. lat(nd))
   end
@@ -280,11 +280,11 @@ function M.markdown(ctx)
       md_escape(lat(L.numba_cache, true)) .. " |")
     local ld, nd = L.lumba_dispatch, L.numba_dispatch
     local lds = ld and ld.status == "ok" and string.format(
-      "%.1f ns/call (a Lua function: %.1f ns, an empty C function: %s ns, the empty loop: %.1f ns)",
+      "%.1f ns/call (a Lua function: %.1f ns, an empty C function: %s ns, the empty loop: %.1f ns; others %s)",
       ld.values.DISPATCH, ld.values.LUAFN, ld.values.CFN and string.format("%.1f", ld.values.CFN) or "–",
-      ld.values.EMPTYLOOP) or lat(ld)
-    local nds = nd and nd.status == "ok" and string.format("%.1f ns/call (a Python function: %.1f ns)",
-      nd.values.DISPATCH, nd.values.PYCALL) or lat(nd)
+      ld.values.EMPTYLOOP, fmt_others(ld.foreign)) or lat(ld)
+    local nds = nd and nd.status == "ok" and string.format("%.1f ns/call (a Python function: %.1f ns; others %s)",
+      nd.values.DISPATCH, nd.values.PYCALL, fmt_others(nd.foreign)) or lat(nd)
     w("| dispatch of `def f(x): return x + 1.0`, " .. ctx.settings.calls .. " calls from a loop | " ..
       md_escape(lds) .. " | " .. md_escape(nds) .. " |")
     w("")
