@@ -196,9 +196,8 @@ int array_read_shape(lua_State *L, int idx, int64_t *shape, int argn) {
     shape_error(L, argn, lua_pushfstring(L,
       "too many dimensions: %I (at most %d)", nd, LM_MAXDIM));
   for (int k = 0; k < (int)nd; k++) {
-    lua_rawgeti(L, idx, k + 1);
-    int ok;
-    lua_Integer n = lua_tointegerx(L, -1, &ok);
+    int ok = lua_rawgeti(L, idx, k + 1) == LUA_TNUMBER;
+    lua_Integer n = ok ? lua_tointegerx(L, -1, &ok) : 0;
     if (!ok) {
       if (lua_type(L, -1) == LUA_TNUMBER)
         shape_error(L, argn, lua_pushfstring(L,
@@ -313,7 +312,7 @@ int64_t array_norm_index(lua_State *L, lua_Integer i, int64_t n, int axis, int a
     const char *msg = lua_pushfstring(L, "index %I out of bounds for axis %d with size %I",
                                       i, axis, (lua_Integer)n);
     if (argn > 0) luaL_argerror(L, argn, msg);
-    lua_error(L);
+    luaL_error(L, "%s", msg);
   }
   return j;
 }
@@ -392,7 +391,14 @@ static int push_field(lua_State *L, NdArray *a, const char *k) {
 /* a[i] (element of 1-D, row view of N-d), a.field, a:method (upvalue 1
 ** holds the methods) */
 static int array_lua_index(lua_State *L) {
-  NdArray *a = array_check(L, 1);
+  NdArray *a = luaL_checkudata(L, 1, ARRAY_MT);
+  if (a->flags & ARR_CLOSED) {  /* only close() stays usable, as a no-op */
+    if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "close") == 0) {
+      lua_pushcfunction(L, array_lua_close);
+      return 1;
+    }
+    closed_error(L);
+  }
   if (lua_type(L, 2) == LUA_TNUMBER) {
     lua_Integer i = key_index(L, 2);
     if (a->ndim == 0) return luaL_error(L, "cannot index a 0-d array");

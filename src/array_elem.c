@@ -12,17 +12,18 @@
 **  - float arrays take any number (float32 rounds; beyond its range gives
 **    inf, as NumPy); booleans store as 1 and 0;
 **  - integer arrays take integers in the dtype's range and floats with an
-**    integral value in that range; anything else is an error
-**    ("value 300 out of bounds for uint8", "value 1.5 has no integer
-**    representation (int32)"), as NumPy 2 raises OverflowError. uint64
+**    integral value in that range; anything else is an error ("value 300
+**    out of bounds for uint8", "int32 needs an integer, got 1.5"), as
+**    NumPy 2 raises OverflowError for out-of-range Python ints. uint64
 **    takes every Lua integer by its bits (so -1 stores 2^64-1) and floats
 **    in [0, 2^64);
-**  - bool arrays take true, false, 0 and 1.
+**  - bool arrays take true, false, 0 and 1 ("bool needs true, false, 0
+**    or 1, got 2").
 **
 ** Casting between dtypes (array_cast: astype, copies between dtypes,
 ** arange/linspace with an integer dtype) follows NumPy's unsafe casts but
 ** is always defined: integers wrap modulo 2^bits, floats truncate toward
-** zero (a NaN or a float beyond 64 bits raises "cannot cast nan to int32"),
+** zero (a NaN or a float beyond 64 bits raises "cannot cast NaN to int32"),
 ** any nonzero value is true.
 */
 #include <math.h>
@@ -67,6 +68,7 @@ static uint64_t int_bits(lua_State *L, DType dt, Num v) {
   double t = trunc(v.f);
   if (t >= -0x1p63 && t < 0x1p63) return (uint64_t)(int64_t)t;
   if (t >= 0x1p63 && t < 0x1p64) return (uint64_t)t;
+  if (isnan(t)) luaL_error(L, "cannot cast NaN to %s", dtype_names[dt]);
   luaL_error(L, "cannot cast %f to %s", (lua_Number)v.f, dtype_names[dt]);
   return 0;
 }
@@ -128,7 +130,7 @@ void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
   } else if (lua_isinteger(L, idx)) {
     v.i = lua_tointeger(L, idx);
     if (kind == 'b' && v.i != 0 && v.i != 1) {
-      store_error(L, argn, lua_pushfstring(L, "value %I is not a bool (true, false, 0 or 1)",
+      store_error(L, argn, lua_pushfstring(L, "bool needs true, false, 0 or 1, got %I",
                                            (lua_Integer)v.i));
     } else if ((kind == 'i' || kind == 'u') && dtype_sizes[dt] < 8) {
       int64_t lo, hi;
@@ -142,13 +144,13 @@ void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
       v.f = f;
     } else if (kind == 'b') {
       if (f != 0 && f != 1)
-        store_error(L, argn, lua_pushfstring(L, "value %s is not a bool (true, false, 0 or 1)",
+        store_error(L, argn, lua_pushfstring(L, "bool needs true, false, 0 or 1, got %s",
                                              luaL_tolstring(L, idx, NULL)));
       v.i = f != 0;
     } else {
       if (f != floor(f))  /* NaN too */
-        store_error(L, argn, lua_pushfstring(L, "value %s has no integer representation (%s)",
-                                             luaL_tolstring(L, idx, NULL), dtype_names[dt]));
+        store_error(L, argn, lua_pushfstring(L, "%s needs an integer, got %s", dtype_names[dt],
+                                             luaL_tolstring(L, idx, NULL)));
       if (dt == DT_UINT64) {
         if (!(f >= 0 && f < 0x1p64)) out_of_bounds(L, dt, idx, argn);
         v.kind = 'u';

@@ -232,20 +232,19 @@ static int array_lua_transpose(lua_State *L) {
 ** index, possibly outside 0..n-1; *isnil when absent */
 static int64_t slice_bound(lua_State *L, int t, int field, int64_t n, int axis, int argn,
                            bool *isnil) {
-  lua_rawgeti(L, t, field);
-  *isnil = lua_isnil(L, -1);
+  int ok = lua_rawgeti(L, t, field);
+  *isnil = ok == LUA_TNIL;
   if (*isnil) {
     lua_pop(L, 1);
     return 0;
   }
-  int ok;
-  lua_Integer i = lua_tointegerx(L, -1, &ok);
+  lua_Integer i = ok == LUA_TNUMBER ? lua_tointegerx(L, -1, &ok) : (ok = 0);
   if (!ok)
     luaL_argerror(L, argn, lua_pushfstring(L, "slice bounds must be integers, got %s",
                                            luaL_typename(L, -1)));
   if (i == 0)
     luaL_argerror(L, argn, lua_pushfstring(L,
-      "slice bound 0 on axis %d (indices start at 1, -1 is the last)", axis));
+      "slice bound 0 on axis %d: indices start at 1 and -1 is the last", axis));
   lua_pop(L, 1);
   return i > 0 ? i - 1 : n + i;
 }

@@ -392,7 +392,7 @@ static int array_lua_allclose(lua_State *L) {
   for (char *p, *q; close && (p = array_iter_next(&ix)) && (q = array_iter_next(&iy));) {
     double u = as_double(a->dtype, p), v = as_double(b->dtype, q);
     if (u == v) continue;  /* equal infinities included */
-    close = fabs(u - v) <= atol + rtol * fabs(v);  /* false for NaN and inf */
+    close = isfinite(u) && isfinite(v) && fabs(u - v) <= atol + rtol * fabs(v);
   }
   lua_pushboolean(L, close);
   return 1;

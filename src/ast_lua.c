@@ -166,7 +166,9 @@ static bool push_field(lua_State *L, Node *n, const Field *f) {
         case CK_INT: lua_pushinteger(L, (lua_Integer)n->ival); return true;
         case CK_FLOAT: lua_pushnumber(L, (lua_Number)n->fval); return true;
         case CK_BOOL: lua_pushboolean(L, n->bval); return true;
-        case CK_STR: lua_pushstring(L, n->sval); return true;
+        case CK_STR:  /* ival: the byte length when the string holds NULs */
+          lua_pushlstring(L, n->sval, n->ival > 0 ? (size_t)n->ival : strlen(n->sval));
+          return true;
       }
       return false;
     case FK_LEVEL:
@@ -209,6 +211,8 @@ typedef struct Conv {
   Arena *a;
   int depth;   // tables entered
   int nodes;   // nodes made
+  int funcs;   // enclosing FunctionDefs
+  int loops;   // enclosing loops of the current function
 } Conv;
 
 /* how a value must be used: what a Tuple/List element may be */
@@ -293,7 +297,7 @@ static Loc read_loc(Conv *C, const char *tag, Loc inherited) {
       if (t != LUA_TNUMBER || !isint || x < 0 || x > INT_MAX) {
         Where me = {tag, names[i], 0, {0, 0}};
         conv_error(C, &me, "expected a non-negative integer, got %s",
-                   t == LUA_TNUMBER ? "a number out of range" : lua_typename(L, t));
+                   t == LUA_TNUMBER ? lua_tostring(L, -1) : lua_typename(L, t));
       }
       v[i] = (int)x;
       present++;
@@ -401,6 +405,7 @@ static void conv_const(Conv *C, const Where *w, Node *n) {
       const char *s = lua_tolstring(L, -1, &len);
       n->ckind = CK_STR;
       n->sval = conv_strdup(C, s, len);
+      n->ival = (int64_t)len;
       break;
     }
     default:
@@ -483,6 +488,17 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
   if (ctx == CX_STORE && !(k == ND_Name || k == ND_Attribute || k == ND_Subscript ||
                            k == ND_Tuple || k == ND_List))
     conv_error(C, w, "cannot assign to %s", tag);
+  /* what the parser refuses, the reader refuses too */
+  if (k == ND_FunctionDef && C->funcs > 0)
+    conv_error(C, w, "nested functions are not supported in compiled code");
+  if (k == ND_Return && C->funcs == 0) conv_error(C, w, "'return' outside function");
+  if (k == ND_Break && C->loops == 0) conv_error(C, w, "'break' outside loop");
+  if (k == ND_Continue && C->loops == 0) conv_error(C, w, "'continue' not properly in loop");
+  int loops = C->loops;
+  if (k == ND_FunctionDef) {
+    C->funcs++;
+    C->loops = 0;
+  }
 
   Node *n = ast_new(C->a, k, read_loc(C, tag, w->loc));
   if (n == NULL) luaL_error(L, "not enough memory");
@@ -505,7 +521,11 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
         FIELD(n, f, Node *) = c;
         break;
       }
-      case FK_STMTS: conv_list(C, &here, &FIELD(n, f, NodeList), WANT_STMT, CX_LOAD, 1); break;
+      case FK_STMTS:  // a loop's body (not its else) is in the loop
+        C->loops += k == ND_For || k == ND_While;
+        conv_list(C, &here, &FIELD(n, f, NodeList), WANT_STMT, CX_LOAD, 1);
+        C->loops -= k == ND_For || k == ND_While;
+        break;
       case FK_OSTMTS: conv_list(C, &here, &FIELD(n, f, NodeList), WANT_STMT, CX_LOAD, 0); break;
       case FK_EXPRS:
         conv_list(C, &here, &FIELD(n, f, NodeList), WANT_EXPR,
@@ -516,7 +536,8 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
       case FK_COMPARATORS:
         conv_list(C, &here, &FIELD(n, f, NodeList), WANT_EXPR, CX_LOAD, 1);
         if (n->elts.len != nops)
-          conv_error(C, &here, "%d comparators for %d operators", n->elts.len, nops);
+          conv_error(C, &here, "expected %d comparators (one per operator), got %d", nops,
+                     n->elts.len);
         break;
       case FK_KEYWORDS:
         conv_list(C, &here, &FIELD(n, f, NodeList), ND_keyword, CX_LOAD, 0);
@@ -562,13 +583,17 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
       }
     }
   }
+  if (k == ND_FunctionDef) {
+    C->funcs--;
+    C->loops = loops;
+  }
   C->depth--;
   return n;
 }
 
 Node *ast_from_lua(lua_State *L, int idx, Arena *a, const Source *src) {
   (void)src;
-  Conv conv = {L, a, 0, 0};
+  Conv conv = {L, a, 0, 0, 0, 0};
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 8, "syntax tree too deep");
   if (!lua_istable(L, idx))

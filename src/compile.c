@@ -7,11 +7,13 @@
 */
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 
+#include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -20,37 +22,13 @@
 #include "nrt.h"
 #include "parallel.h"
 
+/* what libNVVM 2.0 accepts (../shared/gpu/README.md): i128:128:128 is required */
+#define LUMBA_NVVM_TRIPLE "nvptx64-nvidia-cuda"
+#define LUMBA_NVVM_DATALAYOUT                                                              \
+  "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-" \
+  "v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+
 /* ---- the per-state compiler ---- */
-
-#define STATE_KEY "lumba.state"
-
-static int state_gc(lua_State *L) {
-  LmState *S = lua_touserdata(L, 1);
-  if (S->closed) return 0;
-  S->closed = true;
-  jit_free(S->jit);
-  S->jit = NULL;
-  ty_table_free(&S->types);
-  return 0;
-}
-
-LmState *lmstate_get(lua_State *L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY) == LUA_TUSERDATA) {
-    LmState *S = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return S;
-  }
-  lua_pop(L, 1);
-  LmState *S = lua_newuserdatauv(L, sizeof(LmState), 0);
-  memset(S, 0, sizeof *S);
-  ty_table_init(&S->types);
-  lua_newtable(L);
-  lua_pushcfunction(L, state_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
-  return S;
-}
 
 /* runtime functions compiled code calls */
 static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
@@ -73,6 +51,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
     lua_error(L);
   }
   S->jit = J;
+  S->jit_free = jit_free;
   return J;
 }
 
@@ -105,17 +84,32 @@ void compile_note_ref(Compile *C, int ref) {
 
 /* ---- one compilation ---- */
 
+/* the stages a compilation reports with LUMBA_VERBOSE=1 */
+enum { T_START, T_PARSE, T_INFER, T_LOWER, T_OPT, T_CODE, T__COUNT };
+
+double compile_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 typedef struct Job {
+  double t[T__COUNT];       // stage end times (ms)
+  bool from_cache;
   int disp_idx;             // absolute stack index of the dispatcher
   const char *name;
   const Options *opt;
   Type **argtypes;
   int nargs;
   Type *declared_ret;
+  bool gpu;                 // compile a CUDA kernel (NVVM IR) instead of host code
+  LLVMContextRef gpu_ctx;   // GPU modules live in their own context
   Arena arena;
   Compile C;
   LLVMModuleRef mod;        // owned until the JIT takes it
   LLVMBuilderRef b;
+  char *obj;                // object code for the cache (malloc'd)
+  size_t objlen;
   DispSpec *out;            // malloc'd result
 } Job;
 
@@ -174,18 +168,20 @@ static void fail_llvm(lua_State *L, const char *what, char *err) {
 }
 
 
-static int compile_protected(lua_State *L) {
-  Job *job = lua_touserdata(L, 1);
+/* source → typed specialization (shared by both targets) */
+static FuncSpec *front(lua_State *L, Job *job) {
   Compile *C = &job->C;
   C->L = L;
   C->S = lmstate_get(L);
   C->A = &job->arena;
   C->opt = *job->opt;
-  C->target = &target_cpu;
+  C->opt.gpu = job->gpu;
+  /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
+  if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
+  C->target = job->gpu ? &target_gpu : &target_cpu;
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;
   int d = job->disp_idx;
-  /* chunk name and source */
   lua_getiuservalue(L, d, DISP_UV_CHUNK);
   C->src.chunk = arena_strdup(C->A, lua_tostring(L, -1) ? lua_tostring(L, -1) : "<string>");
   lua_pop(L, 1);
@@ -200,23 +196,48 @@ static int compile_protected(lua_State *L) {
     C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
   }
   lua_pop(L, 1);
+  job->t[T_PARSE] = compile_now_ms();
   lua_getiuservalue(L, d, DISP_UV_ENV);
   C->env_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   lua_getiuservalue(L, d, DISP_UV_GLOBALS);
   C->globals_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   compile_collect_module_names(C);
   Node *def = compile_find_def(C, job->name);
-  if (def == NULL) return luaL_error(L, "lumba: no function '%s' in the source", job->name);
-
+  if (def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
-    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) spec->ret = job->declared_ret;
-    else
+    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
+      spec->ret = job->declared_ret;
+      spec->ret_fixed = true;  /* the lowering's re-typing must not widen it back */
+    } else
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
   }
+  job->t[T_INFER] = compile_now_ms();
+  DispSpec *out = calloc(1, sizeof(DispSpec));
+  if (out == NULL) luaL_error(L, "not enough memory");
+  job->out = out;
+  memcpy(out->argtypes, job->argtypes, sizeof(Type *) * (size_t)job->nargs);
+  out->nargs = job->nargs;
+  out->ret = spec->ret;
+  out->ret_slots = ty_slots(spec->ret);
+  out->types = types_text(C, spec);
+  return spec;
+}
 
+static int compile_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  Compile *C = &job->C;
+  FuncSpec *spec = front(L, job);
+  DispSpec *out = job->out;
   LmJit *J = lmstate_jit(L, C->S);
+  cache_key(C, J, job->disp_idx, spec, job->declared_ret, out->key);
+  if (cache_fetch(C, J, job->name, out)) {  /* no lowering, no optimising */
+    job->from_cache = true;
+    job->t[T_LOWER] = job->t[T_OPT] = job->t[T_CODE] = compile_now_ms();
+    return 0;
+  }
+  C->symtag = out->key;
   C->ctx = jit_context(J);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
@@ -225,40 +246,150 @@ static int compile_protected(lua_State *L) {
   C->b = job->b;
   lower_module(C);
   const char *wrap = lower_wrapper(C, spec);
+  job->t[T_LOWER] = compile_now_ms();
+  if (C->pardiag) out->pardiag = dup_c(C->pardiag);
 
   char *err = NULL;
   if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
-  DispSpec *out = calloc(1, sizeof(DispSpec));
-  if (out == NULL) return luaL_error(L, "not enough memory");
-  job->out = out;
-  memcpy(out->argtypes, job->argtypes, sizeof(Type *) * (size_t)job->nargs);
-  out->nargs = job->nargs;
-  out->ret = spec->ret;
-  out->ret_slots = ty_slots(spec->ret);
+  job->t[T_OPT] = compile_now_ms();
   out->symbol = dup_c(spec->symbol);
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
-  out->types = types_text(C, spec);
-  LLVMModuleRef m = job->mod;
-  job->mod = NULL;  /* the JIT owns it now, also on failure */
-  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
+    job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
+    if (job->obj == NULL) fail_llvm(L, "cannot generate object code", err);
+    if (jit_add_object(J, job->obj, job->objlen, &err) != 0) fail_llvm(L, "cannot add the object code to the JIT", err);
+  } else {
+    LLVMModuleRef m = job->mod;
+    job->mod = NULL;  /* the JIT owns it now, also on failure */
+    if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
   if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
+  cache_done(C, job->name, out, job->obj, job->objlen);
+  job->t[T_CODE] = compile_now_ms();
   return 0;
 }
 
-static void free_dispspec(DispSpec *s) {
-  if (s == NULL) return;
-  free(s->symbol);
-  free(s->llvm_ir);
-  free(s->types);
-  free(s);
+/* LUMBA_VERBOSE=1: where the time of a compilation went */
+static void report(const Job *job, const DispSpec *out) {
+  char sig[512];
+  size_t n = 0;
+  sig[0] = '\0';
+  for (int i = 0; i < out->nargs && n < sizeof sig; i++)
+    n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%s", i ? ", " : "", out->argtypes[i]->name);
+  const double *t = job->t;
+  if (job->gpu)
+    fprintf(stderr, "lumba: compiled kernel %s(%s): parse %.2f ms, infer %.2f ms, lower %.2f ms (NVVM and load at the first launch)\n",
+            job->name, sig, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER]);
+  else if (job->from_cache)
+    fprintf(stderr, "lumba: compiled %s(%s) -> %s: parse %.2f ms, infer %.2f ms, loaded from the cache in %.2f ms, total %.2f ms\n",
+            job->name, sig, out->ret->name, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE],
+            t[T_CODE] - t[T_INFER], t[T_CODE] - t[T_START]);
+  else
+    fprintf(stderr, "lumba: compiled %s(%s) -> %s: parse %.2f ms, infer %.2f ms, lower %.2f ms, optimise %.2f ms, "
+            "codegen and load %.2f ms, total %.2f ms\n", job->name, sig, out->ret->name, t[T_PARSE] - t[T_START],
+            t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER], t[T_OPT] - t[T_LOWER], t[T_CODE] - t[T_OPT],
+            t[T_CODE] - t[T_START]);
 }
+
+/* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
+** calls the inner function with no meminfo; a failing status ends the thread. */
+static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
+  LLVMContextRef ctx = C->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef ps[LM_MAXARGS * (2 * LM_MAXDIM + 1)];
+  int np = 0;
+  Lower Lw = {0};
+  Lw.C = C;
+  Lw.ctx = ctx;
+  Lw.b = C->b;
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      ps[np++] = LLVMPointerType(lower_mem_type(&Lw, t->dtype), 0);
+      for (int k = 0; k < 2 * t->ndim; k++) ps[np++] = i64;
+    } else {
+      ps[np++] = lower_type(&Lw, t);
+    }
+  }
+  char name[300];
+  snprintf(name, sizeof name, "%s_kernel", spec->symbol);
+  LLVMValueRef fn = LLVMAddFunction(C->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps, (unsigned)np, 0));
+  /* array data never aliases (the user's contract, as on the CPU): lets NVVM use the read-only cache */
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+  for (int i = 0; i < np; i++)
+    if (LLVMGetTypeKind(ps[i]) == LLVMPointerTypeKind)
+      LLVMAddAttributeAtIndex(fn, (unsigned)i + 1, LLVMCreateEnumAttribute(ctx, noalias, 0));
+  LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
+  LLVMPositionBuilderAtEnd(C->b, bb);
+  LLVMValueRef args[4 + LM_MAXARGS * (2 * LM_MAXDIM + 2)];
+  int na = 0;
+  args[na++] = LLVMBuildAlloca(C->b, lower_err_type(ctx), "err");
+  args[na++] = LLVMBuildAlloca(C->b, lower_type(&Lw, spec->ret), "ret");
+  int p = 0;
+  for (int i = 0; i < spec->nargs; i++) {
+    Type *t = spec->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      args[na++] = LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(ctx), 0));
+      for (int k = 0; k < 1 + 2 * t->ndim; k++) args[na++] = LLVMGetParam(fn, (unsigned)p++);
+    } else {
+      args[na++] = LLVMGetParam(fn, (unsigned)p++);
+    }
+  }
+  LLVMBuildCall2(C->b, spec->fnty, spec->fn, args, (unsigned)na, "");
+  LLVMBuildRetVoid(C->b);
+  /* inner functions are private to the module and inlined into the kernel */
+  unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (FuncSpec *s = C->specs; s; s = s->next) {
+    LLVMSetLinkage(s->fn, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(s->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, inl, 0));
+  }
+  LLVMValueRef md[3] = {fn, LLVMMDStringInContext(ctx, "kernel", 6), LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0)};
+  LLVMAddNamedMetadataOperand(C->mod, "nvvm.annotations", LLVMMDNodeInContext(ctx, md, 3));
+  return arena_strdup(C->A, name);
+}
+
+static int compile_kernel_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  Compile *C = &job->C;
+  FuncSpec *spec = front(L, job);
+  if (spec->ret->kind != TY_NONE && !job->opt->device)
+    compile_error(C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
+                  tyname(C, spec->ret));
+  job->gpu_ctx = LLVMContextCreate();
+  C->ctx = job->gpu_ctx;
+  job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
+  C->mod = job->mod;
+  LLVMSetTarget(C->mod, LUMBA_NVVM_TRIPLE);
+  LLVMSetDataLayout(C->mod, LUMBA_NVVM_DATALAYOUT);
+  job->b = LLVMCreateBuilderInContext(C->ctx);
+  C->b = job->b;
+  lower_module(C);
+  const char *kname = gpu_kernel_entry(C, spec);
+  job->t[T_LOWER] = compile_now_ms();
+  char *verr = NULL;
+  if (LLVMVerifyModule(C->mod, LLVMReturnStatusAction, &verr)) {
+    lua_pushfstring(L, "lumba: internal error: invalid kernel IR: %s", verr ? verr : "?");
+    LLVMDisposeMessage(verr);
+    lua_error(L);
+  }
+  LLVMDisposeMessage(verr);
+  char *ir = LLVMPrintModuleToString(C->mod);
+  job->out->kernel_ir = dup_c(ir);
+  LLVMDisposeMessage(ir);
+  job->out->kernel_name = dup_c(kname);
+  job->out->symbol = dup_c(spec->symbol);
+  job->out->llvm_ir = dup_c(job->out->kernel_ir);
+  return 0;
+}
+
 
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret) {
   Job job;
+  bool gpu = opt->gpu;
   memset(&job, 0, sizeof job);
   arena_init(&job.arena);
   job.disp_idx = 2;  /* inside compile_protected: (job, dispatcher) */
@@ -267,29 +398,34 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.argtypes = argtypes;
   job.nargs = nargs;
   job.declared_ret = declared_ret;
+  job.gpu = gpu;
+  job.t[T_START] = compile_now_ms();
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
-  lua_pushcfunction(L, compile_protected);
+  Dispatcher *d = lua_touserdata(L, disp_idx);
+  DispBusy busy = {argtypes, nargs, d->busy};
+  d->busy = &busy;
+  lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
   /* cleanup runs whatever happened */
+  d->busy = busy.next;
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
+  if (job.gpu_ctx) LLVMContextDispose(job.gpu_ctx);
+  free(job.obj);
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
   if (status != LUA_OK) {
-    free_dispspec(job.out);
+    dispatch_free_spec(job.out);
     lua_error(L);
   }
   lua_settop(L, top);
+  if (lmstate_get(L)->verbose) report(&job, job.out);
   return job.out;
 }
 
-void compile_free_spec(DispSpec *s);
-void compile_free_spec(DispSpec *s) {
-  free_dispspec(s);
-}
 
 /* inspect_asm: the kept IR text parsed again and compiled to assembly */
 char *jit_asm_of_ir(lua_State *L, const char *ir);

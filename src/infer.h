@@ -42,6 +42,8 @@ typedef struct CallInfo {
   Node **args;           // positional arguments after keywords and defaults are placed
   int nargs;
   struct DispSpec *disp; // CALL_DISPATCHER
+  int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
+  int ndims;
 } CallInfo;
 
 #endif

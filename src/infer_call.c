@@ -32,9 +32,9 @@ const struct MathFn *infer_math_fn(const char *name) {
 static const char *numpy_alias(const char *n) {
   static const char *const pairs[][2] = {
       {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"}, {"arcsinh", "asinh"},
-      {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"arctan2", "atan2"}, {"power", "pow"},
+      {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"arctan2", "atan2"},
       {"absolute", "abs"}, {"minimum", "min"}, {"maximum", "max"}, {"amin", "min"},
-      {"amax", "max"}, {"round_", "round"}, {"around", "round"},
+      {"amax", "max"},
   };
   for (size_t i = 0; i < lm_countof(pairs); i++)
     if (strcmp(n, pairs[i][0]) == 0) return pairs[i][1];
@@ -258,6 +258,16 @@ static Type *infer_method(Infer *I, Node *n, Node *recv, Type *a, const char *na
   ci->nargs = nargs;
   if (a->kind != TY_ARRAY)
     compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
+  /* arguments these methods would take in NumPy (axis, order, axes) change the
+  ** result: refuse them rather than ignore them */
+  bool reduction = strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0 || strcmp(name, "min") == 0 ||
+                   strcmp(name, "max") == 0 || strcmp(name, "mean") == 0;
+  if (nargs > 0 && reduction)
+    compile_error(C, n->loc, "TypingError", "%s() with an axis is not supported in compiled code", name);
+  if (nargs > 0 && strcmp(name, "copy") == 0)
+    compile_error(C, n->loc, "TypingError", "copy() takes no arguments (%d given)", nargs);
+  if (nargs > 0 && strcmp(name, "transpose") == 0)
+    compile_error(C, n->loc, "TypingError", "transpose() with axes is not supported in compiled code");
   if (strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0) return elem_sum_type(a);
   if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) return ty_scalar(a->dtype);
   if (strcmp(name, "mean") == 0) return a->dtype == DT_FLOAT32 ? ty_scalar(DT_FLOAT32) : ty_float64;
@@ -280,6 +290,90 @@ static Type *infer_method(Infer *I, Node *n, Node *recv, Type *a, const char *na
   compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
 }
 
+/* a compile-time integer: a literal or a frozen constant */
+static bool static_int(Infer *I, Node *n, int64_t *v) {
+  if (n->kind == ND_Constant && n->ckind == CK_INT) { *v = n->ival; return true; }
+  Sym s = resolve_static(I->C, I->spec, n);
+  if (s.kind == SYM_CONST && s.cty == ty_int64) { *v = s.ival; return true; }
+  return false;
+}
+
+/* cuda.grid, cuda.shared.array, cuda.atomic.add, cuda.syncthreads ... */
+static Type *infer_cuda_call(Infer *I, Node *n, const char *what) {
+  Compile *C = I->C;
+  CallInfo *ci = new_info(I, n, CALL_BUILTIN, arena_strdup(C->A, what));
+  Type *at[4];
+  if (strcmp(what, "grid") == 0 || strcmp(what, "gridsize") == 0) {
+    int64_t nd;
+    nargs_between(I, n, what, 1, 1);
+    if (!static_int(I, n->args.items[0], &nd) || nd < 1 || nd > 3)
+      compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s() takes a constant 1, 2 or 3", what);
+    ci->ndims = (int)nd;
+    if (nd == 1) return ty_int64;
+    Type *el[3] = {ty_int64, ty_int64, ty_int64};
+    return ty_tuple(&C->S->types, el, (int)nd);
+  }
+  if (strcmp(what, "syncthreads") == 0 || strcmp(what, "threadfence") == 0 || strcmp(what, "syncwarp") == 0 ||
+      strcmp(what, "threadfence_block") == 0) {
+    nargs_between(I, n, what, 0, what[4] == 'w' ? 1 : 0);
+    return &ty_none;
+  }
+  if (strcmp(what, "shared.array") == 0 || strcmp(what, "local.array") == 0) {
+    static const char *const kws[] = {"shape", "dtype", NULL};
+    only_keywords(I, n, what, kws);
+    Node *shape = arg_or_kw(n, 0, "shape");
+    if (shape == NULL) compile_error(C, n->loc, "TypingError", "cuda.%s() needs a shape", what);
+    int64_t v;
+    if (static_int(I, shape, &v)) {
+      ci->ndims = 1;
+      ci->dims[0] = v;
+    } else if (shape->kind == ND_Tuple && shape->elts.len >= 1 && shape->elts.len <= LM_MAXDIM) {
+      ci->ndims = shape->elts.len;
+      for (int i = 0; i < shape->elts.len; i++)
+        if (!static_int(I, shape->elts.items[i], &ci->dims[i]))
+          compile_error(C, shape->elts.items[i]->loc, "TypingError", "the shape of cuda.%s must be constant", what);
+    } else {
+      compile_error(C, shape->loc, "TypingError", "the shape of cuda.%s must be a constant integer or tuple", what);
+    }
+    for (int i = 0; i < ci->ndims; i++)
+      if (ci->dims[i] <= 0 || ci->dims[i] > (1 << 24))
+        compile_error(C, shape->loc, "TypingError", "bad cuda.%s dimension %lld", what, (long long)ci->dims[i]);
+    ci->dt = dtype_of(I, arg_or_kw(n, 1, "dtype"), DT_FLOAT64);
+    return ty_array(&C->S->types, ci->dt, ci->ndims, 'C');
+  }
+  if (strncmp(what, "atomic.", 7) == 0) {
+    /* Numba spells them and_ / or_ (Python keywords) */
+    if (strcmp(what, "atomic.and_") == 0 || strcmp(what, "atomic.or_") == 0) {
+      char *w = arena_strdup(C->A, what);
+      w[strlen(w) - 1] = '\0';
+      ci->qname = w;
+      what = w;
+    }
+    const char *op = what + 7;
+    bool cas = strcmp(op, "cas") == 0 || strcmp(op, "compare_and_swap") == 0;
+    int na = cas ? 4 : 3;
+    if (!(strcmp(op, "add") == 0 || strcmp(op, "sub") == 0 || strcmp(op, "min") == 0 || strcmp(op, "max") == 0 ||
+          strcmp(op, "exch") == 0 || strcmp(op, "and") == 0 || strcmp(op, "or") == 0 || strcmp(op, "xor") == 0 || cas))
+      compile_error(C, n->loc, "TypingError", "unknown atomic operation cuda.atomic.%s", op);
+    nargs_between(I, n, what, na, na);
+    no_keywords(I, n, what);
+    if (!arg_types(I, n->args.items, na, at)) return NULL;
+    if (at[0]->kind != TY_ARRAY)
+      compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s needs an array, not %s", what, tyname(C, at[0]));
+    int nidx = at[1]->kind == TY_TUPLE ? at[1]->nelems : 1;
+    if (nidx != at[0]->ndim)
+      compile_error(C, n->args.items[1]->loc, "TypingError", "cuda.%s needs %d indices for %s", what, at[0]->ndim,
+                    tyname(C, at[0]));
+    DType dt = at[0]->dtype;
+    if (!(dt == DT_INT32 || dt == DT_INT64 || dt == DT_UINT32 || dt == DT_UINT64 || dt == DT_FLOAT32 || dt == DT_FLOAT64))
+      compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s supports int32, int64, uint32, uint64, float32 and float64 arrays, not %s", what, tyname(C, at[0]));
+    if (dtype_kinds[dt] == 'f' && (strcmp(op, "and") == 0 || strcmp(op, "or") == 0 || strcmp(op, "xor") == 0))
+      compile_error(C, n->loc, "TypingError", "cuda.%s needs an integer array", what);
+    return ty_scalar(dt);
+  }
+  compile_error(C, n->loc, "TypingError", "cuda.%s is not supported", what);
+}
+
 static Type *infer_builtin(Infer *I, Node *n, const char *q) {
   Compile *C = I->C;
   Type *at[LM_MAXARGS];
@@ -287,6 +381,21 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
     const char *nm = q + 5;
     if (infer_math_fn(nm)) return infer_math(I, n, nm, false);
     compile_error(C, n->loc, "TypingError", "unknown function math.%s", nm);
+  }
+  if (strcmp(q, "numpy.power") == 0) {
+    /* np.power(x, y) is x ** y: integers stay integers, as in NumPy */
+    nargs_between(I, n, "power", 2, 2);
+    no_keywords(I, n, "power");
+    new_info(I, n, CALL_BUILTIN, q);
+    if (!arg_types(I, n->args.items, 2, at)) return NULL;
+    return infer_binop_type(I, OP_Pow, scalar_arg(I, n->args.items[0], at[0], "power"),
+                            scalar_arg(I, n->args.items[1], at[1], "power"), n->loc);
+  }
+  if (strcmp(q, "numpy.round") == 0 || strcmp(q, "numpy.round_") == 0 || strcmp(q, "numpy.around") == 0) {
+    /* np.round keeps floats floating (the builtin round() gives an int) */
+    Type *t = infer_builtin(I, n, "round");
+    Type *x = n->args.items[0]->ty;
+    return t && x && ty_is_float(x) ? x : t;
   }
   if (strncmp(q, "numpy.", 6) == 0) {
     const char *nm = numpy_alias(q + 6);
@@ -339,14 +448,18 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
     scalar_arg(I, n->args.items[0], at[0], q);
     if (n->args.len == 2) {
       if (!ty_is_int(at[1])) compile_error(C, n->args.items[1]->loc, "TypingError", "round() ndigits must be an integer");
-      return ty_is_float(at[0]) ? ty_float64 : ty_int64;
+      /* Numba types round(x, n) for floats only: an integer x converts to float64 */
+      return at[0]->dtype == DT_FLOAT32 ? at[0] : ty_float64;
     }
     return ty_int64;
   }
   if (strcmp(q, "print") == 0)
     compile_error(C, n->loc, "UnsupportedError", "print() is not supported in compiled code");
-  if (strncmp(q, "numba.cuda.", 11) == 0)
-    compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", q + 11);
+  if (strncmp(q, "numba.cuda.", 11) == 0) {
+    if (!C->opt.gpu)
+      compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", q + 11);
+    return infer_cuda_call(I, n, q + 11);
+  }
   compile_error(C, n->loc, "TypingError", "unknown function '%s'", q);
 }
 

@@ -137,10 +137,27 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   return n->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
 }
 
+/* threadIdx.x, blockDim.y, warpsize, laneid: special registers */
+bool cuda_register(const char *q);
+bool cuda_register(const char *q) {
+  static const char *const regs[] = {"threadIdx.", "blockIdx.", "blockDim.", "gridDim."};
+  for (size_t i = 0; i < lm_countof(regs); i++) {
+    size_t n = strlen(regs[i]);
+    if (strncmp(q, regs[i], n) == 0 && (q[n] == 'x' || q[n] == 'y' || q[n] == 'z') && q[n + 1] == '\0') return true;
+  }
+  return strcmp(q, "warpsize") == 0 || strcmp(q, "laneid") == 0;
+}
+
 static Type *infer_attribute(Infer *I, Node *n) {
   Compile *C = I->C;
   Sym s = resolve_static(C, I->spec, n);
   if (s.kind == SYM_CONST) return n->ty = s.cty;
+  if (s.kind == SYM_BUILTIN && strncmp(s.qname, "numba.cuda.", 11) == 0 && cuda_register(s.qname + 11)) {
+    if (!C->opt.gpu)
+      compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", s.qname + 11);
+    n->aux = (void *)s.qname;
+    return n->ty = ty_int64;
+  }
   if (s.kind != SYM_NONE)
     compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
   Type *base = infer_expr(I, n->value);

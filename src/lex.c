@@ -102,6 +102,7 @@ void lex_init(Lexer *X, lua_State *L, Arena *a, const Source *src) {
     for (const char *q = text; q < nul; q++)
       if (*q == '\n') line++, ls = q + 1;
     Loc loc = {line, (int)(nul - ls)};
+    X->src.len = (size_t)(nul - text);  // the caret line ends there
     syntax_error(X, loc, "source code cannot contain null bytes");
   }
 }

@@ -129,7 +129,7 @@ void lower_release(Lower *L, Val v) {
 static void set_err(Lower *L, LmErrKind kind, const char *msg) {
   LLVMTypeRef et = lower_err_type(L->ctx);
   LLVMBuildStore(L->b, lower_i32(L, kind), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
-  if (msg) {
+  if (msg && !L->C->target->gpu) {
     LLVMValueRef s = LLVMBuildGlobalStringPtr(L->b, msg, "msg");
     LLVMBuildStore(L->b, s, LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
   }
@@ -187,7 +187,10 @@ static void declare_spec(Lower *L, FuncSpec *spec) {
   int n = param_types(L, spec, params);
   spec->fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params, (unsigned)n, 0);
   char name[256];
-  snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
+  if (L->C->symtag)  /* from the content key: the same in every process (cache.h) */
+    snprintf(name, sizeof name, "%s__%.16s_%d", spec->def->name, L->C->symtag, ++L->C->nsyms);
+  else
+    snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
   spec->symbol = arena_strdup(L->C->A, name);
   spec->fn = LLVMAddFunction(L->C->mod, name, spec->fnty);
   /* arrays never alias each other's data: the user's contract, as in Numba */
@@ -251,7 +254,8 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   for (int i = 0; i < spec->nlocals; i++) {
     Local *v = &spec->locals[i];
     L->slots[i] = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name);
-    if (has_arrays(v->ty)) LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
+    /* a variable read before any assignment reads zero, never garbage (Python would raise UnboundLocalError) */
+    LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
   }
   /* parameters into their slots (converted when a later assignment widened them) */
   int p = 2;
@@ -285,8 +289,9 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
       /* fell off the end of a function that returns values elsewhere */
       LLVMTypeRef et = lower_err_type(L->ctx);
       LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
-      LLVMBuildStore(L->b, LLVMBuildGlobalStringPtr(L->b, "TypeError: function ended without returning a value", "msg"),
-                     LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
+      if (!C->target->gpu)
+        LLVMBuildStore(L->b, LLVMBuildGlobalStringPtr(L->b, "TypeError: function ended without returning a value", "msg"),
+                       LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
       LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), L->status);
     }
     LLVMBuildBr(L->b, L->cleanup);

@@ -44,11 +44,17 @@ typedef struct Lower {
 struct Target {
   const char *name;
   bool refcount;                         /* arrays allocated and counted */
+  bool gpu;                              /* NVVM: no saturating casts, no message strings */
+  /* cuda.threadIdx.x and friends (qname without "numba.cuda."); NULL on the CPU */
+  LLVMValueRef (*sreg)(Lower *L, const char *what);
+  /* cuda.grid, cuda.shared.array, cuda.atomic.*, cuda.syncthreads (qname without "numba.cuda.") */
+  Val (*cuda_call)(Lower *L, Node *n, CallInfo *ci);
   /* a math function (math.def base name) for float32 or float64; NULL: not available */
   LLVMValueRef (*math_call)(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n,
                             bool f32);
 };
 extern const Target target_cpu;
+extern const Target target_gpu;
 
 /* types */
 LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */
@@ -105,6 +111,8 @@ const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
 /* statements (lower_stmt.c) */
 void lower_body(Lower *L, NodeList *body);
+/* len(range(start, stop, step)) for step != 0, never overflowing (an unsigned count) */
+LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 /* loops over every element of array value a (any layout), calling fn with each element's pointer */
 typedef void (*ElemFn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
 void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud);

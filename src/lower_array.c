@@ -132,12 +132,13 @@ static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *sta
     b[k] = x;
   }
   *start = b[0];
-  /* length: ceil((stop - start) / step) when positive, else 0 */
+  /* length: ceil(span / |step|) when the span is positive, else 0 */
   LLVMValueRef span_pos = LLVMBuildSub(L->b, b[1], b[0], "");
   LLVMValueRef span_neg = LLVMBuildSub(L->b, b[0], b[1], "");
   LLVMValueRef astep = LLVMBuildSelect(L->b, pos, *step, LLVMBuildNeg(L->b, *step, ""), "");
   LLVMValueRef span = LLVMBuildSelect(L->b, pos, span_pos, span_neg, "");
-  LLVMValueRef n = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, LLVMBuildSub(L->b, astep, one, ""), ""), astep, "");
+  /* (span - 1) / |step| + 1 in unsigned arithmetic: |step| may be 2**63 and span + |step| would overflow */
+  LLVMValueRef n = LLVMBuildAdd(L->b, LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, span, one, ""), astep, ""), one, "");
   *len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), n, zero, "len");
 }
 
@@ -309,7 +310,8 @@ void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud) {
 /* a new C-contiguous array from the NRT: nrt_alloc(bytes) → MemInfo {refct, data, ...} */
 Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
   if (!L->refcount)
-    LM_ASSERT(!"allocation on a target without the NRT");
+    compile_error(L->C, L->spec->def->loc, "UnsupportedError",
+                  "arrays cannot be allocated inside CUDA kernels (use cuda.local.array or cuda.shared.array)");
   LLVMTypeRef i64 = i64t(L);
   LLVMValueRef n = lower_i64(L, 1);
   LLVMValueRef ovf = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
@@ -347,6 +349,7 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
 }
 
 Val lower_attribute(Lower *L, Node *n) {
+  if (n->aux && L->C->target->sreg) return (Val){ty_int64, L->C->target->sreg(L, (const char *)n->aux + 11), false};
   if (n->ty->kind == TY_SCALAR && n->value->ty == NULL) {
     Sym s = resolve_static(L->C, L->spec, n);
     return lower_const_sym(L, &s);

@@ -53,7 +53,7 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
 /* round half to even (Python 3), ndigits through scaling */
 static Val lower_round(Lower *L, Node *n, CallInfo *ci) {
   Val x = arg(L, ci, 0);
-  if (!ty_is_float(x.ty)) return lower_cast(L, x, n->ty);
+  if (!ty_is_float(x.ty) && ci->nargs == 1) return lower_cast(L, x, n->ty);
   LLVMTypeRef t = lower_type(L, x.ty);
   if (ci->nargs == 2) {
     Val nd = lower_cast(L, arg(L, ci, 1), ty_float64);
@@ -150,11 +150,7 @@ static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
   } else {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
                    "arange: step must not be zero");
-    LLVMValueRef span = LLVMBuildSub(L->b, stop, start, "");
-    LLVMValueRef pos = LLVMBuildICmp(L->b, LLVMIntSGT, step, lower_i64(L, 0), "");
-    LLVMValueRef adj = LLVMBuildSelect(L->b, pos, LLVMBuildSub(L->b, step, lower_i64(L, 1), ""),
-                                       LLVMBuildAdd(L->b, step, lower_i64(L, 1), ""), "");
-    len = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, adj, ""), step, "");
+    len = lower_range_count(L, start, stop, step);
   }
   len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), lower_i64(L, 0), len, "");
   Val a = lower_alloc(L, t, &len);
@@ -181,11 +177,21 @@ static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
 
 static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
   const char *q = ci->qname;
+  if (L->C->opt.gpu && L->C->target->cuda_call && !infer_math_fn(q) && strcmp(q, "math.log2arg") != 0 &&
+      (strcmp(q, "grid") == 0 || strcmp(q, "gridsize") == 0 || strncmp(q, "sync", 4) == 0 ||
+       strncmp(q, "threadfence", 11) == 0 || strstr(q, ".array") || strncmp(q, "atomic.", 7) == 0))
+    return L->C->target->cuda_call(L, n, ci);
   if (infer_math_fn(q)) return lower_math(L, n, ci);
+  if (strcmp(q, "numpy.power") == 0) {
+    Val x = arg(L, ci, 0), y = arg(L, ci, 1);
+    return (Val){n->ty, lower_binop(L, OP_Pow, x, y, n->ty, n->loc), false};
+  }
   if (strcmp(q, "math.log2arg") == 0) {
     LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
     LLVMValueRef x = lower_cast(L, arg(L, ci, 0), ty_float64).v, b = lower_cast(L, arg(L, ci, 1), ty_float64).v;
-    LLVMValueRef lx = lower_intrinsic(L, "llvm.log", &dt, 1, &x, 1), lb = lower_intrinsic(L, "llvm.log", &dt, 1, &b, 1);
+    (void)dt;
+    LLVMValueRef lx = L->C->target->math_call(L, "log", "llvm.log", &x, 1, false);
+    LLVMValueRef lb = L->C->target->math_call(L, "log", "llvm.log", &b, 1, false);
     return (Val){ty_float64, LLVMBuildFDiv(L->b, lx, lb, ""), false};
   }
   if (strcmp(q, "len") == 0) {

@@ -36,6 +36,8 @@ Val lower_cast(Lower *L, Val v, Type *to) {
     if (ty_is_float(from)) r = ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(L->b, x, lt, "") : LLVMBuildFPTrunc(L->b, x, lt, "");
     else if (ty_is_signed(from)) r = LLVMBuildSIToFP(L->b, x, lt, "");
     else r = LLVMBuildUIToFP(L->b, x, lt, "");
+  } else if (ty_is_float(from) && L->C->target->gpu) {
+    r = ty_is_signed(to) ? LLVMBuildFPToSI(L->b, x, lt, "") : LLVMBuildFPToUI(L->b, x, lt, "");
   } else if (ty_is_float(from)) {
     /* saturating: NaN and out-of-range values never become poison */
     LLVMTypeRef tys[2] = {lt, lower_type(L, from)};
@@ -66,12 +68,10 @@ static void zero_check(Lower *L, LLVMValueRef b, bool is_float) {
                  is_float ? "division by zero" : "integer division or modulo by zero");
 }
 
-/* Python's a // b and a % b on integers; b == -1 is done apart because
-** sdiv INT64_MIN, -1 traps on x86 */
-static LLVMValueRef int_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
+/* Python's a // b and a % b on integers for b != 0; b == -1 is done apart
+** because sdiv INT64_MIN, -1 traps on x86 */
+static LLVMValueRef int_floordiv_mod_nz(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
   LLVMTypeRef t = LLVMTypeOf(a);
-  if (!(L->C->opt.error_model_numpy)) zero_check(L, b, false);
-  else b = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstNull(t), ""), LLVMConstInt(t, 1, 0), b, "");
   if (!is_signed) return want_mod ? LLVMBuildURem(L->b, a, b, "") : LLVMBuildUDiv(L->b, a, b, "");
   LLVMValueRef minus1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
   LLVMValueRef sb = LLVMBuildSelect(L->b, minus1, LLVMConstInt(t, 1, 0), b, "");
@@ -90,6 +90,20 @@ static LLVMValueRef int_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, b
   return LLVMBuildSelect(L->b, minus1, LLVMBuildSub(L->b, zero, a, ""), fq, "");
 }
 
+/* a // b, a % b on integers: ZeroDivisionError, or 0 under error_model numpy */
+static LLVMValueRef int_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  if (L->C->opt.error_model_numpy) {
+    /* NumPy's (and Numba's) integer x // 0 and x % 0 are 0: divide by 1, then select 0 */
+    LLVMValueRef bz = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstNull(t), "");
+    LLVMValueRef safe = LLVMBuildSelect(L->b, bz, LLVMConstInt(t, 1, 0), b, "");
+    LLVMValueRef r = int_floordiv_mod_nz(L, a, safe, is_signed, want_mod);
+    return LLVMBuildSelect(L->b, bz, LLVMConstNull(t), r, "");
+  }
+  zero_check(L, b, false);
+  return int_floordiv_mod_nz(L, a, b, is_signed, want_mod);
+}
+
 /* Python's float divmod (Objects/floatobject.c float_divmod) */
 static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool want_mod) {
   LLVMTypeRef t = LLVMTypeOf(a);
@@ -103,7 +117,7 @@ static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b,
   LLVMValueRef adj = LLVMBuildAnd(L->b, nz, signs, "");
   LLVMValueRef mod2 = LLVMBuildSelect(L->b, adj, LLVMBuildFAdd(L->b, mod, b, ""), mod, "");
   if (want_mod) {
-    /* a zero remainder takes the divisor's sign */
+    /* a zero remainder takes the divisor's sign (x % 0.0 stays NaN under error_model numpy) */
     LLVMValueRef z = LLVMBuildFCmp(L->b, LLVMRealOEQ, mod2, zero, "");
     LLVMValueRef args[2] = {zero, b};
     LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
@@ -119,7 +133,11 @@ static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b,
   LLVMValueRef q = LLVMBuildFDiv(L->b, a, b, "");
   LLVMValueRef args[2] = {zero, q};
   LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
-  return LLVMBuildSelect(L->b, dz, sz, fd, "");
+  LLVMValueRef res = LLVMBuildSelect(L->b, dz, sz, fd, "");
+  if (!L->C->opt.error_model_numpy) return res;
+  /* error_model numpy: x // 0.0 is x / 0.0 (inf or nan), as NumPy's floor_divide */
+  LLVMValueRef bz = LLVMBuildFCmp(L->b, LLVMRealOEQ, b, zero, "");
+  return LLVMBuildSelect(L->b, bz, q, res, "");
 }
 
 /* integer power by squaring; Numba's rules for negative exponents */
@@ -198,7 +216,7 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
       lower_raise_if(L, bad, LMERR_RAISE, "ZeroDivisionError: 0.0 cannot be raised to a negative power");
     }
     LLVMValueRef args[2] = {x, y};
-    return lower_intrinsic(L, "llvm.pow", &t, 1, args, 2);
+    return L->C->target->math_call(L, "pow", "llvm.pow", args, 2, rt->dtype == DT_FLOAT32);
   }
   Type *ot = rt;
   if (ty_is_bool(rt)) ot = ty_bool;

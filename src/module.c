@@ -8,7 +8,9 @@
 #include "array.h"
 #include "cudadrv.h"
 #include "dispatch.h"
+#include "compile.h"
 #include "frontend.h"
+#include "kernel.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
@@ -20,5 +22,7 @@ int luaopen_lumba_core(lua_State *L) {
   frontend_open(L);
   dispatch_open(L);
   cuda_open(L);
+  kernel_open(L);
+  state_open(L);
   return 1;
 }

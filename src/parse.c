@@ -134,7 +134,9 @@ static bool starts_expr(TokenKind k) {
 
 /* ---- expressions ----------------------------------------------------- */
 
-/* strings -> STRING+   (adjacent literals are one constant, as in Python) */
+/* strings -> STRING+   (adjacent literals are one constant, as in Python)
+** sval is NUL-terminated; ival holds its length, as the value may contain
+** NULs ("\0"). */
 static Node *strings(Parser *P) {
   Node *n = node(P, ND_Constant, P->tok.loc);
   n->ckind = CK_STR;
@@ -142,6 +144,7 @@ static Node *strings(Parser *P) {
   advance(P);
   if (!check(P, TK_STRING)) {
     n->sval = first.v.str.s;
+    n->ival = first.v.str.len;
     return sized(P, n, 1);
   }
   luaL_Buffer b;
@@ -158,6 +161,7 @@ static Node *strings(Parser *P) {
   memcpy(copy, s, len);
   lua_pop(P->L, 1);
   n->sval = copy;
+  n->ival = (int64_t)len;
   return sized(P, n, 1);
 }
 
@@ -182,7 +186,6 @@ static Node *display(Parser *P) {
   advance(P);
   Node *n = node(P, list ? ND_List : ND_Tuple, loc);
   int h = 0;
-  if (!list && check(P, TK_YIELD)) unsupported(P, P->tok.loc, "generators ('yield')");
   while (!check(P, close)) {
     Node *e = test(P);
     h = max(h, P->h);
@@ -910,6 +913,7 @@ static Node *decorated(Parser *P) {
     advance(P);
   }
   if (check(P, TK_DEF)) return funcdef(P, &decorators);
+  if (check(P, TK_INDENT)) syntax_error(P, P->tok.loc, "unexpected indent");
   if (check(P, TK_CLASS)) unsupported(P, P->tok.loc, "'class' definitions");
   if (check(P, TK_ASYNC)) unsupported(P, P->tok.loc, "'async' functions");
   unsupported(P, P->tok.loc, "decorators on anything but 'def'");
@@ -932,7 +936,14 @@ static void statement(Parser *P, NodeList *out) {
       advance(P);
       unsupported(P, loc, check(P, TK_DEF) ? "'async' functions" : "'async' statements");
     case TK_INDENT: syntax_error(P, loc, "unexpected indent");
-    default: simple_stmts(P, out);
+    case TK_PASS: case TK_BREAK: case TK_CONTINUE: case TK_RETURN: case TK_RAISE:
+    case TK_ASSERT: case TK_IMPORT: case TK_FROM: case TK_GLOBAL: case TK_NONLOCAL:
+    case TK_DEL:
+      simple_stmts(P, out);
+      return;
+    default:
+      if (!starts_expr(P->tok.kind)) expected(P, "a statement");
+      simple_stmts(P, out);
   }
 }
 

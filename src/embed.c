@@ -1,0 +1,85 @@
+/*
+** embed.c — lumba.h: host buffers as arrays (lumba_pusharray) and arrays
+** back to the host (lumba_toarray). A host buffer is owned by an NRT
+** MemInfo made with nrt_wrap, so views and compiled code keep it alive
+** exactly as they keep lumba's own buffers; its destructor calls the
+** host's release.
+*/
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "array.h"
+#include "lumba.h"
+
+/* what the MemInfo's destructor needs to call the host back */
+typedef struct HostBuf {
+  lumba_Release release;
+  void *ud;
+} HostBuf;
+
+static void host_release(void *data, void *ud) {
+  HostBuf *h = ud;
+  if (h->release) h->release(h->ud, data);
+  free(h);
+}
+
+/* The userdata is made first: if Lua raises a memory error there, nothing
+** of the host's is held yet. */
+int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
+                    const int64_t *shape, const int64_t *strides_bytes,
+                    lumba_Release release, void *ud) {
+  int dt = dtype ? dtype_from_name(dtype) : -1;
+  if (dt < 0) return LUMBA_EDTYPE;
+  if (ndim < 0 || ndim > LM_MAXDIM) return LUMBA_ENDIM;
+  int64_t itemsize = dtype_sizes[dt], bytes = itemsize;
+  for (int k = 0; k < ndim; k++)
+    if (shape[k] < 0 || __builtin_mul_overflow(bytes, shape[k], &bytes)) return LUMBA_ESHAPE;
+  if (ptr == NULL && bytes > 0) return LUMBA_EARG;
+  NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
+  memset(a, 0, sizeof *a);
+  HostBuf *h = malloc(sizeof *h);
+  MemInfo *mi = h ? nrt_wrap(ptr, (size_t)bytes, host_release, h) : NULL;
+  if (mi == NULL) {
+    free(h);
+    lua_pop(L, 1);
+    return LUMBA_EMEM;
+  }
+  h->release = release;
+  h->ud = ud;
+  a->dtype = (DType)dt;
+  a->ndim = ndim;
+  a->s.meminfo = mi;
+  a->s.data = ptr;
+  a->s.itemsize = itemsize;
+  int64_t sd = itemsize;
+  for (int k = ndim - 1; k >= 0; k--) {
+    a->s.shape[k] = shape[k];
+    a->s.strides[k] = strides_bytes ? strides_bytes[k] : sd;
+    sd *= shape[k] ? shape[k] : 1;
+  }
+  array_update_flags(a);
+  luaL_setmetatable(L, ARRAY_MT);
+  return LUMBA_OK;
+}
+
+void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info) {
+  NdArray *a = luaL_testudata(L, idx, ARRAY_MT);
+  if (a && (a->flags & ARR_CLOSED)) a = NULL;
+  if (info) {
+    memset(info, 0, sizeof *info);
+    if (a) {
+      info->data = a->s.data;
+      info->dtype = dtype_names[a->dtype];
+      info->ndim = a->ndim;
+      info->itemsize = a->s.itemsize;
+      info->size = a->s.nitems;
+      for (int k = 0; k < a->ndim; k++) {
+        info->shape[k] = a->s.shape[k];
+        info->strides[k] = a->s.strides[k];
+      }
+    }
+  }
+  return a ? a->s.data : NULL;
+}

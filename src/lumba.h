@@ -1,0 +1,71 @@
+/*
+** lumba.h — the C API for host programs (a game, a simulation) that embed
+** Lua with lumba: hand your own memory to Lua as a lumba.ndarray without a
+** copy, and read arrays that Lua hands back. Installed by `make install`.
+**
+** Linking: these functions live in lumba/core.so, the module that
+** `require "lumba"` loads. Link the host against that file (see
+** examples/embed/README.md); Lua's later dlopen of the same file then
+** returns the copy already loaded, so the host and Lua share one runtime.
+*/
+#ifndef lumba_h
+#define lumba_h
+
+#include <stdint.h>
+
+#include <lua.h>
+
+#ifndef LUMBA_API
+#define LUMBA_API __attribute__((visibility("default")))
+#endif
+
+#define LUMBA_MAXDIM 8  /* arrays have at most this many dimensions */
+
+/* results of lumba_pusharray */
+#define LUMBA_OK 1       /* one array pushed */
+#define LUMBA_EDTYPE (-1) /* unknown dtype name */
+#define LUMBA_ENDIM (-2)  /* ndim outside 0..LUMBA_MAXDIM */
+#define LUMBA_ESHAPE (-3) /* a negative dimension, or a size beyond 2^63 bytes */
+#define LUMBA_EARG (-4)   /* ptr is NULL for a non-empty array */
+#define LUMBA_EMEM (-5)   /* out of memory */
+
+/* called once, when the last array (or view) on the buffer is collected or
+** closed: ud and ptr are what lumba_pusharray was given */
+typedef void (*lumba_Release)(void *ud, void *ptr);
+
+/* what lumba_toarray reports */
+typedef struct lumba_ArrayInfo {
+  void *data;                     /* first element */
+  const char *dtype;              /* "float64", "int32", ... (static) */
+  int ndim;
+  int64_t itemsize;               /* bytes per element */
+  int64_t size;                   /* number of elements */
+  int64_t shape[LUMBA_MAXDIM];
+  int64_t strides[LUMBA_MAXDIM];  /* bytes, may be negative or zero */
+} lumba_ArrayInfo;
+
+/*
+** Pushes a lumba.ndarray over the host's memory at ptr, without copying.
+** dtype: "float32", "float64", "int8".."int64", "uint8".."uint64", "bool".
+** shape: ndim lengths. strides_bytes: ndim byte strides, or NULL for a
+** C-contiguous (row-major) buffer. Writes from Lua land in the host's
+** buffer and the other way round.
+** release (may be NULL) runs when Lua no longer uses the buffer; until then
+** the buffer must stay valid. Returns LUMBA_OK (1) with the array on the
+** stack, or a negative LUMBA_E* code with nothing pushed and release never
+** called. It raises no Lua error for bad arguments, so it may be called
+** outside a protected call; like lua_newuserdata it can raise a memory
+** error while making the userdata (release is not called then either).
+*/
+LUMBA_API int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
+                              const int64_t *shape, const int64_t *strides_bytes,
+                              lumba_Release release, void *ud);
+
+/*
+** The data pointer of the lumba.ndarray at idx, and its description in
+** *info when info is not NULL; NULL when the value is not an open array
+** (info is then zeroed). The memory stays valid while the array does.
+*/
+LUMBA_API void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info);
+
+#endif

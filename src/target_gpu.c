@@ -1,0 +1,187 @@
+/*
+** target_gpu.c — the CUDA target: thread indices from NVVM special
+** registers, math from libdevice (__nv_*), shared memory in address space
+** 3, atomics, barriers. Arrays are never allocated or counted here.
+*/
+#include <string.h>
+
+#include "lower.h"
+
+static LLVMValueRef gpu_math(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n, bool f32) {
+  (void)intrinsic;
+  LLVMTypeRef t = f32 ? LLVMFloatTypeInContext(L->ctx) : LLVMDoubleTypeInContext(L->ctx);
+  char name[64];
+  snprintf(name, sizeof name, "__nv_%s%s", base, f32 ? "f" : "");
+  LLVMTypeRef ps[2] = {t, t};
+  LLVMValueRef f = lower_rt_fn(L, name, t, ps, n);
+  return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)n, "");
+}
+
+static LLVMValueRef sreg32(Lower *L, const char *reg, char axis) {
+  char name[64];
+  if (axis) snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, axis);
+  else snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", reg);
+  LLVMValueRef v = lower_intrinsic(L, name, NULL, 0, NULL, 0);
+  return LLVMBuildZExt(L->b, v, LLVMInt64TypeInContext(L->ctx), "");
+}
+
+/* "threadIdx.x" → tid.x, "blockIdx.y" → ctaid.y, "blockDim.z" → ntid.z, "gridDim.x" → nctaid.x */
+static LLVMValueRef gpu_sreg(Lower *L, const char *what) {
+  if (strcmp(what, "warpsize") == 0) return sreg32(L, "warpsize", 0);
+  if (strcmp(what, "laneid") == 0) return sreg32(L, "laneid", 0);
+  char axis = what[strlen(what) - 1];
+  const char *reg = strncmp(what, "threadIdx", 9) == 0 ? "tid" : strncmp(what, "blockIdx", 8) == 0 ? "ctaid"
+                  : strncmp(what, "blockDim", 8) == 0 ? "ntid" : "nctaid";
+  return sreg32(L, reg, axis);
+}
+
+static void barrier(Lower *L, const char *name, LLVMValueRef *args, int n) {
+  lower_intrinsic(L, name, NULL, 0, args, n);
+}
+
+/* address of ary[idx] (idx an integer or a tuple of them), strides in bytes */
+static LLVMValueRef atomic_ptr(Lower *L, Val a, Val idx) {
+  LLVMValueRef off = lower_i64(L, 0);
+  int n = idx.ty->kind == TY_TUPLE ? idx.ty->nelems : 1;
+  for (int k = 0; k < n; k++) {
+    Val i = idx.ty->kind == TY_TUPLE ? (Val){idx.ty->elems[k], LLVMBuildExtractValue(L->b, idx.v, (unsigned)k, ""), false} : idx;
+    LLVMValueRef iv = lower_cast(L, i, ty_int64).v;
+    off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, iv, lower_arr_stride(L, a.v, k), ""), "");
+  }
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+  LLVMValueRef p8 = LLVMBuildBitCast(L->b, lower_arr_data(L, a.v), LLVMPointerType(i8, 0), "");
+  p8 = LLVMBuildInBoundsGEP2(L->b, i8, p8, &off, 1, "");
+  return LLVMBuildBitCast(L->b, p8, LLVMPointerType(lower_mem_type(L, a.ty->dtype), 0), "");
+}
+
+/* float atomics as a compare-and-swap loop on the bits (works on every GPU) */
+static LLVMValueRef float_atomic(Lower *L, const char *op, LLVMValueRef p, LLVMValueRef v, DType dt) {
+  LLVMTypeRef ft = lower_mem_type(L, dt);
+  LLVMTypeRef it = dt == DT_FLOAT32 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef ip = LLVMBuildBitCast(L->b, p, LLVMPointerType(it, 0), "");
+  LLVMValueRef init = LLVMBuildLoad2(L->b, it, ip, "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+  LLVMBasicBlockRef loop = lower_block(L, "cas"), done = lower_block(L, "casdone");
+  LLVMBuildBr(L->b, loop);
+  LLVMPositionBuilderAtEnd(L->b, loop);
+  LLVMValueRef cur = LLVMBuildPhi(L->b, it, "cur");
+  LLVMValueRef curf = LLVMBuildBitCast(L->b, cur, ft, "");
+  LLVMValueRef nf;
+  if (strcmp(op, "add") == 0) nf = LLVMBuildFAdd(L->b, curf, v, "");
+  else if (strcmp(op, "sub") == 0) nf = LLVMBuildFSub(L->b, curf, v, "");
+  else if (strcmp(op, "min") == 0) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, v, curf, ""), v, curf, "");
+  else if (strcmp(op, "max") == 0) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, v, curf, ""), v, curf, "");
+  else nf = v;  /* exch */
+  LLVMValueRef pair = LLVMBuildAtomicCmpXchg(L->b, ip, cur, LLVMBuildBitCast(L->b, nf, it, ""),
+                                             LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+  LLVMValueRef seen = LLVMBuildExtractValue(L->b, pair, 0, "");
+  LLVMValueRef ok = LLVMBuildExtractValue(L->b, pair, 1, "");
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
+  LLVMValueRef in[2] = {init, seen};
+  LLVMBasicBlockRef from[2] = {pre, here};
+  LLVMAddIncoming(cur, in, from, 2);
+  LLVMBuildCondBr(L->b, ok, done, loop);
+  LLVMPositionBuilderAtEnd(L->b, done);
+  return LLVMBuildBitCast(L->b, seen, ft, "");
+}
+
+static Val atomic(Lower *L, Node *n, CallInfo *ci) {
+  const char *op = ci->qname + 7;
+  Val a = lower_expr(L, n->args.items[0]);
+  Val idx = lower_expr(L, n->args.items[1]);
+  DType dt = a.ty->dtype;
+  Type *et = ty_scalar(dt);
+  LLVMValueRef p = atomic_ptr(L, a, idx);
+  if (strcmp(op, "cas") == 0 || strcmp(op, "compare_and_swap") == 0) {
+    LLVMValueRef oldv = lower_cast(L, lower_expr(L, n->args.items[2]), et).v;
+    LLVMValueRef newv = lower_cast(L, lower_expr(L, n->args.items[3]), et).v;
+    LLVMTypeRef it = dtype_sizes[dt] == 4 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
+    LLVMValueRef ip = LLVMBuildBitCast(L->b, p, LLVMPointerType(it, 0), "");
+    LLVMValueRef pair = LLVMBuildAtomicCmpXchg(L->b, ip, LLVMBuildBitCast(L->b, oldv, it, ""),
+                                               LLVMBuildBitCast(L->b, newv, it, ""), LLVMAtomicOrderingMonotonic,
+                                               LLVMAtomicOrderingMonotonic, 0);
+    return (Val){et, LLVMBuildBitCast(L->b, LLVMBuildExtractValue(L->b, pair, 0, ""), lower_mem_type(L, dt), ""), false};
+  }
+  LLVMValueRef v = lower_cast(L, lower_expr(L, n->args.items[2]), et).v;
+  if (dtype_kinds[dt] == 'f') return (Val){et, float_atomic(L, op, p, v, dt), false};
+  bool sg = dtype_kinds[dt] == 'i';
+  LLVMAtomicRMWBinOp rop = strcmp(op, "add") == 0 ? LLVMAtomicRMWBinOpAdd
+                         : strcmp(op, "sub") == 0 ? LLVMAtomicRMWBinOpSub
+                         : strcmp(op, "min") == 0 ? (sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin)
+                         : strcmp(op, "max") == 0 ? (sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax)
+                         : strcmp(op, "and") == 0 ? LLVMAtomicRMWBinOpAnd
+                         : strcmp(op, "or") == 0 ? LLVMAtomicRMWBinOpOr
+                         : strcmp(op, "xor") == 0 ? LLVMAtomicRMWBinOpXor : LLVMAtomicRMWBinOpXchg;
+  return (Val){et, LLVMBuildAtomicRMW(L->b, rop, p, v, LLVMAtomicOrderingMonotonic, 0), false};
+}
+
+/* cuda.shared.array: a block-wide global in address space 3; cuda.local.array: a per-thread alloca */
+static Val static_array(Lower *L, Node *n, CallInfo *ci, bool shared) {
+  Type *t = n->ty;
+  int64_t count = 1;
+  for (int k = 0; k < ci->ndims; k++) count *= ci->dims[k];
+  LLVMTypeRef et = lower_mem_type(L, ci->dt);
+  LLVMTypeRef at = LLVMArrayType(et, (unsigned)count);
+  LLVMValueRef base;
+  if (shared) {
+    char name[64];
+    snprintf(name, sizeof name, "smem%lld", (long long)++L->C->S->counter);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(L->C->mod, at, name, 3);
+    LLVMSetInitializer(g, LLVMGetUndef(at));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, 16);
+    base = LLVMConstAddrSpaceCast(g, LLVMPointerType(at, 0));
+  } else {
+    base = lower_entry_alloca(L, at, "local");
+  }
+  LLVMValueRef data = LLVMBuildBitCast(L->b, base, LLVMPointerType(et, 0), "");
+  LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+  int64_t s = dtype_sizes[ci->dt];
+  for (int k = ci->ndims - 1; k >= 0; k--) {
+    shape[k] = lower_i64(L, ci->dims[k]);
+    strides[k] = lower_i64(L, s);
+    s *= ci->dims[k];
+  }
+  LLVMValueRef mi = LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0));
+  return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), false};
+}
+
+static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
+  const char *q = ci->qname;
+  Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
+  if (strcmp(q, "grid") == 0 || strcmp(q, "gridsize") == 0) {
+    static const char axes[3] = {'x', 'y', 'z'};
+    LLVMValueRef v[3];
+    for (int k = 0; k < ci->ndims; k++) {
+      char a = axes[k];
+      LLVMValueRef ntid = sreg32(L, "ntid", a);
+      v[k] = q[4] == 's' ? LLVMBuildMul(L->b, ntid, sreg32(L, "nctaid", a), "")
+                         : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, sreg32(L, "ctaid", a), ntid, ""), sreg32(L, "tid", a), "");
+    }
+    if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
+    LLVMValueRef t = LLVMGetUndef(lower_type(L, n->ty));
+    for (int k = 0; k < ci->ndims; k++) t = LLVMBuildInsertValue(L->b, t, v[k], (unsigned)k, "");
+    return (Val){n->ty, t, false};
+  }
+  if (strcmp(q, "syncthreads") == 0) { barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none; }
+  if (strcmp(q, "threadfence") == 0) { barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none; }
+  if (strcmp(q, "threadfence_block") == 0) { barrier(L, "llvm.nvvm.membar.cta", NULL, 0); return none; }
+  if (strcmp(q, "syncwarp") == 0) {
+    LLVMValueRef mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
+                                    : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
+    barrier(L, "llvm.nvvm.bar.warp.sync", &mask, 1);
+    return none;
+  }
+  if (strcmp(q, "shared.array") == 0) return static_array(L, n, ci, true);
+  if (strcmp(q, "local.array") == 0) return static_array(L, n, ci, false);
+  return atomic(L, n, ci);
+}
+
+const Target target_gpu = {
+    .name = "gpu",
+    .refcount = false,
+    .gpu = true,
+    .math_call = gpu_math,
+    .sreg = gpu_sreg,
+    .cuda_call = gpu_call,
+};

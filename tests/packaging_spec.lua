@@ -1,0 +1,46 @@
+-- `luarocks make` installs the module into a tree from which a script can
+-- require lumba and run a compiled function; `make install` does the same
+-- with DESTDIR.
+local function sh(cmd)
+  local p = io.popen(cmd .. " 2>&1")
+  local out = p:read("a")
+  local ok, _, code = p:close()
+  return ok and code == 0, out
+end
+
+local has_luarocks = sh("command -v luarocks")
+
+describe("packaging", function()
+  local script = [[lua5.4 -e 'package.path = "%s/share/lua/5.4/?.lua;%s/share/lua/5.4/?/init.lua"
+    package.cpath = "%s/lib/lua/5.4/?.so"
+    local l = require "lumba"
+    print(l.njit("def f(x):\n    return x * 2 + 1\n")(20))']]
+
+  if has_luarocks then
+    it("luarocks make installs a working module", function()
+      local tree = os.tmpname()
+      os.remove(tree)
+      local ok, out = sh("luarocks --lua-version=5.4 --tree " .. tree .. " make rockspec/lumba-scm-1.rockspec")
+      assert(ok, out)
+      local ok2, out2 = sh(script:format(tree, tree, tree))
+      assert(ok2, out2)
+      assert.are.equal("41\n", out2)
+      sh("rm -rf " .. tree)
+    end)
+  else
+    pending("luarocks is not installed")
+  end
+
+  it("make install with DESTDIR installs the module, the Lua files and lumba.h", function()
+    local dest = os.tmpname()
+    os.remove(dest)
+    local ok, out = sh("make -s install DESTDIR=" .. dest .. " PREFIX=/usr")
+    assert(ok, out)
+    local root = dest .. "/usr"
+    assert(io.open(root .. "/include/lumba.h"), "lumba.h not installed")
+    local ok2, out2 = sh(script:format(root, root, root))
+    assert(ok2, out2)
+    assert.are.equal("41\n", out2)
+    sh("rm -rf " .. dest)
+  end)
+end)

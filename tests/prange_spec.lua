@@ -1,0 +1,206 @@
+-- prange with parallel=true: reductions against serial loops in plain Lua.
+local lumba = require "lumba"
+local H = require "helpers"
+
+local function serial_sum(a)
+  local s = 0.0
+  for i = 1, a.size do s = s + a[i] end
+  return s
+end
+
+describe("prange", function()
+  local a = lumba.random.rand(100001)   -- odd length: uneven chunks
+
+  it("sums with a += reduction (seed 4 verbatim)", function()
+    local parallel_sum = lumba.njit { parallel = true } [[
+from numba import njit, prange
+
+@njit(parallel=True, cache=True)
+def parallel_sum(arr):
+    total = 0.0
+    for i in prange(arr.shape[0]):
+        total += arr[i]
+    return total
+]]
+    H.assert_close(serial_sum(a), parallel_sum(a), 1e-12)
+  end)
+
+  it("combines each reduction operator with the value before the loop", function()
+    local f = lumba.njit { parallel = true } [[
+def f(n):
+    s = 100
+    d = 50
+    p = 2.0
+    q = 1.0
+    for i in prange(n):
+        s += i
+        d -= i
+        p *= 1.0001
+        q /= 1.0001
+    return s, d, p, q
+]]
+    local s, d, p, q = f(1000)
+    assert.are.equal(100 + 999 * 1000 // 2, s)
+    assert.are.equal(50 - 999 * 1000 // 2, d)
+    H.assert_close(2.0 * 1.0001 ^ 1000, p, 1e-9)
+    H.assert_close(1.0001 ^ -1000, q, 1e-9)
+    assert.is_true(math.type(s) == "integer")
+  end)
+
+  it("handles conditional updates and several reductions in one loop", function()
+    local f = lumba.njit { parallel = true } [[
+def f(a):
+    pos = 0.0
+    cnt = 0
+    mx = -1.0
+    mn = 2.0
+    for i in prange(a.shape[0]):
+        if a[i] > 0.5:
+            pos += a[i]
+            cnt += 1
+        mx = max(mx, a[i])
+        mn = min(mn, a[i])
+    return pos, cnt, mx, mn
+]]
+    local pos, cnt, mx, mn = 0.0, 0, -1.0, 2.0
+    for i = 1, a.size do
+      local v = a[i]
+      if v > 0.5 then pos = pos + v; cnt = cnt + 1 end
+      mx = math.max(mx, v)
+      mn = math.min(mn, v)
+    end
+    local p2, c2, mx2, mn2 = f(a)
+    H.assert_close(pos, p2, 1e-12)
+    assert.are.equal(cnt, c2)
+    assert.are.equal(mx, mx2)
+    assert.are.equal(mn, mn2)
+  end)
+
+  it("gives the same results with 1 thread and with all threads", function()
+    local f = lumba.njit { parallel = true } [[
+def f(n):
+    s = 0
+    for i in prange(n):
+        s += i * i % 7
+    return s
+]]
+    local expected = 0
+    for i = 0, 99999 do expected = expected + i * i % 7 end
+    local before = lumba.get_num_threads()
+    lumba.set_num_threads(1)
+    assert.are.equal(expected, f(100000))
+    lumba.set_num_threads(lumba.max_threads())
+    assert.are.equal(expected, f(100000))
+    lumba.set_num_threads(before)
+  end)
+
+  it("writes distinct array elements from the workers, with start and step", function()
+    local f = lumba.njit { parallel = true } [[
+def f(out):
+    for i in prange(1, out.shape[0], 3):
+        out[i] = i * 2.0
+]]
+    local out = lumba.zeros(20)
+    f(out)
+    for i = 0, 19 do
+      local want = (i >= 1 and (i - 1) % 3 == 0) and i * 2.0 or 0.0
+      assert.are.equal(want, out[i + 1])
+    end
+  end)
+
+  it("runs an inner prange serially inside an outer one", function()
+    local f = lumba.njit { parallel = true } [[
+def f(a):
+    for i in prange(a.shape[0]):
+        for j in prange(a.shape[1]):
+            a[i, j] = i * 10 + j
+]]
+    local a = lumba.zeros({ 4, 5 })
+    f(a)
+    for i = 1, 4 do for j = 1, 5 do assert.are.equal((i - 1) * 10 + (j - 1), a:get(i, j)) end end
+  end)
+
+  it("is a plain range without parallel=true", function()
+    local f = lumba.njit [[
+def f(n):
+    x = 0
+    for i in prange(n):
+        x = i
+    return x
+]]
+    assert.are.equal(9, f(10))
+  end)
+
+  it("raises an error from a worker after all workers stop, and the state still works", function()
+    local f = lumba.njit { parallel = true } [[
+def f(n, k):
+    t = 0
+    for i in prange(n):
+        t += 10 // (i - k)
+    return t
+]]
+    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(f, 1000, 500))
+    local expected = 0
+    for i = 0, 99 do expected = expected + (10 // (i - 200)) end
+    assert.are.equal(expected, f(100, 200))
+  end)
+
+  it("rejects reading a private variable after the loop", function()
+    local err = H.error_of(lumba.njit { parallel = true } [[
+def f(n):
+    x = 0
+    for i in prange(n):
+        x = i
+    return x
+]], 10)
+    assert.are.equal([[<string>:5:12: TypingError: 'x' is assigned inside a prange loop, where it is private to each iteration, and cannot be read after the loop (make it a reduction such as 'x += ...', or store into an array)
+        return x
+               ^]], err)
+  end)
+
+  it("rejects reading a reduction variable inside the loop", function()
+    local err = H.error_of(lumba.njit { parallel = true } [[
+def f(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i]
+        a[i] = s
+    return s
+]], lumba.zeros(4))
+    assert.truthy(err:find("TypingError: reduction variable 's' cannot be read inside the prange loop", 1, true), err)
+  end)
+end)
+
+describe("parallel_diagnostics", function()
+  it("lists parallel loops, reductions, private variables and serial inner loops", function()
+    local f = lumba.njit { parallel = true } [[
+def f(a):
+    s = 0.0
+    m = -1.0
+    for i in prange(a.shape[0]):
+        t = a[i] * 2
+        s += t
+        m = max(m, t)
+        for j in prange(3):
+            a[i] += j
+    return s, m
+]]
+    f(lumba.zeros(10))
+    assert.are.equal([[
+f(): prange loop at line 4 runs in parallel on the thread pool
+  reduction: s (+, float64)
+  reduction: m (max, float64)
+  private to each iteration: i
+  private to each iteration: t
+  private to each iteration: j
+f(): prange loop at line 8 ran serially (nested inside another prange loop)
+]], f:parallel_diagnostics())
+  end)
+
+  it("says when prange runs serially without parallel=true", function()
+    local f = lumba.njit "def f(n):\n    s = 0\n    for i in prange(n):\n        s += i\n    return s\n"
+    assert.are.equal(45, f(10))
+    assert.are.equal("f(): prange loop at line 3 ran serially (the function is not compiled with parallel=true)\n",
+      f:parallel_diagnostics())
+  end)
+end)
