@@ -5,6 +5,7 @@
 ** reach the backend through its table.
 */
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 
@@ -84,7 +85,16 @@ static int state_lua_max_threads(lua_State *L) {
   return 1;
 }
 
+/* lumba.clock(): a monotonic wall clock in seconds (os.clock is CPU time) */
+static int state_lua_clock(lua_State *L) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec * 1e-9);
+  return 1;
+}
+
 static const luaL_Reg state_funcs[] = {
+    {"clock", state_lua_clock},
     {"_set_verbose", state_lua_set_verbose},
     {"_get_verbose", state_lua_get_verbose},
     {"set_num_threads", state_lua_set_num_threads},

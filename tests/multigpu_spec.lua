@@ -35,3 +35,32 @@ describe("several GPUs #gpu", function()
     pending("[needs 2 GPUs] arrays of one device used on another raise; work split across devices")
   end
 end)
+
+describe("work on two GPUs #gpu", function()
+  local two = cuda.is_available() and #cuda.gpus >= 2
+  if not two then
+    pending("[needs 2 GPUs] arrays across devices, copy_to between devices, kernels on each device")
+    return
+  end
+
+  it("raises when an array of one device is used on another, and the state keeps working", function()
+    local k = cuda.jit "def k(a):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        a[i] = i\n"
+    local a0 = cuda.gpus[1]:run(function() return cuda.device_array(8, "int64") end)
+    local err = cuda.gpus[2]:run(function() return H.error_of(function() k[{ 1, 8 }](a0) end) end)
+    assert.truthy(err:find("device array of another context (device 0; current device 1)", 1, true), err)
+    cuda.gpus[1]:run(function() k[{ 1, 8 }](a0); cuda.synchronize() end)
+    assert.are.same({ 0, 1, 2, 3, 4, 5, 6, 7 }, cuda.gpus[1]:run(function() return a0:copy_to_host():totable() end))
+  end)
+
+  it("copies between devices with copy_to and runs kernels on each", function()
+    local k = cuda.jit "def k(a):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        a[i] = a[i] * 2 + 1\n"
+    local h = lumba.arange(1000)
+    local a0 = cuda.gpus[1]:run(function() return cuda.to_device(h) end)
+    local a1 = cuda.gpus[2]:run(function() return cuda.device_array(1000, "int64") end)
+    a0:copy_to(a1)
+    assert.are.equal(1, a1.device)
+    cuda.gpus[2]:run(function() k[{ 4, 256 }](a1); cuda.synchronize() end)
+    local r = cuda.gpus[2]:run(function() return a1:copy_to_host() end)
+    for i = 1, 1000, 99 do assert.are.equal((i - 1) * 2 + 1, r[i]) end
+  end)
+end)
