@@ -739,7 +739,8 @@ static bool is_tmp(const char *f) {
 }
 
 /* lumba.cache.info() → {dir=, entries=, bytes=, hits=, misses=} */
-static int cache_lua_info(lua_State *L) {
+int cache_lua_info(lua_State *L);
+int cache_lua_info(lua_State *L) {
   CacheState *cs = cache_state(L);
   lua_createtable(L, 0, 5);
   const char *dir = push_dir(L);
@@ -771,7 +772,8 @@ static int cache_lua_info(lua_State *L) {
 
 /* lumba.cache.clear([dir]) → the number of entries removed (leftover
 ** temporary files go too); other files in the directory are left alone */
-static int cache_lua_clear(lua_State *L) {
+int cache_lua_clear(lua_State *L);
+int cache_lua_clear(lua_State *L) {
   const char *dir = luaL_optstring(L, 1, NULL);
   if (dir == NULL) dir = push_dir(L);
   if (dir == NULL) return luaL_error(L, "lumba.cache.clear: no cache directory (set LUMBA_CACHE_DIR or HOME)");
@@ -796,14 +798,4 @@ static int cache_lua_clear(lua_State *L) {
   if (failed) return luaL_error(L, "lumba.cache.clear: cannot remove entries of '%s': %s", dir, strerror(failed));
   lua_pushinteger(L, n);
   return 1;
-}
-
-static const luaL_Reg cache_funcs[] = {
-    {"info", cache_lua_info}, {"clear", cache_lua_clear}, {NULL, NULL},
-};
-
-void cache_open(lua_State *L) {
-  cache_state(L);
-  luaL_newlib(L, cache_funcs);
-  lua_setfield(L, -2, "cache");
 }

@@ -62,6 +62,5 @@ bool cache_fetch(Compile *C, LmJit *J, const char *name, struct DispSpec *out);
 void cache_done(Compile *C, const char *name, struct DispSpec *out, const char *obj, size_t objlen);
 
 /* adds lumba.core.cache = {clear=, info=} */
-void cache_open(lua_State *L);
 
 #endif

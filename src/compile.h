@@ -21,9 +21,11 @@ typedef struct Target Target;
 ** interned types outlive every compilation. */
 typedef struct LmState {
   LmJit *jit;          // created at the first compile, not at require
+  void (*jit_free)(LmJit *);  // set by the backend with jit
   TypeTable types;     // signature keys point here
   int64_t counter;     // makes symbol names unique
   bool closed;
+  bool verbose;        // report each compilation's stages on stderr (LUMBA_VERBOSE=1)
 } LmState;
 
 LmState *lmstate_get(lua_State *L);  /* creates it on first use */
@@ -111,6 +113,8 @@ typedef struct Compile {
   FuncSpec *specs;         // every specialization made by this compilation
   struct Import { const void *disp; Node *def; } *imports;  // device functions parsed into this compilation
   int nimports, capimports;
+  char *pardiag;           // parallel diagnostics text (lower_parallel.c), arena
+  size_t pardiag_len;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;
   struct CacheNote *notes; // env/global values and callee keys the code depends on (cache.h)
@@ -142,6 +146,9 @@ typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret);
 void compile_note_ref(Compile *C, int ref);
+
+void state_open(lua_State *L);  /* state.c: verbosity, cache and thread-count functions */
+double compile_now_ms(void);
 
 /* messages */
 l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ...)

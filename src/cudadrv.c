@@ -10,8 +10,8 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "backend.h"
 #include "cudadrv.h"
-#include "cudasim.h"
 #include "devarray.h"
 
 #define STATE_MT "lumba.cudastate"
@@ -111,7 +111,7 @@ static CudaBox *box_of(lua_State *L) {
 static CudaState *state_of(lua_State *L) {
   CudaBox *b = box_of(L);
   if (!b->simulate) return b->S;
-  if (b->sim == NULL && (b->sim = cudasim_new()) == NULL) luaL_error(L, "not enough memory");
+  if (b->sim == NULL && (b->sim = backend_get(L)->cudasim_new()) == NULL) luaL_error(L, "not enough memory");
   return b->sim;
 }
 
@@ -131,19 +131,6 @@ static int cudrv_lua_simulate(lua_State *L) {
   }
   lua_pushboolean(L, was);
   return 1;
-}
-
-/* cuda.simulate = on: cuda.simulate(on); other keys are stored as they come */
-static int cudrv_lua_cuda_newindex(lua_State *L) {
-  if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "simulate") == 0) {
-    if (!lua_isboolean(L, 3)) return luaL_error(L, "cuda.simulate must be true or false (got %s)", luaL_typename(L, 3));
-    lua_pushcfunction(L, cudrv_lua_simulate);
-    lua_pushvalue(L, 3);
-    lua_call(L, 1, 0);
-    return 0;
-  }
-  lua_rawset(L, 1);
-  return 0;
 }
 
 static bool state_fail(CudaState *S, const char *fmt, const char *a, const char *b) {
@@ -468,7 +455,7 @@ void cudrv_push_ptx(lua_State *L, CudaState *S, const char *ir, size_t len, int 
                      &ptx, &log);
     free(text);
   } else {
-    r = nvvm_compile_llvm(ir, len, cc_major, cc_minor, fastmath, libdevice, &ptx, &log);
+    r = backend_get(L)->nvvm_compile_llvm(ir, len, cc_major, cc_minor, fastmath, libdevice, &ptx, &log);
   }
   lua_pushstring(L, r == 0 ? ptx : log ? log : "PTX compilation failed");
   free(ptx);
@@ -656,7 +643,7 @@ static void print_line(lua_State *L) {
 static int cudrv_lua_detect(lua_State *L) {
   CudaState *S = state_of(L);
   if (S->sim) {
-    lua_pushfstring(L, "Simulating CUDA on the CPU: %s, %d blocks at a time", S->cur->name, S->cur->nsm);
+    lua_pushfstring(L, "Simulating CUDA on the CPU: %s, up to %d blocks at a time", S->cur->name, S->cur->nsm);
     print_line(L);
     lua_pushboolean(L, 1);
     return 1;
@@ -851,6 +838,7 @@ static int cudrv_lua_toolkit(lua_State *L) {
 
 static const luaL_Reg cuda_funcs[] = {
   {"is_available", cudrv_lua_is_available},
+  {"simulate", cudrv_lua_simulate},
   {"detect", cudrv_lua_detect},
   {"devices", cudrv_lua_devices},
   {"get_current_device", cudrv_lua_get_current_device},
@@ -922,15 +910,5 @@ void cuda_open(lua_State *L) {
   lua_pop(L, 1);
   luaL_newlib(L, cuda_funcs);
   devarray_open(L);
-  /* simulate lives in the metatable, so that DESIGN.md's cuda.simulate = true
-  ** reaches __newindex instead of replacing the function */
-  lua_createtable(L, 0, 2);
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, cudrv_lua_simulate);
-  lua_setfield(L, -2, "simulate");
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, cudrv_lua_cuda_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_setmetatable(L, -2);
   lua_setfield(L, -2, "cuda");
 }

@@ -65,6 +65,7 @@ typedef struct CUevent_st *CUevent;
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL, (CUdeviceptr dst, const void *src, size_t n)) \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", NULL, (void *dst, CUdeviceptr src, size_t n)) \
   X(cuMemcpyDtoD, "cuMemcpyDtoD_v2", NULL, (CUdeviceptr dst, CUdeviceptr src, size_t n)) \
+  X(cuMemcpyPeer, "cuMemcpyPeer", NULL, (CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n)) \
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", NULL, (CUdeviceptr dst, const void *src, size_t n, CUstream s)) \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL, (void *dst, CUdeviceptr src, size_t n, CUstream s)) \
   X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", NULL, (CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)) \

@@ -318,6 +318,30 @@ static int devarray_lua_copy_to_device(lua_State *L) {
   return 0;
 }
 
+/* d:copy_to(other): copies d into a device array of the same shape and
+** dtype on any device: within a device as a device copy, between devices
+** peer-to-peer (cuMemcpyPeer; the driver stages through the host where the
+** GPUs cannot reach each other). Synchronous. */
+static int devarray_lua_copy_to(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *src = devarray_test(L, 1), *dst = devarray_test(L, 2);
+  luaL_argcheck(L, src != NULL, 1, "lumba.devicearray expected");
+  luaL_argcheck(L, dst != NULL, 2, "lumba.devicearray expected");
+  if (src->buf == NULL || dst->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  check_same(L, "copy_to", dst, "source", src->dtype, src->ndim, src->shape);
+  if (src->nbytes == 0) return 0;
+  cudrv_maybe_flush(S);
+  if (src->buf->ctx == dst->buf->ctx) {
+    cudrv_make_current(S, src->buf->ctx);
+    CUresult r = S->fn.cuMemcpyDtoD(dst->data, src->data, src->nbytes);
+    cudrv_make_current(S, S->cur->ctx);
+    if (r != 0) cudrv_error(L, S, r, "cuMemcpyDtoD");
+  } else {
+    CU_CALL(L, S, cuMemcpyPeer, (dst->data, dst->buf->ctx, src->data, src->buf->ctx, src->nbytes));
+  }
+  return 0;
+}
+
 /* d:slice(first[, last]): rows first..last along the first axis, 1-based
 ** and inclusive, negative counting from the end (string.sub's rules); a
 ** view sharing d's memory */
@@ -376,6 +400,10 @@ static int devarray_lua_index(lua_State *L) {
   else if (strcmp(k, "size") == 0) lua_pushinteger(L, d->size);
   else if (strcmp(k, "ndim") == 0) lua_pushinteger(L, d->ndim);
   else if (strcmp(k, "nbytes") == 0) lua_pushinteger(L, (lua_Integer)d->nbytes);
+  else if (strcmp(k, "device") == 0) {
+    if (d->buf) lua_pushinteger(L, d->buf->devno);
+    else lua_pushnil(L);
+  }
   else lua_pushnil(L);
   return 1;
 }
@@ -443,6 +471,7 @@ static int devarray_lua_pinned_array(lua_State *L) {
 static const luaL_Reg devarray_methods[] = {
   {"copy_to_host", devarray_lua_copy_to_host},
   {"copy_to_device", devarray_lua_copy_to_device},
+  {"copy_to", devarray_lua_copy_to},
   {"slice", devarray_lua_slice},
   {"free", devarray_lua_free},
   {NULL, NULL}

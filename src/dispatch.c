@@ -9,13 +9,14 @@
 #include <lauxlib.h>
 
 #include "cache.h"
+#include "backend.h"
 #include "dispatch.h"
+#include "fastmath.h"
 #include "frontend.h"
 #include "kernel.h"
 #include "lower.h"
 #include "types.h"
 
-void compile_free_spec(DispSpec *s);
 
 bool dispatch_test(lua_State *L, int idx) {
   return luaL_testudata(L, idx, DISPATCHER_MT) != NULL;
@@ -133,7 +134,7 @@ DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtyp
 static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret) {
   if (d->nspecs >= 256)
     luaL_error(L, "%s: too many specializations (256); pass arguments of fewer distinct types", d->name);
-  DispSpec *s = compile_spec(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret);
+  DispSpec *s = backend_get(L)->compile_spec(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret);
   s->next = d->specs;
   d->specs = s;
   d->nspecs++;
@@ -391,7 +392,21 @@ static void read_options(lua_State *L, int t, Options *o) {
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
-  o->fastmath = lua_toboolean(L, -1) ? 1u : 0u;
+  if (lua_istable(L, -1)) {  /* a set of LLVM fast-math flags: {"nnan", "contract", ...} or {nnan=true} */
+    int ti = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, ti)) {
+      const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : lua_tostring(L, -1);
+      int f = name ? fastmath_flag(name) : -1;
+      if (f < 0)
+        luaL_error(L, "unknown fast-math flag '%s' (nnan, ninf, nsz, arcp, contract, afn, reassoc or fast)",
+                   name ? name : "?");
+      if (lua_type(L, -2) != LUA_TSTRING || lua_toboolean(L, -1)) o->fastmath |= (unsigned)f;
+      lua_pop(L, 1);
+    }
+  } else {
+    o->fastmath = lua_toboolean(L, -1) ? FM_ALL : 0u;
+  }
   lua_pop(L, 1);
 }
 
@@ -457,12 +472,24 @@ static int probe_protected(lua_State *L) {
   return 1;
 }
 
+void dispatch_free_spec(DispSpec *s) {
+  if (s == NULL) return;
+  if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
+  free(s->kernel_ir);
+  free(s->kernel_name);
+  free(s->pardiag);
+  free(s->symbol);
+  free(s->llvm_ir);
+  free(s->types);
+  free(s);
+}
+
 static int disp_gc(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
   DispSpec *s = d->specs;
   while (s) {
     DispSpec *n = s->next;
-    compile_free_spec(s);
+    dispatch_free_spec(s);
     s = n;
   }
   d->specs = d->last = NULL;
@@ -586,17 +613,35 @@ static int dispatch_lua_inspect_types(lua_State *L) {
   return 1;
 }
 
+/* d:parallel_diagnostics([sig]): which prange loops ran in parallel, which
+** variables were reductions and which were private */
+static int dispatch_lua_parallel_diagnostics(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  DispSpec *s = pick_spec(L, d, 2);
+  if (s->pardiag) lua_pushstring(L, s->pardiag);
+  else if (s->llvm_ir == NULL || d->opt.cache) lua_pushfstring(L, "%s(): no prange loops, or the code came from the cache\n", d->name);
+  else lua_pushfstring(L, "%s(): no prange loops\n", d->name);
+  return 1;
+}
+
 static int dispatch_lua_inspect_llvm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
   lua_pushstring(L, pick_spec(L, d, 2)->llvm_ir);
   return 1;
 }
 
-char *jit_asm_of_ir(lua_State *L, const char *ir);
 static int dispatch_lua_inspect_asm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
+  if (d->opt.gpu) {
+    /* a kernel's assembly is its PTX */
+    lua_settop(L, 2);
+    lua_getfield(L, 1, "inspect_ptx");
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+  }
   DispSpec *s = pick_spec(L, d, 2);
-  char *text = jit_asm_of_ir(L, s->llvm_ir);
+  char *text = backend_get(L)->asm_of_ir(L, s->llvm_ir);
   lua_pushstring(L, text);
   free(text);
   return 1;
@@ -655,65 +700,6 @@ static int dispatch_lua_tostring(lua_State *L) {
   return 1;
 }
 
-/* ---- calls from other compiled functions ---- */
-
-DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc loc) {
-  lua_State *L = C->L;
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  Dispatcher *d = lua_touserdata(L, -1);
-  int didx = lua_gettop(L);
-  if (nargs != d->nparams)
-    compile_error(C, loc, "TypingError", "%s() takes %d arguments but %d were given", d->name, d->nparams, nargs);
-  DispSpec *found = NULL;
-  for (DispSpec *s = d->specs; s && !found; s = s->next)
-    if (s->nargs == nargs && memcmp(s->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0) found = s;
-  if (found == NULL) {
-    if (d->eager) compile_error(C, loc, "TypingError", "%s has no compiled signature for these argument types", d->name);
-    for (DispBusy *b = d->busy; b; b = b->next)
-      if (b->nargs == nargs && memcmp(b->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0)
-        compile_error(C, loc, "TypingError",
-                      "%s() calls itself back through other lumba functions, so its type cannot be inferred "
-                      "(define the functions in one source)", d->name);
-    found = add_spec(L, d, didx, argtypes, nargs, NULL);
-  }
-  cache_note_callee(C, d->name, found->key);  /* the callee's key is part of the caller's */
-  lua_settop(L, didx - 1);
-  return found;
-}
-
-Type *dispatch_spec_ret(DispSpec *d) { return d->ret; }
-
-FuncSpec *dispatch_spec_funcspec(struct Lower *L, DispSpec *d) {
-  FuncSpec *f = arena_alloc(L->C->A, sizeof(FuncSpec));
-  f->argtypes = d->argtypes;
-  f->nargs = d->nargs;
-  f->ret = d->ret;
-  f->symbol = d->symbol;
-  return f;
-}
-
-LLVMValueRef dispatch_spec_declare(struct Lower *L, DispSpec *d, LLVMTypeRef *fnty) {
-  LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, d->symbol);
-  LLVMTypeRef ps[4 + 2 * LM_MAXARGS * (LM_MAXDIM + 1)];
-  int n = 0;
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  ps[n++] = LLVMPointerType(lower_err_type(L->ctx), 0);
-  ps[n++] = LLVMPointerType(lower_type(L, d->ret), 0);
-  for (int i = 0; i < d->nargs; i++) {
-    Type *t = d->argtypes[i];
-    if (t->kind == TY_ARRAY) {
-      ps[n++] = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
-      ps[n++] = LLVMPointerType(lower_mem_type(L, t->dtype), 0);
-      for (int k = 0; k < 2 * t->ndim; k++) ps[n++] = i64;
-    } else {
-      ps[n++] = lower_type(L, t);
-    }
-  }
-  *fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), ps, (unsigned)n, 0);
-  if (f == NULL) f = LLVMAddFunction(L->C->mod, d->symbol, *fnty);
-  return f;
-}
-
 static const luaL_Reg disp_meta[] = {
     {"__call", dispatch_lua_call}, {"__index", dispatch_lua_index}, {"__gc", disp_gc},
     {"__tostring", dispatch_lua_tostring}, {NULL, NULL},
@@ -721,7 +707,8 @@ static const luaL_Reg disp_meta[] = {
 
 static const luaL_Reg disp_methods[] = {
     {"compile", dispatch_lua_compile}, {"inspect_types", dispatch_lua_inspect_types},
-    {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm}, {NULL, NULL},
+    {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm},
+    {"parallel_diagnostics", dispatch_lua_parallel_diagnostics}, {NULL, NULL},
 };
 
 void dispatch_open(lua_State *L) {

@@ -25,6 +25,7 @@ struct DispSpec {
   char *symbol;                                    // inner function (calls from other dispatchers)
   char *llvm_ir;                                   // optimised module text (inspect_llvm)
   char *types;                                     // inspect_types text
+  char *pardiag;                                   // parallel_diagnostics text
   char *kernel_ir;                                 // GPU: NVVM IR text (LLVM 14 dialect) of the kernel
   char *kernel_name;                               // GPU: the kernel entry's name
   void *gpu;                                       // GPU: the launcher's per-specialization state
@@ -60,6 +61,7 @@ enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_
 
 void dispatch_open(lua_State *L);
 DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs);
+void dispatch_free_spec(DispSpec *s);
 bool dispatch_test(lua_State *L, int idx);
 int ty_slots(const Type *t);  /* 8-byte result slots a value of t takes */
 

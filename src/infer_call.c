@@ -342,6 +342,13 @@ static Type *infer_cuda_call(Infer *I, Node *n, const char *what) {
     return ty_array(&C->S->types, ci->dt, ci->ndims, 'C');
   }
   if (strncmp(what, "atomic.", 7) == 0) {
+    /* Numba spells them and_ / or_ (Python keywords) */
+    if (strcmp(what, "atomic.and_") == 0 || strcmp(what, "atomic.or_") == 0) {
+      char *w = arena_strdup(C->A, what);
+      w[strlen(w) - 1] = '\0';
+      ci->qname = w;
+      what = w;
+    }
     const char *op = what + 7;
     bool cas = strcmp(op, "cas") == 0 || strcmp(op, "compare_and_swap") == 0;
     int na = cas ? 4 : 3;

@@ -9,7 +9,7 @@
 
 #include <lauxlib.h>
 
-#include "cudasim.h"
+#include "backend.h"
 #include "devarray.h"
 #include "dispatch.h"
 #include "kernel.h"
@@ -167,7 +167,7 @@ static int kernel_lua_call(lua_State *L) {
     }
     cudrv_param(L, &P, &v, (size_t)size);
   }
-  if (S->sim) cudasim_launch(L, S, s->gpu, ln->grid, ln->block, P.ptrs);
+  if (S->sim) backend_get(L)->cudasim_launch(L, S, s->gpu, ln->grid, ln->block, P.ptrs);
   else cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
   for (int c = 0; c < ncopies; c++) {
     lua_getfield(L, devpos[c], "copy_to_host");

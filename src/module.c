@@ -6,12 +6,11 @@
 #include <lua.h>
 
 #include "array.h"
-#include "cache.h"
 #include "cudadrv.h"
 #include "dispatch.h"
+#include "compile.h"
 #include "frontend.h"
 #include "kernel.h"
-#include "parallel_lua.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
@@ -24,7 +23,6 @@ int luaopen_lumba_core(lua_State *L) {
   dispatch_open(L);
   cuda_open(L);
   kernel_open(L);
-  par_open(L);
-  cache_open(L);
+  state_open(L);
   return 1;
 }

@@ -40,37 +40,10 @@ local function caller_locals(level)
   return t
 end
 
+local make  -- defined below, after the decorator helpers
+
 local function is_source(x)
   return type(x) == "string" or (type(x) == "table" and x.tag ~= nil)
-end
-
-local function make(src, opts, globals, locals)
-  opts = opts or {}
-  if locals and next(locals) then
-    local env = opts.env
-    local proxy = setmetatable({}, { __index = function(_, k)
-      if env then
-        local v = env[k]
-        if v ~= nil then return v end
-      end
-      return locals[k]
-    end })
-    local o = {}
-    for k, v in pairs(opts) do o[k] = v end
-    o.env = proxy
-    opts = o
-  end
-  local o = {}
-  for k, v in pairs(opts) do
-    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" then o[k] = v end
-  end
-  local d = core.dispatcher(src, o, opts.env, globals, opts.chunkname)
-  local sigs = opts.signatures
-  if type(sigs) == "string" then sigs = { sigs } end
-  if sigs then
-    for _, s in ipairs(sigs) do d:compile(s, true) end
-  end
-  return d
 end
 
 -- njit(src) | njit{opts}(src) | njit(opts, src) | njit("sig", src) | njit({"sig", ...}, src)
@@ -148,6 +121,63 @@ local function decorator_options(def, chunk)
   return kind or "njit", opts
 end
 
+-- the options written in the decorators of the def a source string compiles
+-- (@njit(parallel=True, cache=True) pasted verbatim means what it says);
+-- options given to njit{...} win
+local function with_decorators(src, opts)
+  if type(src) ~= "string" or opts.decorators_read or not src:find("@", 1, true) then return opts end
+  local chunk = opts.chunkname or "<string>"
+  local ok, tree = pcall(core.parse, src, chunk)
+  if not ok then return opts end  -- the dispatcher reports the syntax error
+  for _, st in ipairs(tree.body) do
+    if st.tag == "FunctionDef" and (opts.name == nil or st.name == opts.name) then
+      local _, dopts = decorator_options(st, chunk)
+      local o = {}
+      for k, v in pairs(dopts) do o[k] = v end
+      for k, v in pairs(opts) do o[k] = v end
+      if opts.target == "cuda" then o.fallback = nil end
+      return o
+    end
+  end
+  return opts
+end
+
+function make(src, opts, globals, locals)
+  opts = with_decorators(src, opts or {})
+  if locals and next(locals) then
+    local env = opts.env
+    local proxy = setmetatable({}, { __index = function(_, k)
+      if env then
+        local v = env[k]
+        if v ~= nil then return v end
+      end
+      return locals[k]
+    end })
+    local o = {}
+    for k, v in pairs(opts) do o[k] = v end
+    o.env = proxy
+    opts = o
+  end
+  local o = {}
+  for k, v in pairs(opts) do
+    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" then o[k] = v end
+  end
+  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname)
+  if not ok then
+    -- an error about the call (bad option...) is reported at the user's call,
+    -- not inside this file; errors about the source carry their own position
+    local msg = tostring(d)
+    local stripped, n = msg:gsub("^[^\n]-init%.lua:%d+: ", "")
+    error(stripped, n > 0 and 3 or 0)
+  end
+  local sigs = opts.signatures
+  if type(sigs) == "string" then sigs = { sigs } end
+  if sigs then
+    for _, s in ipairs(sigs) do d:compile(s, true) end
+  end
+  return d
+end
+
 -- lumba.load(module_src [, {env=..., chunkname=...}]) → table of dispatchers by name
 function lumba.load(src, options)
   if type(src) ~= "string" then
@@ -164,6 +194,7 @@ function lumba.load(src, options)
       opts.name = st.name
       opts.env = options.env
       opts.chunkname = chunk
+      opts.decorators_read = true
       if kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
@@ -256,6 +287,34 @@ function lumba.cuda.jit(a, b)
   return function(src) return build(src, opts) end
 end
 
+-- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
+-- device number select_device takes), each with :run(fn, ...) that runs fn
+-- with that device current and restores the previous one
+local gpu_methods = {}
+function gpu_methods.run(self, fn, ...)
+  local cuda = lumba.cuda
+  local prev = cuda.get_current_device().id
+  cuda.select_device(self.id)
+  local res = table.pack(pcall(fn, ...))
+  cuda.select_device(prev)
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+local gpu_mt = { __index = gpu_methods, __tostring = function(g)
+  return ("<CUDA device %d '%s'>"):format(g.id, g.name)
+end }
+
+setmetatable(lumba.cuda, { __index = function(_, k)
+  if k == "gpus" then
+    local list = {}
+    for i, d in ipairs(lumba.cuda.devices()) do
+      d.total_memory = d.memory
+      list[i] = setmetatable(d, gpu_mt)
+    end
+    return list
+  end
+end })
+
 -- k:inspect_ptx([sig [, {cc = {9, 0}}]]): the PTX of a compiled kernel signature
 core.dispatcher_methods.inspect_ptx = function(d, sig, opts)
   local cc = opts and opts.cc
@@ -270,9 +329,12 @@ end
 lumba.config = setmetatable({}, {
   __index = function(_, k)
     if k == "num_threads" then return core.get_num_threads() end
+    if k == "verbose" then return core._get_verbose() end
   end,
   __newindex = function(t, k, v)
-    if k == "num_threads" then core.set_num_threads(v) else rawset(t, k, v) end
+    if k == "num_threads" then core.set_num_threads(v)
+    elseif k == "verbose" then core._set_verbose(v)
+    else rawset(t, k, v) end
   end,
 })
 
