@@ -8,9 +8,10 @@
 ** Loading a module compiles NVVM IR (the text cudrv_push_ptx returns in
 ** simulator mode) for the CPU into a JIT of its own: special-register
 ** reads become calls that read the simulated thread (simrun_sreg_fn),
-** llvm.nvvm.barrier0 becomes simrun_barrier, libdevice's __nv_f becomes
-** libm's f, and every kernel (a function returning void) gets a SimEntry
-** over the cuLaunchKernel parameter array (target_sim.h).
+** llvm.nvvm.barrier0 and bar.warp.sync become simrun_barrier and
+** simrun_syncwarp, libdevice's __nv_f becomes libm's f, and every kernel
+** (a function returning void) gets a SimEntry over the cuLaunchKernel
+** parameter array (target_sim.h).
 */
 #include <string.h>
 #include <time.h>
@@ -29,6 +30,7 @@ enum {
   SIM_INVALID_VALUE = 1,
   SIM_OUT_OF_MEMORY = 2,
   SIM_INVALID_DEVICE = 101,
+  SIM_INVALID_CONTEXT = 201,
   SIM_INVALID_PTX = 218,
   SIM_INVALID_HANDLE = 400,
   SIM_NOT_FOUND = 500,
@@ -40,6 +42,7 @@ static const struct { CUresult r; const char *name, *text; } sim_errors[] = {
   {SIM_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
   {SIM_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
   {SIM_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+  {SIM_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
   {SIM_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
   {SIM_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
   {SIM_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
@@ -155,6 +158,12 @@ static CUresult sim_dtoh(void *dst, CUdeviceptr src, size_t n) {
 static CUresult sim_dtod(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
   return 0;
+}
+
+/* between "devices": only the simulator's own memory is reachable */
+static CUresult sim_peer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n) {
+  if (dctx != SIM_CTX || sctx != SIM_CTX) return SIM_INVALID_CONTEXT;
+  return sim_dtod(dst, src, n);
 }
 
 /* a stream's work runs when it is queued, so every copy is synchronous */
@@ -284,6 +293,9 @@ static const char *adapt_calls(LLVMModuleRef M, const char **names, void **addrs
       to = buf;
     } else if (strcmp(name, "llvm.nvvm.barrier0") == 0) {
       to = "simrun_barrier";
+      *fibers = true;
+    } else if (strcmp(name, "llvm.nvvm.bar.warp.sync") == 0) {
+      to = "simrun_syncwarp";
       *fibers = true;
     } else if (strncmp(name, "__nv_", 5) == 0) {
       to = name + 5;
@@ -461,6 +473,7 @@ CudaState *cudasim_new(void) {
   d->cuMemcpyHtoD = sim_htod;
   d->cuMemcpyDtoH = sim_dtoh;
   d->cuMemcpyDtoD = sim_dtod;
+  d->cuMemcpyPeer = sim_peer;
   d->cuMemcpyHtoDAsync = sim_htod_async;
   d->cuMemcpyDtoHAsync = sim_dtoh_async;
   d->cuMemcpyDtoDAsync = sim_dtod_async;

@@ -52,6 +52,17 @@ describe("cuda simulator", function()
     assert.is_true(cuda.simulate())
   end)
 
+  it("lists its one device in cuda.gpus and copies within it with copy_to", function()
+    local gpus = cuda.gpus
+    assert.are.equal(1, #gpus)
+    assert.are.equal("lumba CUDA simulator (CPU)", gpus[1].name)
+    assert.are.same({ 5, 2 }, gpus[1].compute_capability)
+    assert.are.equal(1024, gpus[1].max_threads_per_block)
+    local a, b = cuda.to_device { 1, 2, 3 }, cuda.device_array(3, "int64")
+    a:copy_to(b)
+    assert.are.same({ 1, 2, 3 }, b:copy_to_host():totable())
+  end)
+
   describe("runs the GPU's kernel tests", function()
     require("cuda_kernel_cases").define(it)
   end)
