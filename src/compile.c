@@ -296,6 +296,11 @@ static void report(const Job *job, const DispSpec *out) {
   if (job->gpu && !job->sim)
     fprintf(stderr, "lumba: compiled kernel %s(%s): parse %.2f ms, infer %.2f ms, lower %.2f ms (NVVM and load at the first launch)\n",
             job->name, sig, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER]);
+  else if (job->sim)
+    fprintf(stderr, "lumba: compiled kernel %s(%s) for the simulator: parse %.2f ms, infer %.2f ms, lower %.2f ms, "
+            "optimise %.2f ms, codegen and load %.2f ms, total %.2f ms\n", job->name, sig, t[T_PARSE] - t[T_START],
+            t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER], t[T_OPT] - t[T_LOWER], t[T_CODE] - t[T_OPT],
+            t[T_CODE] - t[T_START]);
   else if (job->from_cache)
     fprintf(stderr, "lumba: compiled %s(%s) -> %s: parse %.2f ms, infer %.2f ms, loaded from the cache in %.2f ms, total %.2f ms\n",
             job->name, sig, out->ret->name, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE],

@@ -46,6 +46,15 @@ describe("cuda simulator", function()
       ]] .. kernel))
   end)
 
+  it("reports its compilations under LUMBA_VERBOSE=1", function()
+    local out = H.run_lua(bare .. " LUMBA_CUDA_SIM=1 LUMBA_VERBOSE=1", [[
+      local cuda = require("lumba").cuda
+      local k = cuda.jit "def k(out):\n    out[cuda.grid(1)] = 1\n"
+      k[{ 1, 2 }](cuda.device_array(2, "int64"))]])
+    assert.truthy(out:match("^lumba: compiled kernel k%(int64%[::1%]%) for the simulator: parse [%d.]+ ms, infer [%d.]+ ms, "
+      .. "lower [%d.]+ ms, optimise [%d.]+ ms, codegen and load [%d.]+ ms, total [%d.]+ ms\n$"), out)
+  end)
+
   it("refuses a simulate setting that is not a boolean, and keeps it", function()
     assert.are.equal("bad argument #1 to 'simulate' (boolean expected, got number)",
       H.error_of(function() return cuda.simulate(1) end):gsub("^.-:%d+: ", ""))
