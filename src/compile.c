@@ -323,11 +323,6 @@ static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
   char name[300];
   snprintf(name, sizeof name, "%s_kernel", spec->symbol);
   LLVMValueRef fn = LLVMAddFunction(C->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps, (unsigned)np, 0));
-  /* array data never aliases (the user's contract, as on the CPU): lets NVVM use the read-only cache */
-  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-  for (int i = 0; i < np; i++)
-    if (LLVMGetTypeKind(ps[i]) == LLVMPointerTypeKind)
-      LLVMAddAttributeAtIndex(fn, (unsigned)i + 1, LLVMCreateEnumAttribute(ctx, noalias, 0));
   LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
   LLVMPositionBuilderAtEnd(C->b, bb);
   LLVMValueRef args[4 + LM_MAXARGS * (2 * LM_MAXDIM + 2)];

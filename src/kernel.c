@@ -119,6 +119,20 @@ DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
   for (int i = 0; i < nargs; i++) at[i] = kernel_arg_type(L, LS, first + i, i + 1);
   for (DispSpec *s = d->specs; s; s = s->next)
     if (s->nargs == nargs && memcmp(s->argtypes, at, sizeof(Type *) * (size_t)nargs) == 0) return s;
+  if (d->eager) {
+    /* signatures were given: numbers convert to the declared scalar types */
+    for (DispSpec *s = d->specs; s; s = s->next) {
+      bool fits = s->nargs == nargs;
+      for (int i = 0; i < nargs && fits; i++) {
+        Type *want = s->argtypes[i];
+        if (want == at[i]) continue;
+        fits = want->kind == TY_SCALAR && at[i]->kind == TY_SCALAR && want->dtype != DT_BOOL &&
+               at[i]->dtype != DT_BOOL && (ty_is_float(want) || ty_is_int(at[i]));
+      }
+      if (fits) return s;
+    }
+    luaL_error(L, "%s: no compiled signature matches the argument types", d->name);
+  }
   return dispatch_add_spec(L, d, disp_idx, at, nargs);
 }
 

@@ -103,7 +103,7 @@ local function decorator_options(def, chunk)
     local name = dotted(call and call.func or dec)
     local k = name and JIT_DECORATORS[name]
     if not k then
-      error(("%s:%d:%d: lumba.load: unknown decorator '@%s' on '%s'"):format(chunk, dec.lineno, dec.col_offset + 1,
+      error(("%s:%d:%d: unknown decorator '@%s' on '%s'"):format(chunk, dec.lineno, dec.col_offset + 1,
         name or "?", def.name), 0)
     end
     kind = k
@@ -232,7 +232,7 @@ local function objmode_fn(d)
       if g then return g[k] end
     end,
   })
-  f = objmode.compile(tree, d.name, env)
+  f = objmode.compile(tree, d.name, env, { chunk = d.chunkname })
   objmode_fns[d] = f
   return f
 end
