@@ -90,6 +90,7 @@ typedef struct Options {
   bool cache;
   bool gpu;                  // compile for the CUDA target
   bool device;               // cuda device function
+  bool lua;                  // Lua 5.4 semantics (functions written in Lua; see luasem.h)
 } Options;
 
 typedef struct Compile {

@@ -272,7 +272,7 @@ static bool opt_bool(lua_State *L, int t, const char *k, bool dflt) {
 static void read_options(lua_State *L, int t, Options *o) {
   static const char *const known[] = {"boundscheck", "error_model", "fastmath", "parallel", "cache", "nopython",
                                       "name", "forceobj", "nogil", "inline", "signatures", "debug", "device", "target", "lineinfo",
-                                      "max_registers", "opt", "fallback", NULL};
+                                      "max_registers", "opt", "fallback", "semantics", NULL};
   memset(o, 0, sizeof *o);
   if (lua_isnoneornil(L, t)) {
     o->boundscheck = getenv("LUMBA_BOUNDSCHECK") && strcmp(getenv("LUMBA_BOUNDSCHECK"), "1") == 0;
@@ -305,6 +305,14 @@ static void read_options(lua_State *L, int t, Options *o) {
     if (em == NULL || (strcmp(em, "python") != 0 && strcmp(em, "numpy") != 0))
       luaL_error(L, "error_model must be 'python' or 'numpy'");
     o->error_model_numpy = strcmp(em, "numpy") == 0;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, t, "semantics");
+  if (!lua_isnil(L, -1)) {
+    const char *sm = lua_tostring(L, -1);
+    if (sm == NULL || (strcmp(sm, "python") != 0 && strcmp(sm, "lua") != 0))
+      luaL_error(L, "semantics must be 'python' or 'lua'");
+    o->lua = strcmp(sm, "lua") == 0;
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
@@ -554,6 +562,7 @@ static int dispatch_lua_index(lua_State *L) {
     lua_pushboolean(L, d->opt.parallel); lua_setfield(L, -2, "parallel");
     lua_pushboolean(L, d->opt.cache); lua_setfield(L, -2, "cache");
     lua_pushstring(L, d->opt.error_model_numpy ? "numpy" : "python"); lua_setfield(L, -2, "error_model");
+    lua_pushstring(L, d->opt.lua ? "lua" : "python"); lua_setfield(L, -2, "semantics");
     return 1;
   }
   /* methods: C ones first, then those lua/lumba/init.lua adds */

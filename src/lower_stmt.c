@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "luasem.h"
 
 
 /* stores v into a local slot: the slot takes a reference, the old value drops one */
@@ -245,7 +246,8 @@ static void lower_stmt(Lower *L, Node *s) {
     case ND_While: lower_while(L, s); break;
     case ND_For:
       if (lower_prange(L, s)) break;
-      if (s->iter->aux) lower_for_range(L, s);
+      if (s->iter->aux && L->C->opt.lua && strcmp(s->iter->aux, "range") == 0) luasem_lower_for(L, s);
+      else if (s->iter->aux) lower_for_range(L, s);
       else lower_for_iter(L, s);
       break;
     case ND_Return: lower_return(L, s->value); break;

@@ -192,10 +192,11 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     if (where[k] == 0) continue;
     lua_getfield(C->L, where[k], name);
     if (!lua_isnil(C->L, -1)) {
+      const char *tname = luaL_typename(C->L, -1);  /* sym_from_lua pops the value */
       if (sym_from_lua(C, &s)) return s;
       compile_error(C, loc, "TypingError",
                     "'%s' refers to a Lua %s, which compiled code cannot use (numbers and lumba functions can be used)",
-                    name, luaL_typename(C->L, -1));
+                    name, tname);
     }
     lua_pop(C->L, 1);
   }

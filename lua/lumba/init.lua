@@ -23,10 +23,15 @@ local function caller_globals(level)
 end
 
 local function is_source(x)
-  return type(x) == "string" or (type(x) == "table" and x.tag ~= nil)
+  return type(x) == "string" or (type(x) == "table" and x.tag ~= nil) or type(x) == "function"
 end
 
+-- the object-mode function of a dispatcher, built on first use
+local objmode_fns = setmetatable({}, { __mode = "k" })
+
 local function make(src, opts, globals)
+  local fn  -- a function written in Lua (lumba.luafront): its AST, and it is its own object mode
+  if type(src) == "function" then fn, src, opts, globals = src, require("lumba.luafront").translate(src, opts, lumba) end
   opts = opts or {}
   local o = {}
   for k, v in pairs(opts) do
@@ -38,6 +43,7 @@ local function make(src, opts, globals)
   if sigs then
     for _, s in ipairs(sigs) do d:compile(s, true) end
   end
+  if fn then objmode_fns[d] = fn end
   return d
 end
 
@@ -152,9 +158,6 @@ function lumba.warnings(msg)
 end
 core.dispatcher_methods.__warn = function(msg) lumba.warnings(msg) end
 
--- the object-mode function of a dispatcher, built on first use
-local objmode_fns = setmetatable({}, { __mode = "k" })
-
 local function objmode_fn(d)
   local f = objmode_fns[d]
   if f then return f end
@@ -209,6 +212,7 @@ lumba.config = setmetatable({}, {
   end,
 })
 
-lumba.prange = function(...) error("lumba.prange is only meaningful inside compiled code", 2) end
+-- in plain Lua, an iterator over a..b (compiled Lua functions run it in parallel)
+lumba.prange = function(...) return require("lumba.luafront").prange(...) end
 
 return lumba
