@@ -9,7 +9,7 @@ local function run(script)
 end
 
 describe("examples", function()
-  for _, name in ipairs { "ising", "sum_array" } do
+  for _, name in ipairs { "ising", "sum_array", "ising_lua", "vector_add_lua" } do
     it(name .. ".lua runs and checks its results", function()
       local ok, out = run("examples/" .. name .. ".lua")
       assert(ok, out)
@@ -20,5 +20,17 @@ describe("examples", function()
     local _, out = run("examples/ising.lua")
     assert.truthy(out:match("N=50  energy %-?%d+%.%d %(plain Lua agrees%)"), out)
     assert.truthy(out:match("N=100  energy %-?%d+%.%d %(plain Lua agrees%)"), out)
+  end)
+
+  it("ising_lua.lua agrees with the Python-syntax version and the interpreter", function()
+    local _, out = run("examples/ising_lua.lua")
+    assert.truthy(out:match("N=50  energy %-?%d+%.%d %(Python syntax and the interpreter agree%)"), out)
+    assert.truthy(out:match("N=100  energy %-?%d+%.%d %(Python syntax and the interpreter agree%)"), out)
+  end)
+
+  it("vector_add_lua.lua compiles the kernel and adds on the CPU", function()
+    local _, out = run("examples/vector_add_lua.lua")
+    assert.truthy(out:match("kernels compiled to NVVM IR: Lua syntax %d+ bytes, Python syntax %d+ bytes"), out)
+    assert.truthy(out:match("n=10000: out%[n%] = 29997%.0 %(Python syntax agrees%)"), out)
   end)
 end)
