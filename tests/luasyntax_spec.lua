@@ -523,6 +523,56 @@ describe("compiled results against the interpreter on generated inputs", functio
   end)
 end)
 
+describe("the parser", function()
+  it("reads comments, long brackets, numerals and escapes as Lua does", function()
+    local f = njit(function(a) --[[ a long
+      comment ]] local x = 0x10 + 1e1 + .5 + 3. + 0x1p4 + 0xA -- a short one
+      local z = lumba.zeros(2, [==[
+float64]==])
+      local w = lumba.zeros(2, "float\x36\52")
+      local v = lumba.zeros(2, 'float\z
+           64')
+      return x + a[1] + z[1] + w[1] + v[1], 10 // 3, 0xffffffffffffffff, 9223372036854775808
+    end)
+    assert.are.equal(typed(55.5, 3, -1, 9223372036854775808), typed(f(lumba.zeros(4))))
+  end)
+
+  it("compiles methods (self is the first parameter) and table-call syntax", function()
+    local M = {}
+    function M:scale(a, k) return self * a * k end
+    local d = njit(M.scale)
+    assert.are.equal("scale", d.name)
+    assert.are.equal(24, d(2, 3, 4))
+    local g = njit(function(n) return lumba.zeros { n, 2 } end)
+    assert.are.same({ 3, 2 }, g(3).shape)
+  end)
+
+  it("renames upvalues that are Python builtins: max here is a lumba function", function()
+    local max = njit(function(a, b) return a * 100 + b end)
+    local f = njit(function(x, y) return max(x, y) + math.max(x, y) end)
+    assert.are.equal(1 * 100 + 2 + 2, f(1, 2))
+  end)
+
+  it("computes the keys of indexed targets before assigning (i, a[i] = i + 1, 20)", function()
+    local function f(a, i)
+      i, a[i] = i + 1, 20
+      a[i], a[1] = a[1], a[i]
+      return i
+    end
+    local a, b = lumba.arange(6, "float64"), lumba.arange(6, "float64")
+    assert.are.equal(f(b, 3), njit(f)(a, 3))
+    assert.are.same(b:totable(), a:totable())
+  end)
+
+  it("refuses two functions it cannot tell apart on one line", function()
+    local f, g = (function(x) return x end), (function(x) return -x end)
+    local line = debug.getinfo(f, "S").linedefined
+    assert.are.equal(("lumba: several functions with the same parameters are defined on %s:%d; put each " ..
+      "on its own line"):format(debug.getinfo(f, "S").short_src, line), H.error_of(njit, f))
+    assert.are.equal(-2, g(2))
+  end)
+end)
+
 describe("errors", function()
   local E = dofile("tests/luasyntax_errors.lua")
 
@@ -601,6 +651,23 @@ describe("CUDA kernels written in Lua", function()
     local ir = k:inspect_llvm()
     assert.truthy(ir:find("target triple = \"nvptx64-nvidia-cuda\"", 1, true))
     assert.truthy(ir:find("llvm.nvvm.read.ptx.sreg.tid.x", 1, true))
+  end)
+
+  it("compile shared and local arrays, atomics and every index register", function()
+    local cuda = lumba.cuda
+    local k = njit { target = "cuda" } (function(a, out)
+      local i, j = cuda.grid(2)
+      local sh = cuda.shared.array({ 16, 16 }, "float32")
+      local l = cuda["local"].array(4, "float64")
+      local tx, bx = cuda.threadIdx.x, cuda.blockIdx.y
+      l[1] = cuda.gridsize(1) + cuda.blockDim.x + cuda.gridDim.x + cuda.laneid + cuda.warpsize
+      sh[tx][1] = a[i][j] + bx + l[1]
+      cuda.syncthreads()
+      cuda.atomic.add(out, 1, sh[tx][1])
+      cuda.atomic.max(out, { 2 }, sh[1][1])
+    end)
+    k:compile("void(float32[:, ::1], float32[::1])")
+    assert.truthy(k:inspect_llvm():find("addrspace(3)", 1, true))
   end)
 
   it("take cuda.grid(2) into two names only", function()
