@@ -7,6 +7,7 @@
 
 #include "dispatch.h"
 #include "lower.h"
+#include "luasem.h"
 
 typedef struct MathFn {
   const char *name, *base;
@@ -47,6 +48,7 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
   } else {
     r = L->C->target->math_call(L, m->base, m->intrinsic, xs, m->arity, opt->dtype == DT_FLOAT32);
   }
+  if (L->C->opt.lua && ty_is_int(rt)) luasem_check_integral(L, r);
   return lower_cast(L, (Val){opt, r, false}, rt);
 }
 

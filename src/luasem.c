@@ -204,6 +204,17 @@ LLVMValueRef luasem_index(Lower *L, LLVMValueRef i, LLVMValueRef dim) {
   return LLVMBuildSelect(L->b, pos, LLVMBuildSub(L->b, i, lower_i64(L, 1), ""), LLVMBuildAdd(L->b, i, dim, ""), "idx");
 }
 
+/* math.floor(x) of a float gives an integer in Lua when the result fits one
+** and a float otherwise (NaN, infinities, beyond 2^63); compiled code returns
+** an int64, so those raise Lua's "number has no integer representation"
+** rather than saturate */
+void luasem_check_integral(Lower *L, LLVMValueRef x) {
+  LLVMTypeRef t = LLVMTypeOf(x);
+  LLVMValueRef in = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOGE, x, LLVMConstReal(t, -9223372036854775808.0), ""),
+                                 LLVMBuildFCmp(L->b, LLVMRealOLT, x, LLVMConstReal(t, 9223372036854775808.0), ""), "");
+  lower_raise_if(L, LLVMBuildNot(L->b, in, ""), LMERR_VALUE, "number has no integer representation");
+}
+
 /* the loop variable takes v (a scalar local: no reference counts) */
 static void store_var(Lower *L, Node *target, Val v) {
   int slot = target->slot;

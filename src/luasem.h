@@ -16,7 +16,9 @@
 **   - indices: 1-based, negative counts from the end (-1 is the last), 0 is
 **     out of bounds: the rule of ndarray indexing on the Lua side;
 **   - for: range(a, b[, c]) in a for loop is Lua's numeric for (inclusive
-**     limit, integer loop when a and c are integers, float loop otherwise).
+**     limit, integer loop when a and c are integers, float loop otherwise);
+**   - math.floor/ceil of a float that no int64 holds raise, as Lua's
+**     float-to-integer conversions do, instead of saturating.
 */
 #ifndef luasem_h
 #define luasem_h
@@ -36,5 +38,6 @@ Type *luasem_for_type(Infer *I, Node *s);     /* the loop variable's type; NULL 
 LLVMValueRef luasem_lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt);  /* NULL: Python's */
 LLVMValueRef luasem_index(Lower *L, LLVMValueRef i, LLVMValueRef dim);         /* 0-based, unchecked */
 void luasem_lower_for(Lower *L, Node *s);
+void luasem_check_integral(Lower *L, LLVMValueRef x);  /* math.floor/ceil: x must fit an int64 */
 
 #endif

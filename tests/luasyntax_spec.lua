@@ -145,6 +145,10 @@ describe("arithmetic with Lua 5.4 semantics", function()
         math.exp(0), math.log(8, 2), math.log(100, 10), math.atan(1, 1), math.pi, math.huge,
         math.maxinteger, math.mininteger, math.ult(1, -1), math.deg(math.pi), math.tan(0.5)
     end)
+    local fl = njit(function(x) return math.floor(x) end)
+    assert.are.equal("ValueError: number has no integer representation", H.error_of(fl, 0 / 0))
+    assert.are.equal("ValueError: number has no integer representation", H.error_of(fl, 2.0 ^ 63))
+    assert.are.equal(typed(math.mininteger, -3, 0), typed(fl(-2.0 ^ 63), fl(-2.5), fl(-0.0)))
     for _, p in ipairs { { -2.5, 4.0 }, { 7, 9 }, { 3.25, -1.0 } } do
       assert.are.equal(typed(f:interpret(p[1], p[2])), typed(f(p[1], p[2])))
     end
@@ -497,6 +501,40 @@ describe("compiled results against the interpreter on generated inputs", functio
     for _ = 1, 50 do
       local x, y, n = math.random() * 20 - 10, math.random() * 4 - 2, math.random(0, 40)
       assert.are.equal(typed(k(x, y, n)), typed(d(x, y, n)))
+    end
+  end)
+
+  it("random arithmetic expressions on integers, floats, zeros and extremes", function()
+    -- expressions of a and b with every arithmetic operator, unary minus,
+    -- math.floor and the conditional idiom (both branches float, so that the
+    -- idiom has one type in plain Lua as well)
+    local function gen(depth, r)
+      local k = r(depth <= 0 and 3 or 12)
+      if k == 1 then return "a" elseif k == 2 then return "b" elseif k == 3 then
+        return "(" .. ({ "1", "2", "3", "0.5", "-2", "7", "2.0", "0", "-1.5", "1e10" })[r(10)] .. ")"
+      end
+      local x, y = gen(depth - 1, r), gen(depth - 1, r)
+      if k <= 9 then return "(" .. x .. " " .. ({ "+", "-", "*", "/", "//", "%", "^" })[k - 3] .. " " .. y .. ")" end
+      if k == 10 then return "(-" .. x .. ")" end
+      if k == 11 then return "math.floor(" .. (r(2) == 1 and "a" or "b") .. ")" end
+      local cmp = ({ "<", "<=", "==", "~=", ">", ">=" })[r(6)]
+      return ("((%s %s %s) and %s + 0.0 or %s + 0.0)"):format(x, cmp, y, gen(depth - 1, r), gen(depth - 1, r))
+    end
+    local function show(ok, v)
+      if not ok then return "error" end
+      if v ~= v then return "nan" end
+      return ("%.17g:%s"):format(v, math.type(v))
+    end
+    math.randomseed(7)
+    for _ = 1, 40 do
+      local src = "return function(a, b) return " .. gen(3, math.random) .. " end"
+      local f = load(src)()
+      local d = njit(f)
+      for _, p in ipairs { { 3, 4 }, { -7, 2 }, { 5, 0 }, { 2.5, -1.25 }, { -3.0, 0.0 }, { 7, 2.5 },
+                           { math.maxinteger, -1 }, { 0.0, -0.0 } } do
+        assert.are.equal(show(pcall(f, p[1], p[2])), show(pcall(d, p[1], p[2])),
+          ("%s with a = %s, b = %s"):format(src, p[1], p[2]))
+      end
     end
   end)
 

@@ -94,17 +94,18 @@ local function header(get, i)
   end
   if get(j).t ~= "(" then return nil end
   j = j + 1
-  local params = {}
-  if method then params[1] = "self" end
+  local params, ptoks = {}, {}
+  if method then params[1], ptoks[1] = "self", get(j - 1) end
   while get(j).t ~= ")" do
     local t = get(j)
     if t.t == "name" then params[#params + 1] = t.v
     elseif t.t == "..." then params[#params + 1] = "..."
     else return nil end
+    ptoks[#params] = t
     j = j + 1
     if get(j).t == "," then j = j + 1 elseif get(j).t ~= ")" then return nil end
   end
-  return { names = names, method = method, params = params, close = j }
+  return { names = names, method = method, params = params, ptoks = ptoks, close = j }
 end
 
 -- "f" in `local f = njit(function`, `M.f = njit{...}(function`: the last
@@ -1060,10 +1061,10 @@ function P:funcbody(i, h)
   self:open_scope()
   local args = {}
   for k, p in ipairs(h.params) do
-    if p == "..." then self:unsupported(self.get(h.close - 1), "varargs are not supported in compiled code") end
+    if p == "..." then self:unsupported(h.ptoks[k], "varargs are not supported in compiled code") end
     local py = self:declare(p)
     self.params[py] = k
-    args[k] = node("arg", ftk, { arg = py })
+    args[k] = node("arg", h.ptoks[k], { arg = py })
   end
   self.top = true
   local body = self:block()
