@@ -59,7 +59,7 @@ function lumba.njit(a, b)
   elseif type(a) == "table" then
     opts = a
   else
-    error("bad argument #1 to 'njit' (source string, AST table, options table or signature expected, got "
+    error("bad argument #1 to 'njit' (source string, function, AST table, options table or signature expected, got "
       .. type(a) .. ")", 2)
   end
   if b ~= nil then return make(b, opts, globals) end
@@ -199,7 +199,7 @@ function lumba.jit(a, b)
     if b ~= nil then return build(b, a) end
     return function(src) return build(src, a) end
   end
-  error("bad argument #1 to 'jit' (source string, AST table or options table expected, got " .. type(a) .. ")", 2)
+  error("bad argument #1 to 'jit' (source string, function, AST table or options table expected, got " .. type(a) .. ")", 2)
 end
 
 -- lumba.config.num_threads reads and sets the prange pool's size

@@ -3,8 +3,8 @@
 -- lumba.njit(function(a, n) ... end) hands over a plain Lua function. This
 -- module recovers its source (debug.getinfo: the file's lines
 -- linedefined..lastlinedefined, or the chunk string of code loaded from a
--- string), parses the Lua subset below with a recursive-descent parser
--- shaped like lparser.c, and builds the Lua-table AST the Python frontend
+-- string), parses the Lua subset below (tokens from lumba.lualex) with a
+-- recursive-descent parser shaped like lparser.c, and builds the Lua-table AST the Python frontend
 -- builds (src/ast.h), every node positioned in the Lua file, so compile
 -- errors read "ising.lua:12:9: TypingError: ..." with the line and a caret.
 -- The dispatcher compiles that AST with semantics = "lua" (src/luasem.h):
@@ -12,7 +12,8 @@
 --
 -- How Lua maps onto the AST:
 --   local x = e / x = e / a, b = b, a   Assign (a multiple assignment is a
---       tuple assignment: every value is computed first, as Lua does); a
+--       tuple assignment: every value, and the keys of indexed targets, are
+--       computed before anything is assigned, as Lua does); a
 --       name declared again (shadowing) gets a new Python name, so every
 --       `local` is its own variable; names that are Python builtins (max,
 --       len, range, ...) are renamed the same way
