@@ -316,7 +316,7 @@ end
 -- ---- expressions
 
 -- an expression descriptor as an AST expression (errors for what has no value)
-function P:val(e, what)
+function P:val(e)
   if e.static then
     local s = e.static
     if s == "nil" then self:unsupported(e.at, "nil is not supported in compiled code") end
