@@ -17,9 +17,10 @@ LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//
 LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs 2>/dev/null)
 OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC $(WARN) $(CFLAGS) \
              $(LUA_INC) $(LLVM_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS = $(LLVM_LIBS) -lomp -lpthread -ldl -lm
+CORE_LIBS = -lpthread -ldl -lm
 # LLVM's OpenMP runtime (libomp, package libomp-14-dev) runs prange loops:
 # gcc compiles parallel.c with -fopenmp, libomp provides the GOMP entry points
 # (never libgomp: it hangs in a forked child; see src/parallel.c)
@@ -28,10 +29,17 @@ OMP_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 BUILD ?= build
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+# Two shared objects: core.so loads fast at require; backend.so holds what
+# needs LLVM or libomp and is opened at the first compilation (src/backend.h).
+BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c) src/compile.c src/resolve.c \
+  src/jit_cpu.c src/parallel.c src/cache.c src/sha256.c src/nvvm_llvm.c src/backend.c src/dispatch_calls.c
+BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)
+CORE_OBJS := $(filter-out $(BACKEND_OBJS),$(OBJS))
 MODULE = $(BUILD)/lumba/core.so
+BACKEND = $(BUILD)/lumba/backend.so
 
 .PHONY: all test check-c example install uninstall asan tsan clean bench
-all: $(MODULE)
+all: $(MODULE) $(BACKEND)
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
 	@mkdir -p $(dir $@)
@@ -39,9 +47,15 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
 
 $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 
-$(MODULE): $(OBJS)
+# core.so exports its internal API to backend.so (which links against it);
+# backend.so exports only its table (lumba_backend_table)
+$(MODULE): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(EXTRA_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(CC) -shared -Wl,-soname,core.so $(EXTRA_LDFLAGS) -o $@ $(CORE_OBJS) $(CORE_LIBS)
+
+$(BACKEND): $(BACKEND_OBJS) $(MODULE) src/backend.map
+	$(CC) -shared -Wl,--version-script=src/backend.map $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) \
+	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
 
 # C unit tests: the parts that need no Lua state
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
@@ -53,10 +67,10 @@ $(BUILD)/ctest/%: tests/c/%.c $(OBJS)
 check-c: $(CTESTS)
 	@for t in $(CTESTS); do $$t || exit 1; done
 
-test: $(MODULE) check-c
+test: $(MODULE) $(BACKEND) check-c
 	$(BUSTED) --exclude-tags=gpu
 
-example: $(MODULE)
+example: $(MODULE) $(BACKEND)
 	lua5.4 examples/ising.lua
 
 # ASan+UBSan build of the module, then the busted suite with the runtime preloaded
@@ -65,16 +79,17 @@ UBSAN_LIB = $(shell $(CC) -print-file-name=libubsan.so)
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  EXTRA_LDFLAGS="-fsanitize=address,undefined" build-asan/lumba/core.so
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" build-asan/lumba/core.so build-asan/lumba/backend.so
 	LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
 	  LUMBA_CPATH=build-asan $(BUSTED) --exclude-tags=gpu,noasan
 
-bench: $(MODULE)
+bench: $(MODULE) $(BACKEND)
 	lua5.4 bench/run.lua
 
-install: $(MODULE)
+install: $(MODULE) $(BACKEND)
 	install -d $(DESTDIR)$(LUA_LIBDIR)/lumba $(DESTDIR)$(LUA_SHAREDIR)/lumba $(DESTDIR)$(INCDIR)
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/lumba/core.so
+	install -m 755 $(BACKEND) $(DESTDIR)$(LUA_LIBDIR)/lumba/backend.so
 	install -m 644 lua/lumba/*.lua $(DESTDIR)$(LUA_SHAREDIR)/lumba/
 	install -m 644 src/lumba.h $(DESTDIR)$(INCDIR)/lumba.h
 
@@ -101,7 +116,7 @@ clean:
 .PHONY: embed
 EMBED = $(BUILD)/embed/host
 embed: $(EMBED)
-$(EMBED): examples/embed/host.c src/lumba.h $(MODULE)
+$(EMBED): examples/embed/host.c src/lumba.h $(MODULE) $(BACKEND)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
 	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lm $(EXTRA_LDFLAGS)

@@ -7,11 +7,13 @@
 */
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 
+#include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -27,36 +29,6 @@
   "v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 
 /* ---- the per-state compiler ---- */
-
-#define STATE_KEY "lumba.state"
-
-static int state_gc(lua_State *L) {
-  LmState *S = lua_touserdata(L, 1);
-  if (S->closed) return 0;
-  S->closed = true;
-  jit_free(S->jit);
-  S->jit = NULL;
-  ty_table_free(&S->types);
-  return 0;
-}
-
-LmState *lmstate_get(lua_State *L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY) == LUA_TUSERDATA) {
-    LmState *S = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return S;
-  }
-  lua_pop(L, 1);
-  LmState *S = lua_newuserdatauv(L, sizeof(LmState), 0);
-  memset(S, 0, sizeof *S);
-  ty_table_init(&S->types);
-  lua_newtable(L);
-  lua_pushcfunction(L, state_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
-  return S;
-}
 
 /* runtime functions compiled code calls */
 static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers"};
@@ -79,6 +51,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
     lua_error(L);
   }
   S->jit = J;
+  S->jit_free = jit_free;
   return J;
 }
 
@@ -111,7 +84,18 @@ void compile_note_ref(Compile *C, int ref) {
 
 /* ---- one compilation ---- */
 
+/* the stages a compilation reports with LUMBA_VERBOSE=1 */
+enum { T_START, T_PARSE, T_INFER, T_LOWER, T_OPT, T_CODE, T__COUNT };
+
+double compile_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 typedef struct Job {
+  double t[T__COUNT];       // stage end times (ms)
+  bool from_cache;
   int disp_idx;             // absolute stack index of the dispatcher
   const char *name;
   const Options *opt;
@@ -124,6 +108,8 @@ typedef struct Job {
   Compile C;
   LLVMModuleRef mod;        // owned until the JIT takes it
   LLVMBuilderRef b;
+  char *obj;                // object code for the cache (malloc'd)
+  size_t objlen;
   DispSpec *out;            // malloc'd result
 } Job;
 
@@ -190,6 +176,8 @@ static FuncSpec *front(lua_State *L, Job *job) {
   C->A = &job->arena;
   C->opt = *job->opt;
   C->opt.gpu = job->gpu;
+  /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
+  if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
   C->target = job->gpu ? &target_gpu : &target_cpu;
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;
@@ -217,6 +205,7 @@ static FuncSpec *front(lua_State *L, Job *job) {
     C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
   }
   lua_pop(L, 1);
+  job->t[T_PARSE] = compile_now_ms();
   lua_getiuservalue(L, d, DISP_UV_ENV);
   C->env_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   lua_getiuservalue(L, d, DISP_UV_GLOBALS);
@@ -226,11 +215,14 @@ static FuncSpec *front(lua_State *L, Job *job) {
   if (def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
-    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) spec->ret = job->declared_ret;
-    else
+    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
+      spec->ret = job->declared_ret;
+      spec->ret_fixed = true;  /* the lowering's re-typing must not widen it back */
+    } else
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
   }
+  job->t[T_INFER] = compile_now_ms();
   DispSpec *out = calloc(1, sizeof(DispSpec));
   if (out == NULL) luaL_error(L, "not enough memory");
   job->out = out;
@@ -248,6 +240,13 @@ static int compile_protected(lua_State *L) {
   FuncSpec *spec = front(L, job);
   DispSpec *out = job->out;
   LmJit *J = lmstate_jit(L, C->S);
+  cache_key(C, J, job->disp_idx, spec, job->declared_ret, out->key);
+  if (cache_fetch(C, J, job->name, out)) {  /* no lowering, no optimising */
+    job->from_cache = true;
+    job->t[T_LOWER] = job->t[T_OPT] = job->t[T_CODE] = compile_now_ms();
+    return 0;
+  }
+  C->symtag = out->key;
   C->ctx = jit_context(J);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
@@ -256,19 +255,52 @@ static int compile_protected(lua_State *L) {
   C->b = job->b;
   lower_module(C);
   const char *wrap = lower_wrapper(C, spec);
+  job->t[T_LOWER] = compile_now_ms();
+  if (C->pardiag) out->pardiag = dup_c(C->pardiag);
 
   char *err = NULL;
   if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
+  job->t[T_OPT] = compile_now_ms();
   out->symbol = dup_c(spec->symbol);
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
-  LLVMModuleRef m = job->mod;
-  job->mod = NULL;  /* the JIT owns it now, also on failure */
-  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
+    job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
+    if (job->obj == NULL) fail_llvm(L, "cannot generate object code", err);
+    if (jit_add_object(J, job->obj, job->objlen, &err) != 0) fail_llvm(L, "cannot add the object code to the JIT", err);
+  } else {
+    LLVMModuleRef m = job->mod;
+    job->mod = NULL;  /* the JIT owns it now, also on failure */
+    if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
   if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
+  cache_done(C, job->name, out, job->obj, job->objlen);
+  job->t[T_CODE] = compile_now_ms();
   return 0;
+}
+
+/* LUMBA_VERBOSE=1: where the time of a compilation went */
+static void report(const Job *job, const DispSpec *out) {
+  char sig[512];
+  size_t n = 0;
+  sig[0] = '\0';
+  for (int i = 0; i < out->nargs && n < sizeof sig; i++)
+    n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%s", i ? ", " : "", out->argtypes[i]->name);
+  const double *t = job->t;
+  if (job->gpu)
+    fprintf(stderr, "lumba: compiled kernel %s(%s): parse %.2f ms, infer %.2f ms, lower %.2f ms (NVVM and load at the first launch)\n",
+            job->name, sig, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER]);
+  else if (job->from_cache)
+    fprintf(stderr, "lumba: compiled %s(%s) -> %s: parse %.2f ms, infer %.2f ms, loaded from the cache in %.2f ms, total %.2f ms\n",
+            job->name, sig, out->ret->name, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE],
+            t[T_CODE] - t[T_INFER], t[T_CODE] - t[T_START]);
+  else
+    fprintf(stderr, "lumba: compiled %s(%s) -> %s: parse %.2f ms, infer %.2f ms, lower %.2f ms, optimise %.2f ms, "
+            "codegen and load %.2f ms, total %.2f ms\n", job->name, sig, out->ret->name, t[T_PARSE] - t[T_START],
+            t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER], t[T_OPT] - t[T_LOWER], t[T_CODE] - t[T_OPT],
+            t[T_CODE] - t[T_START]);
 }
 
 /* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
@@ -294,6 +326,11 @@ static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
   char name[300];
   snprintf(name, sizeof name, "%s_kernel", spec->symbol);
   LLVMValueRef fn = LLVMAddFunction(C->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps, (unsigned)np, 0));
+  /* array data never aliases (the user's contract, as on the CPU): lets NVVM use the read-only cache */
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+  for (int i = 0; i < np; i++)
+    if (LLVMGetTypeKind(ps[i]) == LLVMPointerTypeKind)
+      LLVMAddAttributeAtIndex(fn, (unsigned)i + 1, LLVMCreateEnumAttribute(ctx, noalias, 0));
   LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
   LLVMPositionBuilderAtEnd(C->b, bb);
   LLVMValueRef args[4 + LM_MAXARGS * (2 * LM_MAXDIM + 2)];
@@ -340,6 +377,7 @@ static int compile_kernel_protected(lua_State *L) {
   C->b = job->b;
   lower_module(C);
   const char *kname = gpu_kernel_entry(C, spec);
+  job->t[T_LOWER] = compile_now_ms();
   char *verr = NULL;
   if (LLVMVerifyModule(C->mod, LLVMReturnStatusAction, &verr)) {
     lua_pushfstring(L, "lumba: internal error: invalid kernel IR: %s", verr ? verr : "?");
@@ -356,16 +394,6 @@ static int compile_kernel_protected(lua_State *L) {
   return 0;
 }
 
-static void free_dispspec(DispSpec *s) {
-  if (s == NULL) return;
-  if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
-  free(s->kernel_ir);
-  free(s->kernel_name);
-  free(s->symbol);
-  free(s->llvm_ir);
-  free(s->types);
-  free(s);
-}
 
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret) {
@@ -380,30 +408,33 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.nargs = nargs;
   job.declared_ret = declared_ret;
   job.gpu = gpu;
+  job.t[T_START] = compile_now_ms();
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
+  Dispatcher *d = lua_touserdata(L, disp_idx);
+  DispBusy busy = {argtypes, nargs, d->busy};
+  d->busy = &busy;
   lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
   /* cleanup runs whatever happened */
+  d->busy = busy.next;
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
   if (job.gpu_ctx) LLVMContextDispose(job.gpu_ctx);
+  free(job.obj);
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
   if (status != LUA_OK) {
-    free_dispspec(job.out);
+    dispatch_free_spec(job.out);
     lua_error(L);
   }
   lua_settop(L, top);
+  if (lmstate_get(L)->verbose) report(&job, job.out);
   return job.out;
 }
 
-void compile_free_spec(DispSpec *s);
-void compile_free_spec(DispSpec *s) {
-  free_dispspec(s);
-}
 
 /* inspect_asm: the kept IR text parsed again and compiled to assembly */
 char *jit_asm_of_ir(lua_State *L, const char *ir);

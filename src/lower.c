@@ -187,7 +187,10 @@ static void declare_spec(Lower *L, FuncSpec *spec) {
   int n = param_types(L, spec, params);
   spec->fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params, (unsigned)n, 0);
   char name[256];
-  snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
+  if (L->C->symtag)  /* from the content key: the same in every process (cache.h) */
+    snprintf(name, sizeof name, "%s__%.16s_%d", spec->def->name, L->C->symtag, ++L->C->nsyms);
+  else
+    snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
   spec->symbol = arena_strdup(L->C->A, name);
   spec->fn = LLVMAddFunction(L->C->mod, name, spec->fnty);
   /* arrays never alias each other's data: the user's contract, as in Numba */
@@ -251,7 +254,8 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   for (int i = 0; i < spec->nlocals; i++) {
     Local *v = &spec->locals[i];
     L->slots[i] = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name);
-    if (has_arrays(v->ty)) LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
+    /* a variable read before any assignment reads zero, never garbage (Python would raise UnboundLocalError) */
+    LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
   }
   /* parameters into their slots (converted when a later assignment widened them) */
   int p = 2;

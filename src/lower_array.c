@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "lower.h"
-#include "luasem.h"
 
 static LLVMTypeRef i64t(Lower *L) { return LLVMInt64TypeInContext(L->ctx); }
 static LLVMTypeRef i8pt(Lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
@@ -51,7 +50,7 @@ void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v) {
 static LLVMValueRef wrap_index(Lower *L, LLVMValueRef i, LLVMValueRef dim, int axis) {
   LLVMValueRef zero = lower_i64(L, 0);
   LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, i, zero, "");
-  LLVMValueRef w = L->C->opt.lua ? luasem_index(L, i, dim) : LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, i, dim, ""), i, "idx");
+  LLVMValueRef w = L->C->opt.lua ? lower_lua_index(L, i, dim) : LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, i, dim, ""), i, "idx");
   if (L->C->opt.boundscheck) {
     LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGE, w, dim, "");
     lower_index_error_if(L, bad, i, L->C->opt.lua ? axis + 1 : axis, dim);
@@ -133,12 +132,13 @@ static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *sta
     b[k] = x;
   }
   *start = b[0];
-  /* length: ceil((stop - start) / step) when positive, else 0 */
+  /* length: ceil(span / |step|) when the span is positive, else 0 */
   LLVMValueRef span_pos = LLVMBuildSub(L->b, b[1], b[0], "");
   LLVMValueRef span_neg = LLVMBuildSub(L->b, b[0], b[1], "");
   LLVMValueRef astep = LLVMBuildSelect(L->b, pos, *step, LLVMBuildNeg(L->b, *step, ""), "");
   LLVMValueRef span = LLVMBuildSelect(L->b, pos, span_pos, span_neg, "");
-  LLVMValueRef n = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, LLVMBuildSub(L->b, astep, one, ""), ""), astep, "");
+  /* (span - 1) / |step| + 1 in unsigned arithmetic: |step| may be 2**63 and span + |step| would overflow */
+  LLVMValueRef n = LLVMBuildAdd(L->b, LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, span, one, ""), astep, ""), one, "");
   *len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), n, zero, "len");
 }
 
@@ -182,7 +182,7 @@ Val lower_subscript(Lower *L, Node *n) {
     else if (sl->kind == ND_UnaryOp && sl->operand->kind == ND_Constant) k = -sl->operand->ival;
     else constant = false;
     if (constant) {
-      if (L->C->opt.lua) k = luasem_tuple_index(k, bt->nelems);
+      if (L->C->opt.lua) k = infer_lua_tuple_index(k, bt->nelems);
       else if (k < 0) k += bt->nelems;
       Val e = {bt->elems[k], LLVMBuildExtractValue(L->b, t.v, (unsigned)k, ""), false};
       return e;
@@ -193,7 +193,7 @@ Val lower_subscript(Lower *L, Node *n) {
     LLVMBuildStore(L->b, t.v, tmp);
     LLVMValueRef i = lower_cast(L, lower_expr(L, sl), ty_int64).v;
     LLVMValueRef n_ = lower_i64(L, bt->nelems);
-    if (L->C->opt.lua) i = luasem_index(L, i, n_);
+    if (L->C->opt.lua) i = lower_lua_index(L, i, n_);
     else i = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""), LLVMBuildAdd(L->b, i, n_, ""), i, "");
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, n_, ""), LMERR_RAISE, "IndexError: tuple index out of range");
     LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");

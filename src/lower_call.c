@@ -7,7 +7,6 @@
 
 #include "dispatch.h"
 #include "lower.h"
-#include "luasem.h"
 
 typedef struct MathFn {
   const char *name, *base;
@@ -48,14 +47,14 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
   } else {
     r = L->C->target->math_call(L, m->base, m->intrinsic, xs, m->arity, opt->dtype == DT_FLOAT32);
   }
-  if (L->C->opt.lua && ty_is_int(rt)) luasem_check_integral(L, r);
+  if (L->C->opt.lua && ty_is_int(rt)) lower_lua_integral(L, r);
   return lower_cast(L, (Val){opt, r, false}, rt);
 }
 
 /* round half to even (Python 3), ndigits through scaling */
 static Val lower_round(Lower *L, Node *n, CallInfo *ci) {
   Val x = arg(L, ci, 0);
-  if (!ty_is_float(x.ty)) return lower_cast(L, x, n->ty);
+  if (!ty_is_float(x.ty) && ci->nargs == 1) return lower_cast(L, x, n->ty);
   LLVMTypeRef t = lower_type(L, x.ty);
   if (ci->nargs == 2) {
     Val nd = lower_cast(L, arg(L, ci, 1), ty_float64);
@@ -152,11 +151,7 @@ static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
   } else {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
                    "arange: step must not be zero");
-    LLVMValueRef span = LLVMBuildSub(L->b, stop, start, "");
-    LLVMValueRef pos = LLVMBuildICmp(L->b, LLVMIntSGT, step, lower_i64(L, 0), "");
-    LLVMValueRef adj = LLVMBuildSelect(L->b, pos, LLVMBuildSub(L->b, step, lower_i64(L, 1), ""),
-                                       LLVMBuildAdd(L->b, step, lower_i64(L, 1), ""), "");
-    len = LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, span, adj, ""), step, "");
+    len = lower_range_count(L, start, stop, step);
   }
   len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), lower_i64(L, 0), len, "");
   Val a = lower_alloc(L, t, &len);
@@ -188,6 +183,10 @@ static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
        strncmp(q, "threadfence", 11) == 0 || strstr(q, ".array") || strncmp(q, "atomic.", 7) == 0))
     return L->C->target->cuda_call(L, n, ci);
   if (infer_math_fn(q)) return lower_math(L, n, ci);
+  if (strcmp(q, "numpy.power") == 0) {
+    Val x = arg(L, ci, 0), y = arg(L, ci, 1);
+    return (Val){n->ty, lower_binop(L, OP_Pow, x, y, n->ty, n->loc), false};
+  }
   if (strcmp(q, "math.log2arg") == 0) {
     LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
     LLVMValueRef x = lower_cast(L, arg(L, ci, 0), ty_float64).v, b = lower_cast(L, arg(L, ci, 1), ty_float64).v;

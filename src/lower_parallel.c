@@ -8,6 +8,7 @@
 ** is private to each iteration, and reading it after the loop is an error.
 */
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "lower.h"
@@ -187,10 +188,38 @@ static LLVMValueRef rt_call(Lower *L, const char *name, LLVMTypeRef ret, LLVMTyp
   return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)np, "");
 }
 
+/* appends a line to the parallel diagnostics of this compilation */
+static void diag_line(Compile *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void diag_line(Compile *C, const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n >= sizeof line) n = sizeof line - 1;
+  char *buf = arena_alloc(C->A, C->pardiag_len + (size_t)n + 2);
+  if (C->pardiag_len) memcpy(buf, C->pardiag, C->pardiag_len);
+  memcpy(buf + C->pardiag_len, line, (size_t)n);
+  buf[C->pardiag_len + (size_t)n] = '\n';
+  C->pardiag = buf;
+  C->pardiag_len += (size_t)n + 1;
+  buf[C->pardiag_len] = '\0';
+}
+
+static const char *op_name(char op) {
+  return op == '+' ? "+" : op == '*' ? "*" : op == 'm' ? "min" : "max";
+}
+
 bool lower_prange(Lower *L, Node *s) {
   Compile *C = L->C;
   FuncSpec *spec = L->spec;
-  if (!(s->iter->aux && strcmp((const char *)s->iter->aux, "numba.prange") == 0)) return false;
+  bool is_prange = s->aux && strcmp((const char *)s->aux, "numba.prange") == 0;
+  if (is_prange && !(spec->parallel && !L->in_parallel && L->refcount))
+    diag_line(C, "%s(): prange loop at line %d ran serially (%s)", spec->def->name, s->loc.line,
+              !spec->parallel ? "the function is not compiled with parallel=true"
+              : L->in_parallel ? "nested inside another prange loop" : "this target has no thread pool");
+  if (!(s->aux && strcmp((const char *)s->aux, "numba.prange") == 0)) return false;
   if (!spec->parallel || L->in_parallel || !L->refcount) return false;
   if (s->orelse.len) compile_error(C, s->loc, "UnsupportedError", "a prange loop cannot have an else clause");
   int nl = spec->nlocals;
@@ -201,6 +230,13 @@ bool lower_prange(Lower *L, Node *s) {
     if (S.kind[i] == V_RED && spec->locals[i].ty->kind != TY_SCALAR) S.kind[i] = V_PRIVATE;
   check_body_reads(&S, &s->body);
 
+  diag_line(C, "%s(): prange loop at line %d runs in parallel on the thread pool", spec->def->name, s->loc.line);
+  for (int i = 0; i < nl; i++) {
+    if (S.kind[i] == V_RED)
+      diag_line(C, "  reduction: %s (%s, %s)", spec->locals[i].name, op_name(S.op[i]), spec->locals[i].ty->name);
+    else if (S.kind[i] == V_PRIVATE)
+      diag_line(C, "  private to each iteration: %s", spec->locals[i].name);
+  }
   LLVMContextRef ctx = L->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
   LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
