@@ -49,7 +49,9 @@ LLVMValueRef lower_lua_binop(Lower *L, OpKind op, Val a, Val b, Type *rt) {
       /* llimits.h luai_nummod: m = fmod(a, b); if ((m > 0) ? b < 0 : (m < 0 && b > 0)) m += b */
       LLVMTypeRef t = LLVMTypeOf(x);
       LLVMValueRef zero = LLVMConstReal(t, 0);
-      LLVMValueRef m = LLVMBuildFRem(L->b, x, y, "");
+      /* fmod itself, not LLVM's frem: NVPTX expands frem as a - b * floor(a / b), which is inexact */
+      LLVMValueRef xy[2] = {x, y};
+      LLVMValueRef m = L->C->target->math_call(L, "fmod", NULL, xy, 2, rt->dtype == DT_FLOAT32);
       LLVMValueRef mpos = LLVMBuildFCmp(L->b, LLVMRealOGT, m, zero, "");
       LLVMValueRef bneg = LLVMBuildFCmp(L->b, LLVMRealOLT, y, zero, "");
       LLVMValueRef mneg = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, m, zero, ""),

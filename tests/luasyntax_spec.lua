@@ -708,6 +708,20 @@ describe("CUDA kernels written in Lua", function()
     assert.truthy(k:inspect_llvm():find("addrspace(3)", 1, true))
   end)
 
+  local core = require "lumba.core"
+  local ok_tk, tk = pcall(function() return core.cuda._toolkit and core.cuda._toolkit() end)
+  local test_ptx = ok_tk and tk and tk.nvvm and it or function(name) pending("[needs libNVVM] " .. name) end
+  test_ptx("compile to PTX through libNVVM, float % through fmod (exact)", function()
+    local k = lumba.cuda.jit(function(x, y, out)
+      local i = lumba.cuda.grid(1)
+      if i <= #x then out[i] = x[i] % y[i] + x[i] // y[i] end
+    end)
+    k:compile("void(float64[::1], float64[::1], float64[::1])")
+    local ptx = k:inspect_ptx(nil, { cc = { 9, 0 } })
+    assert.truthy(ptx:find(".entry", 1, true))
+    assert.truthy(ptx:find("cvt.rmi.f64.f64", 1, true))  -- floor(a / b)
+  end)
+
   it("take cuda.grid(2) into two names only", function()
     local cuda = lumba.cuda
     local msg = H.error_of(njit, function(a)
@@ -715,5 +729,136 @@ describe("CUDA kernels written in Lua", function()
       a[i] = 1
     end)
     assert.truthy(msg:find("UnsupportedError: cuda.grid(2) gives 2 values, assigned to 1 names", 1, true), msg)
+  end)
+end)
+
+describe("CUDA kernels written in Lua, on the GPU #gpu", function()
+  local cuda = lumba.cuda
+
+  H.gpu_it("add vectors with the 1-based cuda.grid(1), a partial last block included", function()
+    local k = cuda.jit(function(x, y, out)
+      local i = cuda.grid(1)
+      if i <= #x then out[i] = x[i] + y[i] end
+    end)
+    local n = 100003
+    local x, y, out = lumba.arange(n):astype("float32"), lumba.full(n, 2, "float32"), lumba.zeros(n, "float32")
+    k[{ (n + 127) // 128, 128 }](x, y, out)
+    for i = 1, n do
+      if out[i] ~= x[i] + y[i] then error(("out[%d] = %s, expected %s"):format(i, out[i], x[i] + y[i])) end
+    end
+  end)
+
+  H.gpu_it("thread and block indices start at 1, dimensions are counts", function()
+    local k = cuda.jit(function(t, b, g, dims)
+      local i = cuda.grid(1)
+      if i <= #t then
+        t[i] = cuda.threadIdx.x
+        b[i] = cuda.blockIdx.x
+        g[i] = (cuda.blockIdx.x - 1) * cuda.blockDim.x + cuda.threadIdx.x
+        dims[i] = cuda.blockDim.x * 1000000 + cuda.gridDim.x * 1000 + cuda.gridsize(1) // 1024
+      end
+    end)
+    local n = 1000
+    local t, b, g, dims = lumba.zeros(n, "int64"), lumba.zeros(n, "int64"), lumba.zeros(n, "int64"),
+      lumba.zeros(n, "int64")
+    k[{ 8, 128 }](t, b, g, dims)
+    for i = 1, n do
+      assert.are.same({ (i - 1) % 128 + 1, (i - 1) // 128 + 1, i, 128008001 }, { t[i], b[i], g[i], dims[i] })
+    end
+  end)
+
+  H.gpu_it("cuda.grid(2) gives (i, j) for a[i][j]", function()
+    local k = cuda.jit(function(a)
+      local i, j = cuda.grid(2)
+      if i <= #a and j <= a.shape[2] then a[i][j] = i * 1000 + j end
+    end)
+    local a = lumba.zeros({ 70, 90 }, "int64")
+    k[{ { 5, 6 }, { 16, 16 } }](a)
+    for i = 1, 70 do
+      for j = 1, 90 do assert.are.equal(i * 1000 + j, a[i][j]) end
+    end
+  end)
+
+  H.gpu_it("shared memory, syncthreads and atomics with 1-based indices", function()
+    local k = cuda.jit(function(a, out)
+      local s = cuda.shared.array(128, "float64")
+      local t, i = cuda.threadIdx.x, cuda.grid(1)
+      s[t] = i <= #a and a[i] or 0.0
+      cuda.syncthreads()
+      local step = 64
+      while step > 0 do
+        if t <= step then s[t] = s[t] + s[t + step] end
+        cuda.syncthreads()
+        step = step // 2
+      end
+      if t == 1 then cuda.atomic.add(out, 1, s[1]) end
+    end)
+    local n = 100000
+    local a, out = lumba.random.rand(n), lumba.zeros(1)
+    k[{ (n + 127) // 128, 128 }](a, out)
+    local sum = 0.0
+    for i = 1, n do sum = sum + a[i] end
+    H.assert_close(sum, out[1], 1e-9)
+  end)
+
+  H.gpu_it("Lua's arithmetic, shifts and for loops in device functions match the interpreter", function()
+    local function felem(a, b, k)
+      if k == 1 then return a // b
+      elseif k == 2 then return a % b
+      elseif k == 3 then return a / b
+      elseif k == 4 then return math.abs(a) ^ 0.5
+      end
+      local s = 0.0
+      for t = a, b, 0.25 do s = s + t end
+      return s
+    end
+    local function ielem(p, q, k)
+      if k == 1 then return p // q
+      elseif k == 2 then return p % q
+      elseif k == 3 then return p << (q % 140 - 70)
+      elseif k == 4 then return p >> (q % 140 - 70)
+      elseif k == 5 then return p * q + (p ~ q) - (p & q | 3)
+      end
+      local c = 0
+      for t = p % 100, q % 100, -3 do c = c + t end
+      return c
+    end
+    local fd, id = cuda.jit { device = true } (felem), cuda.jit { device = true } (ielem)
+    local k = cuda.jit(function(a, b, p, q, fout, iout)
+      local i = cuda.grid(1)
+      if i <= #a then
+        for j = 1, 5 do
+          fout[i][j] = fd(a[i], b[i], j)
+          iout[i][j] = id(p[i], q[i], j)
+        end
+        iout[i][6] = id(p[i], q[i], 6)
+      end
+    end)
+    local n = 2000
+    lumba.random.seed(3)
+    local a, b = lumba.random.rand(n), lumba.random.rand(n)
+    local p, q = lumba.zeros(n, "int64"), lumba.zeros(n, "int64")
+    math.randomseed(3)
+    for i = 1, n do
+      a[i], b[i] = a[i] * 40 - 20, (b[i] - 0.5) * 6
+      if i % 7 == 0 then b[i] = 0.0 end
+      p[i] = math.random(math.mininteger, math.maxinteger)
+      q[i] = math.random(1, 1000) * (i % 2 == 0 and -1 or 1)
+    end
+    local fout, iout = lumba.zeros({ n, 5 }), lumba.zeros({ n, 6 }, "int64")
+    k[{ (n + 63) // 64, 64 }](a, b, p, q, fout, iout)
+    local function same_float(x, y) return x == y or (x ~= x and y ~= y) end
+    for i = 1, n do
+      for j = 1, 5 do
+        local e = felem(a[i], b[i], j)
+        if j == 4 then H.assert_close(e, fout[i][j], 1e-15)
+        elseif not same_float(e, fout[i][j]) then
+          error(("felem(%.17g, %.17g, %d): GPU %.17g, Lua %.17g"):format(a[i], b[i], j, fout[i][j], e))
+        end
+      end
+      for j = 1, 6 do
+        assert.are.equal(ielem(p[i], q[i], j), iout[i][j], ("ielem(%d, %d, %d)"):format(p[i], q[i], j))
+      end
+    end
   end)
 end)
