@@ -16,6 +16,7 @@
 #include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
+#include "fastmath.h"
 #include "frontend.h"
 #include "jit_cpu.h"
 #include "lower.h"
@@ -255,6 +256,11 @@ static int compile_protected(lua_State *L) {
   C->b = job->b;
   lower_module(C);
   const char *wrap = lower_wrapper(C, spec);
+  if (C->opt.fastmath) {
+    LLVMModuleRef fm = fastmath_apply(L, C->ctx, job->mod, C->opt.fastmath);
+    LLVMDisposeModule(job->mod);
+    job->mod = C->mod = fm;
+  }
   job->t[T_LOWER] = compile_now_ms();
   if (C->pardiag) out->pardiag = dup_c(C->pardiag);
 

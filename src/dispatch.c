@@ -11,6 +11,7 @@
 #include "cache.h"
 #include "backend.h"
 #include "dispatch.h"
+#include "fastmath.h"
 #include "frontend.h"
 #include "kernel.h"
 #include "lower.h"
@@ -399,7 +400,21 @@ static void read_options(lua_State *L, int t, Options *o) {
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
-  o->fastmath = lua_toboolean(L, -1) ? 1u : 0u;
+  if (lua_istable(L, -1)) {  /* a set of LLVM fast-math flags: {"nnan", "contract", ...} or {nnan=true} */
+    int ti = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, ti)) {
+      const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : lua_tostring(L, -1);
+      int f = name ? fastmath_flag(name) : -1;
+      if (f < 0)
+        luaL_error(L, "unknown fast-math flag '%s' (nnan, ninf, nsz, arcp, contract, afn, reassoc or fast)",
+                   name ? name : "?");
+      if (lua_type(L, -2) != LUA_TSTRING || lua_toboolean(L, -1)) o->fastmath |= (unsigned)f;
+      lua_pop(L, 1);
+    }
+  } else {
+    o->fastmath = lua_toboolean(L, -1) ? FM_ALL : 0u;
+  }
   lua_pop(L, 1);
 }
 

@@ -233,6 +233,19 @@ static void assume_nonneg(Lower *L, LLVMValueRef v) {
   lower_intrinsic(L, "llvm.assume", NULL, 0, &c, 1);
 }
 
+/* an array value whose facts LLVM cannot see (loaded from memory): shapes
+** are non-negative and C/F strides follow from the shape */
+LLVMValueRef lower_restate_array(Lower *L, Type *t, LLVMValueRef a) {
+  LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+  for (int k = 0; k < t->ndim; k++) {
+    shape[k] = lower_arr_shape(L, a, k);
+    strides[k] = lower_arr_stride(L, a, k);
+    assume_nonneg(L, shape[k]);
+  }
+  contiguous_strides(L, t, shape, strides);
+  return lower_arr_make(L, t, lower_arr_mi(L, a), lower_arr_data(L, a), shape, strides);
+}
+
 static void lower_spec(Compile *C, FuncSpec *spec) {
   infer_retype(C, spec);
   Lower Lw = {0}, *L = &Lw;

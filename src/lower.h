@@ -88,6 +88,8 @@ Val lower_attribute(Lower *L, Node *n);
 LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr);
 void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v);
 
+LLVMValueRef lower_restate_array(Lower *L, Type *t, LLVMValueRef a);
+
 /* reference counts */
 void lower_incref(Lower *L, Val v);
 void lower_decref(Lower *L, Val v);

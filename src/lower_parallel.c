@@ -153,6 +153,60 @@ static void check_body_reads(Scan *S, NodeList *body) {
   }
 }
 
+/* Locals that only ever hold sizes (N = a.shape[0], n, m = a.shape,
+** n = len(a), a.size, non-negative literals) are non-negative: the outlined
+** body says so to LLVM, which then folds Python's floor-modulo by them into a
+** plain remainder and drops negative-index checks, as in the serial code. */
+static bool size_expr(Node *v) {
+  if (v->kind == ND_Constant) return v->ckind == CK_INT && v->ival >= 0;
+  if (v->kind == ND_Subscript && v->value->kind == ND_Attribute && strcmp(v->value->name, "shape") == 0) return true;
+  if (v->kind == ND_Attribute && (strcmp(v->name, "size") == 0 || strcmp(v->name, "ndim") == 0)) return true;
+  if (v->kind == ND_Call && v->func->kind == ND_Name && strcmp(v->func->name, "len") == 0) return true;
+  return false;
+}
+
+static void scan_sizes(NodeList *body, signed char *st) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    if (s->kind == ND_Assign) {
+      for (int j = 0; j < s->targets.len; j++) {
+        Node *t = s->targets.items[j];
+        if (t->kind == ND_Name && t->slot >= 0) {
+          if (!size_expr(s->value)) st[t->slot] = -1;
+          else if (st[t->slot] == 0) st[t->slot] = 1;
+        } else if (t->kind == ND_Tuple) {
+          bool shape = s->value->kind == ND_Attribute && strcmp(s->value->name, "shape") == 0;
+          for (int k = 0; k < t->elts.len; k++) {
+            Node *e = t->elts.items[k];
+            if (e->kind != ND_Name || e->slot < 0) continue;
+            if (!shape) st[e->slot] = -1;
+            else if (st[e->slot] == 0) st[e->slot] = 1;
+          }
+        }
+      }
+    } else if (s->kind == ND_AugAssign || s->kind == ND_AnnAssign) {
+      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
+    } else if (s->kind == ND_For) {
+      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
+      scan_sizes(&s->body, st);
+      scan_sizes(&s->orelse, st);
+    } else if (s->kind == ND_While || s->kind == ND_If) {
+      scan_sizes(&s->body, st);
+      scan_sizes(&s->orelse, st);
+    }
+  }
+}
+
+static void assume_sge0(Lower *L, LLVMValueRef v) {
+  LLVMValueRef c = LLVMBuildICmp(L->b, LLVMIntSGE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+  lower_intrinsic(L, "llvm.assume", NULL, 0, &c, 1);
+}
+
+static bool nonneg_const(Node *n, int64_t *v) {
+  if (n->kind == ND_Constant && n->ckind == CK_INT && n->ival >= 0) { *v = n->ival; return true; }
+  return false;
+}
+
 static LLVMValueRef identity(Lower *L, Type *t, char op) {
   LLVMTypeRef lt = lower_type(L, t);
   bool fl = ty_is_float(t);
@@ -287,15 +341,25 @@ bool lower_prange(Lower *L, Node *s) {
   B->status = LLVMBuildAlloca(B->b, i32, "status");
   LLVMBuildStore(B->b, lower_i32(B, 0), B->status);
   B->slots = arena_alloc(C->A, sizeof(LLVMValueRef) * (size_t)(nl + 1));
+  signed char *sizes = arena_alloc(C->A, (size_t)nl + 1);
+  scan_sizes(&spec->def->body, sizes);
+  assume_sge0(B, LLVMGetParam(bodyfn, 1));  /* par_for's chunks start at 0 or later */
   for (int i = 0; i < nl; i++) {
     Type *t = spec->locals[i].ty;
     B->slots[i] = LLVMBuildAlloca(B->b, lower_type(B, t), spec->locals[i].name);
     LLVMValueRef v = S.kind[i] == V_RED ? identity(B, t, S.op[i]) : LLVMBuildExtractValue(B->b, cv, (unsigned)i, "");
+    if (t->kind == TY_ARRAY && S.kind[i] == V_NONE) v = lower_restate_array(B, t, v);
+    if (S.kind[i] == V_NONE && sizes[i] == 1 && ty_is_int(t) && !spec->locals[i].is_param) assume_sge0(B, v);
     if (S.kind[i] != V_RED) lower_incref(B, (Val){t, v, false});
     LLVMBuildStore(B->b, v, B->slots[i]);
   }
-  LLVMValueRef start = LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 2, "");
-  LLVMValueRef step = LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 3, "");
+  /* prange(n) and constant bounds: known start and step keep i's range visible */
+  Node *itn = s->iter;
+  int64_t cstart = 0, cstep = 1;
+  bool kstart = itn->args.len == 1 || nonneg_const(itn->args.items[0], &cstart);
+  bool kstep = itn->args.len < 3 || nonneg_const(itn->args.items[2], &cstep);
+  LLVMValueRef start = kstart ? lower_i64(B, cstart) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 2, "");
+  LLVMValueRef step = kstep && cstep > 0 ? lower_i64(B, cstep) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 3, "");
   LLVMValueRef ctr = LLVMBuildAlloca(B->b, i64, "k");
   LLVMBuildStore(B->b, LLVMGetParam(bodyfn, 1), ctr);
   LLVMBuildBr(B->b, bbody);
@@ -307,7 +371,8 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMValueRef k = LLVMBuildLoad2(B->b, i64, ctr, "");
   LLVMBuildCondBr(B->b, LLVMBuildICmp(B->b, LLVMIntSLT, k, LLVMGetParam(bodyfn, 2), ""), lb, done);
   LLVMPositionBuilderAtEnd(B->b, lb);
-  LLVMValueRef iv = LLVMBuildAdd(B->b, start, LLVMBuildMul(B->b, k, step, ""), "i");
+  LLVMValueRef iv = kstart && kstep && cstep > 0 ? LLVMBuildNSWAdd(B->b, start, LLVMBuildNSWMul(B->b, k, step, ""), "i")
+                                                : LLVMBuildAdd(B->b, start, LLVMBuildMul(B->b, k, step, ""), "i");
   LLVMBuildStore(B->b, iv, B->slots[s->target->slot]);
   LoopCtx lc = {done, latch, NULL};
   B->loop = &lc;

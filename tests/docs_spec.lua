@@ -74,6 +74,37 @@ describe("docs", function()
     assert_none_missing(missing_of({ "num_threads" }, all, "lumba.config."))
   end)
 
+  it("documents lumba.cache and every key lumba.config reads", function()
+    assert.is_true(#public_keys(lumba.cache) >= 2)
+    assert_none_missing(missing_of(public_keys(lumba.cache), all, "lumba.cache."))
+    local init = read("lua/lumba/init.lua")
+    local config = assert(init:match("\nlumba%.config = setmetatable(.-)\n}%)"), "lumba.config moved in init.lua")
+    local keys, seen = {}, {}
+    for k in config:gmatch('k == "([%w_]+)"') do
+      if not seen[k] then seen[k] = true; keys[#keys + 1] = k end
+    end
+    assert.is_true(seen.num_threads and seen.verbose, "the scan found no config keys")
+    assert_none_missing(missing_of(keys, pages["api.md"], "lumba.config."))
+  end)
+
+  it("documents the methods and fields of device arrays, streams and events in cuda.md", function()
+    local reg = debug.getregistry()
+    local dmt = assert(reg["lumba.devicearray"], "no lumba.devicearray metatable")
+    local upname, dmethods = debug.getupvalue(dmt.__index, 1)
+    assert.are.equal("", upname)  -- a C closure: its upvalue is the method table
+    assert.is_function(dmethods.copy_to_host)
+    local names = public_keys(dmethods)
+    for _, mt in ipairs { "lumba.cudastream", "lumba.cudaevent" } do
+      for _, n in ipairs(public_keys(assert(reg[mt], mt).__index)) do names[#names + 1] = n end
+    end
+    assert_none_missing(missing_of(names, pages["cuda.md"], ":"))
+    local index = assert(read("src/devarray.c"):match("devarray_lua_index(.-)\n}"), "devarray_lua_index moved")
+    local fields = {}
+    for f in index:gmatch('strcmp%(k, "([%w_]+)"%)') do fields[#fields + 1] = f end
+    assert.is_true(#fields >= 6)
+    assert_none_missing(missing_of(fields, pages["cuda.md"], "d."))
+  end)
+
   describe("arrays", function()
     local a = lumba.zeros({ 2, 3 })
     local mt = getmetatable(a)
