@@ -7,7 +7,8 @@
 -- recursive-descent parser shaped like lparser.c, and builds the Lua-table AST the Python frontend
 -- builds (src/ast.h), every node positioned in the Lua file, so compile
 -- errors read "ising.lua:12:9: TypingError: ..." with the line and a caret.
--- The dispatcher compiles that AST with semantics = "lua" (src/luasem.h):
+-- The dispatcher compiles that AST with semantics = "lua" (src/infer_lua.c,
+-- src/lower_lua.c):
 -- Lua's arithmetic, Lua's numeric for, 1-based indices, booleans apart.
 --
 -- How Lua maps onto the AST:
