@@ -194,6 +194,15 @@ static FuncSpec *front(lua_State *L, Job *job) {
     C->src.len = len;
     C->module = parse_source(L, C->A, &C->src);
   } else {
+    /* an AST may carry the text its positions point into (Module.source): messages then show lines */
+    lua_pushliteral(L, "source");
+    if (lua_rawget(L, -2) == LUA_TSTRING) {
+      size_t len;
+      const char *s = lua_tolstring(L, -1, &len);
+      C->src.text = arena_strndup(C->A, s, len);
+      C->src.len = len;
+    }
+    lua_pop(L, 1);
     C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
   }
   lua_pop(L, 1);

@@ -357,7 +357,7 @@ static bool opt_bool(lua_State *L, int t, const char *k, bool dflt) {
 static void read_options(lua_State *L, int t, Options *o) {
   static const char *const known[] = {"boundscheck", "error_model", "fastmath", "parallel", "cache", "nopython",
                                       "name", "forceobj", "nogil", "inline", "signatures", "debug", "device", "target", "lineinfo",
-                                      "max_registers", "opt", "fallback", NULL};
+                                      "max_registers", "opt", "fallback", "semantics", NULL};
   memset(o, 0, sizeof *o);
   if (lua_isnoneornil(L, t)) {
     o->boundscheck = getenv("LUMBA_BOUNDSCHECK") && strcmp(getenv("LUMBA_BOUNDSCHECK"), "1") == 0;
@@ -391,6 +391,14 @@ static void read_options(lua_State *L, int t, Options *o) {
       luaL_error(L, "error_model must be 'python' or 'numpy'");
     o->error_model_numpy = strcmp(em, "numpy") == 0;
     o->error_model_set = true;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, t, "semantics");
+  if (!lua_isnil(L, -1)) {
+    const char *sm = lua_tostring(L, -1);
+    if (sm == NULL || (strcmp(sm, "python") != 0 && strcmp(sm, "lua") != 0))
+      luaL_error(L, "semantics must be 'python' or 'lua'");
+    o->lua = strcmp(sm, "lua") == 0;
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
@@ -692,6 +700,7 @@ static int dispatch_lua_index(lua_State *L) {
     lua_pushboolean(L, d->opt.cache); lua_setfield(L, -2, "cache");
     bool numpy = d->opt.error_model_numpy || (d->opt.gpu && !d->opt.error_model_set);  /* kernels default to numpy */
     lua_pushstring(L, numpy ? "numpy" : "python"); lua_setfield(L, -2, "error_model");
+    lua_pushstring(L, d->opt.lua ? "lua" : "python"); lua_setfield(L, -2, "semantics");
     return 1;
   }
   /* methods: C ones first, then those lua/lumba/init.lua adds */
