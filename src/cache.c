@@ -335,6 +335,7 @@ void cache_key(Compile *C, LmJit *J, int disp_idx, FuncSpec *spec, Type *declare
   put_u64(&h, C->opt.parallel);
   put_u64(&h, C->opt.gpu);
   put_u64(&h, C->opt.device);
+  put_u64(&h, C->opt.lua);
   put_u64(&h, (uint64_t)C->nnotes);
   for (int i = 0; i < C->nnotes; i++) {
     const CacheNote *n = &C->notes[i];

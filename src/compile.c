@@ -201,6 +201,15 @@ static FuncSpec *front(lua_State *L, Job *job) {
     C->src.len = len;
     C->module = parse_source(L, C->A, &C->src);
   } else {
+    /* an AST may carry the text its positions point into (Module.source): messages then show lines */
+    lua_pushliteral(L, "source");
+    if (lua_rawget(L, -2) == LUA_TSTRING) {
+      size_t len;
+      const char *s = lua_tolstring(L, -1, &len);
+      C->src.text = arena_strndup(C->A, s, len);
+      C->src.len = len;
+    }
+    lua_pop(L, 1);
     C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
   }
   lua_pop(L, 1);
@@ -335,11 +344,6 @@ static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
   char name[300];
   snprintf(name, sizeof name, "%s_kernel", spec->symbol);
   LLVMValueRef fn = LLVMAddFunction(C->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps, (unsigned)np, 0));
-  /* array data never aliases (the user's contract, as on the CPU): lets NVVM use the read-only cache */
-  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-  for (int i = 0; i < np; i++)
-    if (LLVMGetTypeKind(ps[i]) == LLVMPointerTypeKind)
-      LLVMAddAttributeAtIndex(fn, (unsigned)i + 1, LLVMCreateEnumAttribute(ctx, noalias, 0));
   LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
   LLVMPositionBuilderAtEnd(C->b, bb);
   LLVMValueRef args[4 + LM_MAXARGS * (2 * LM_MAXDIM + 2)];

@@ -96,6 +96,7 @@ typedef struct Options {
   bool cache;
   bool gpu;                  // compile for the CUDA target
   bool device;               // cuda device function
+  bool lua;                  // Lua 5.4 semantics (functions written in Lua; see infer_lua.c)
 } Options;
 
 typedef struct Compile {

@@ -299,8 +299,10 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
 static int dispatch_lua_call(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
   int nargs = lua_gettop(L) - 1;
-  if (LM_UNLIKELY(d->opt.gpu))
+  if (LM_UNLIKELY(d->opt.gpu)) {
+    if (d->opt.device) return luaL_error(L, "%s is a CUDA device function: call it from a kernel", d->name);
     return luaL_error(L, "%s is a CUDA kernel: launch it with %s[{blocks, threads}](...)", d->name, d->name);
+  }
   if (nargs != d->nparams) {
     if (nargs > d->nparams || nargs < d->nparams - d->ndefaults)
       return luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams,
@@ -355,7 +357,7 @@ static bool opt_bool(lua_State *L, int t, const char *k, bool dflt) {
 static void read_options(lua_State *L, int t, Options *o) {
   static const char *const known[] = {"boundscheck", "error_model", "fastmath", "parallel", "cache", "nopython",
                                       "name", "forceobj", "nogil", "inline", "signatures", "debug", "device", "target", "lineinfo",
-                                      "max_registers", "opt", "fallback", NULL};
+                                      "max_registers", "opt", "fallback", "semantics", NULL};
   memset(o, 0, sizeof *o);
   if (lua_isnoneornil(L, t)) {
     o->boundscheck = getenv("LUMBA_BOUNDSCHECK") && strcmp(getenv("LUMBA_BOUNDSCHECK"), "1") == 0;
@@ -389,6 +391,14 @@ static void read_options(lua_State *L, int t, Options *o) {
       luaL_error(L, "error_model must be 'python' or 'numpy'");
     o->error_model_numpy = strcmp(em, "numpy") == 0;
     o->error_model_set = true;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, t, "semantics");
+  if (!lua_isnil(L, -1)) {
+    const char *sm = lua_tostring(L, -1);
+    if (sm == NULL || (strcmp(sm, "python") != 0 && strcmp(sm, "lua") != 0))
+      luaL_error(L, "semantics must be 'python' or 'lua'");
+    o->lua = strcmp(sm, "lua") == 0;
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
@@ -671,6 +681,10 @@ static int dispatch_lua_index(lua_State *L) {
     lua_getiuservalue(L, 1, DISP_UV_SOURCE);
     return 1;
   }
+  if (strcmp(k, "chunkname") == 0) {
+    lua_getiuservalue(L, 1, DISP_UV_CHUNK);
+    return 1;
+  }
   if (strcmp(k, "env") == 0 || strcmp(k, "globals") == 0 || strcmp(k, "defaults") == 0) {
     lua_getiuservalue(L, 1, k[0] == 'e' ? DISP_UV_ENV : k[0] == 'g' ? DISP_UV_GLOBALS : DISP_UV_DEFAULTS);
     return 1;
@@ -684,7 +698,9 @@ static int dispatch_lua_index(lua_State *L) {
     lua_pushboolean(L, d->opt.boundscheck); lua_setfield(L, -2, "boundscheck");
     lua_pushboolean(L, d->opt.parallel); lua_setfield(L, -2, "parallel");
     lua_pushboolean(L, d->opt.cache); lua_setfield(L, -2, "cache");
-    lua_pushstring(L, d->opt.error_model_numpy ? "numpy" : "python"); lua_setfield(L, -2, "error_model");
+    bool numpy = d->opt.error_model_numpy || (d->opt.gpu && !d->opt.error_model_set);  /* kernels default to numpy */
+    lua_pushstring(L, numpy ? "numpy" : "python"); lua_setfield(L, -2, "error_model");
+    lua_pushstring(L, d->opt.lua ? "lua" : "python"); lua_setfield(L, -2, "semantics");
     return 1;
   }
   /* methods: C ones first, then those lua/lumba/init.lua adds */

@@ -123,6 +123,25 @@ DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
   for (DispSpec *s = d->specs; s; s = s->next)
     if (s->nargs == nargs && memcmp(s->argtypes, at, sizeof(Type *) * (size_t)nargs) == 0 && sim == (s->kernel_ir == NULL))
       return s;
+  if (d->eager) {
+    /* signatures were given: numbers convert to the declared scalar types.
+    ** A signature compiled only for the other side (the GPU or the
+    ** simulator) is compiled for this one now. */
+    DispSpec *other = NULL;
+    for (DispSpec *s = d->specs; s; s = s->next) {
+      bool fits = s->nargs == nargs;
+      for (int i = 0; i < nargs && fits; i++) {
+        Type *want = s->argtypes[i];
+        if (want == at[i]) continue;
+        fits = want->kind == TY_SCALAR && at[i]->kind == TY_SCALAR && want->dtype != DT_BOOL &&
+               at[i]->dtype != DT_BOOL && (ty_is_float(want) || ty_is_int(at[i]));
+      }
+      if (fits && sim == (s->kernel_ir == NULL)) return s;
+      if (fits && other == NULL) other = s;
+    }
+    if (other == NULL) luaL_error(L, "%s: no compiled signature matches the argument types", d->name);
+    return dispatch_add_spec(L, d, disp_idx, other->argtypes, nargs);
+  }
   return dispatch_add_spec(L, d, disp_idx, at, nargs);
 }
 

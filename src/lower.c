@@ -193,22 +193,14 @@ static void declare_spec(Lower *L, FuncSpec *spec) {
     snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
   spec->symbol = arena_strdup(L->C->A, name);
   spec->fn = LLVMAddFunction(L->C->mod, name, spec->fnty);
-  /* arrays never alias each other's data: the user's contract, as in Numba */
+  /* the error record and the result slot are the callee's alone; array data
+  ** may alias (f(a, a) is legal, as in Numba): LLVM checks at run time
+  ** before vectorising */
   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
   unsigned nocapture = LLVMGetEnumAttributeKindForName("nocapture", 9);
-  int p = 2;
   LLVMAddAttributeAtIndex(spec->fn, 1, LLVMCreateEnumAttribute(L->ctx, noalias, 0));
   LLVMAddAttributeAtIndex(spec->fn, 2, LLVMCreateEnumAttribute(L->ctx, noalias, 0));
   LLVMAddAttributeAtIndex(spec->fn, 2, LLVMCreateEnumAttribute(L->ctx, nocapture, 0));
-  for (int i = 0; i < spec->nargs; i++) {
-    Type *t = spec->argtypes[i];
-    if (t->kind == TY_ARRAY) {
-      LLVMAddAttributeAtIndex(spec->fn, (unsigned)(p + 2), LLVMCreateEnumAttribute(L->ctx, noalias, 0));
-      p += 2 + 2 * t->ndim;
-    } else {
-      p += 1;
-    }
-  }
 }
 
 /* C layout: strides follow from the shape, and telling LLVM so lets it

@@ -120,4 +120,10 @@ LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, 
 typedef void (*ElemFn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
 void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud);
 
+/* Lua 5.4 semantics (lower_lua.c), used where opt.lua is set */
+LLVMValueRef lower_lua_binop(Lower *L, OpKind op, Val a, Val b, Type *rt);  /* NULL: Python's rule is Lua's */
+LLVMValueRef lower_lua_index(Lower *L, LLVMValueRef i, LLVMValueRef dim);   /* 1-based → 0-based, unchecked */
+void lower_lua_for(Lower *L, Node *s);
+void lower_lua_integral(Lower *L, LLVMValueRef x);  /* math.floor/ceil: x must fit an int64 */
+
 #endif

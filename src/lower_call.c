@@ -47,6 +47,7 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
   } else {
     r = L->C->target->math_call(L, m->base, m->intrinsic, xs, m->arity, opt->dtype == DT_FLOAT32);
   }
+  if (L->C->opt.lua && ty_is_int(rt)) lower_lua_integral(L, r);
   return lower_cast(L, (Val){opt, r, false}, rt);
 }
 

@@ -53,6 +53,7 @@ Val lower_cast(Lower *L, Val v, Type *to) {
 }
 
 LLVMValueRef lower_truth(Lower *L, Val v) {
+  if (L->C->opt.lua && v.ty->kind == TY_SCALAR && !ty_is_bool(v.ty)) return LLVMConstInt(i1t(L), 1, 0);  /* Lua: numbers are true */
   return lower_cast(L, v, ty_bool).v;
 }
 
@@ -197,6 +198,10 @@ static void set_fastmath(Lower *L, LLVMValueRef inst) {
 /* a op b, both converted to the operation's type first */
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   (void)loc;
+  if (L->C->opt.lua) {
+    LLVMValueRef r = lower_lua_binop(L, op, a, b, rt);
+    if (r) return r;
+  }
   if (op == OP_Div) {
     LLVMValueRef x = lower_cast(L, a, rt).v, y = lower_cast(L, b, rt).v;
     zero_check(L, y, true);

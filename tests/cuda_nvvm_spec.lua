@@ -166,6 +166,10 @@ local kernels = {
 }
 
 describe("NVVM IR to PTX", function()
+  -- the simulator's "PTX" is the IR itself: these need the driver's side
+  local was
+  setup(function() was = cuda.simulate(false) end)
+  teardown(function() cuda.simulate(was) end)
   for _, k in ipairs(kernels) do
     needs_it({ libNVVM = toolkit.nvvm, libdevice = toolkit.libdevice or not k.libdevice, ptxas = ptxas },
       "libNVVM compiles " .. k.name .. " for compute_90 and ptxas assembles it", function()

@@ -1,6 +1,8 @@
 -- The CUDA simulator (issue 7): lumba.cuda on the CPU, on every push. The
 -- GPU's kernel and driver tests run here unchanged (cuda_kernel_cases.lua,
--- cuda_driver_cases.lua), then what only the simulator can do: barrier
+-- cuda_driver_cases.lua), every other gpu-tagged spec runs in a busted
+-- under LUMBA_CUDA_SIM=1 (a test that measures the hardware opts out with
+-- the tag hardware), then what only the simulator can do: barrier
 -- semantics, atomics under contention on several cores, and failures
 -- reported with their block and thread.
 local lumba = require "lumba"
@@ -70,6 +72,33 @@ describe("cuda simulator", function()
     local a, b = cuda.to_device { 1, 2, 3 }, cuda.device_array(3, "int64")
     a:copy_to(b)
     assert.are.same({ 1, 2, 3 }, b:copy_to_host():totable())
+  end)
+
+  it("runs the other gpu-tagged specs under LUMBA_CUDA_SIM=1 (all but those tagged hardware)", function()
+    -- cuda_kernels_spec and cuda_driver_spec run in this file, through their cases modules
+    local here = { ["tests/cuda_kernels_spec.lua"] = true, ["tests/cuda_driver_spec.lua"] = true,
+                   ["tests/cuda_sim_spec.lua"] = true }
+    local files = {}
+    local ls = io.popen("ls tests/*_spec.lua")
+    for f in ls:lines() do
+      local fh = io.open(f)
+      if not here[f] and fh:read("a"):find("#gpu", 1, true) then files[#files + 1] = f end
+      fh:close()
+    end
+    ls:close()
+    assert.is_true(#files >= 2, "no gpu-tagged specs found: " .. table.concat(files, " "))
+    local p = io.popen("LUMBA_CUDA_SIM=1 busted --lua=lua5.4 --tags=gpu --exclude-tags=hardware -o TAP "
+      .. table.concat(files, " ") .. " 2>&1")
+    local out = p:read("a")
+    p:close()
+    assert(out:find("\n1%.%.%d+\n?$") or out:find("^1%.%.%d+\n?$"), "busted did not finish:\n" .. out)
+    local failed, passed = {}, 0
+    for line in out:gmatch("[^\n]+") do
+      if line:match("^not ok") then failed[#failed + 1] = line end
+      if line:match("^ok ") and not line:match("# SKIP") then passed = passed + 1 end
+    end
+    assert(#failed == 0, "failed in the simulator:\n" .. out)
+    assert.is_true(passed >= 5, out)
   end)
 
   describe("runs the GPU's kernel tests", function()

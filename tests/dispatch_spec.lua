@@ -425,7 +425,7 @@ describe("options", function()
   it("njit with a bad first argument", function()
     local ok, err = pcall(njit, 12)
     assert.is_false(ok)
-    assert.are.equal("bad argument #1 to 'njit' (source string, AST table, options table or signature expected, got number)", err)
+    assert.are.equal("bad argument #1 to 'njit' (source string, function, AST table, options table or signature expected, got number)", err)
   end)
 
   it("reads options back", function()

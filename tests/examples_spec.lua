@@ -17,6 +17,8 @@ describe("examples", function()
     { "ising_metropolis", "24x24 lattice, 20 sweeps: identical to plain Lua" },
     { "heat", "total heat [%d.]+ conserved" },
     { "stencil_ast", "R=2: 25%-point stencil, .* plain Lua agrees" },
+    { "ising_lua", "N=100  energy %-?%d+%.%d %(Python syntax and the interpreter agree%)" },
+    { "vector_add_lua", "n=10000: out%[n%] = 29997%.0 %(Python syntax agrees%)" },
   }
   for _, e in ipairs(examples) do
     it(e[1] .. ".lua runs and checks its results", function()

@@ -52,7 +52,7 @@ def plain(x):
   end)
 
   it("names an unknown decorator with its position", function()
-    assert.are.equal("<string>:2:2: lumba.load: unknown decorator '@functools.lru_cache' on 'f'",
+    assert.are.equal("<string>:2:2: unknown decorator '@functools.lru_cache' on 'f'",
       H.error_of(lumba.load, "import functools\n@functools.lru_cache\ndef f(x):\n    return x\n"))
   end)
 

@@ -42,8 +42,11 @@ end
 
 local make  -- defined below, after the decorator helpers
 
+-- the object-mode function of a dispatcher, built on first use
+local objmode_fns = setmetatable({}, { __mode = "k" })
+
 local function is_source(x)
-  return type(x) == "string" or (type(x) == "table" and x.tag ~= nil)
+  return type(x) == "string" or (type(x) == "table" and x.tag ~= nil) or type(x) == "function"
 end
 
 -- njit(src) | njit{opts}(src) | njit(opts, src) | njit("sig", src) | njit({"sig", ...}, src)
@@ -58,7 +61,7 @@ function lumba.njit(a, b)
   elseif type(a) == "table" then
     opts = a
   else
-    error("bad argument #1 to 'njit' (source string, AST table, options table or signature expected, got "
+    error("bad argument #1 to 'njit' (source string, function, AST table, options table or signature expected, got "
       .. type(a) .. ")", 2)
   end
   if b ~= nil then return make(b, opts, globals, locals) end
@@ -103,7 +106,7 @@ local function decorator_options(def, chunk)
     local name = dotted(call and call.func or dec)
     local k = name and JIT_DECORATORS[name]
     if not k then
-      error(("%s:%d:%d: lumba.load: unknown decorator '@%s' on '%s'"):format(chunk, dec.lineno, dec.col_offset + 1,
+      error(("%s:%d:%d: unknown decorator '@%s' on '%s'"):format(chunk, dec.lineno, dec.col_offset + 1,
         name or "?", def.name), 0)
     end
     kind = k
@@ -143,6 +146,8 @@ local function with_decorators(src, opts)
 end
 
 function make(src, opts, globals, locals)
+  local fn  -- a function written in Lua (lumba.luafront): its AST, and it is its own object mode
+  if type(src) == "function" then fn, src, opts, globals, locals = src, require("lumba.luafront").translate(src, opts, lumba) end
   opts = with_decorators(src, opts or {})
   if locals and next(locals) then
     local env = opts.env
@@ -175,6 +180,7 @@ function make(src, opts, globals, locals)
   if sigs then
     for _, s in ipairs(sigs) do d:compile(s, true) end
   end
+  if fn then objmode_fns[d] = fn end
   return d
 end
 
@@ -215,9 +221,6 @@ function lumba.warnings(msg)
 end
 core.dispatcher_methods.__warn = function(msg) lumba.warnings(msg) end
 
--- the object-mode function of a dispatcher, built on first use
-local objmode_fns = setmetatable({}, { __mode = "k" })
-
 local function objmode_fn(d)
   local f = objmode_fns[d]
   if f then return f end
@@ -232,7 +235,7 @@ local function objmode_fn(d)
       if g then return g[k] end
     end,
   })
-  f = objmode.compile(tree, d.name, env)
+  f = objmode.compile(tree, d.name, env, { chunk = d.chunkname })
   objmode_fns[d] = f
   return f
 end
@@ -259,7 +262,7 @@ function lumba.jit(a, b)
     if b ~= nil then return build(b, a) end
     return function(src) return build(src, a) end
   end
-  error("bad argument #1 to 'jit' (source string, AST table or options table expected, got " .. type(a) .. ")", 2)
+  error("bad argument #1 to 'jit' (source string, function, AST table or options table expected, got " .. type(a) .. ")", 2)
 end
 
 -- ---- CUDA: cuda.jit kernels and device functions ----
@@ -338,6 +341,7 @@ lumba.config = setmetatable({}, {
   end,
 })
 
-lumba.prange = function(...) error("lumba.prange is only meaningful inside compiled code", 2) end
+-- in plain Lua, an iterator over a..b (compiled Lua functions run it in parallel)
+lumba.prange = function(...) return require("lumba.luafront").prange(...) end
 
 return lumba
