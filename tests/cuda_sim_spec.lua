@@ -218,6 +218,20 @@ def k(a):
     assert.are.same({ 1.0, 1.0 }, { a:copy_to_host()[1], a:copy_to_host()[200] })
   end)
 
+  it("compiles a kernel's declared signature again for the simulator, numbers converted to it", function()
+    cuda.simulate(false)  -- declared signatures compile when the kernel is made: here for the GPU (NVVM IR)
+    local ok, k = pcall(cuda.jit, "void(float32[::1], float32)", "def k(a, x):\n    a[cuda.grid(1)] = x / 2\n")
+    cuda.simulate(true)
+    assert(ok, k)
+    assert.are.equal(1, #k.signatures)
+    local a = cuda.device_array(4, "float32")
+    k[{ 1, 4 }](a, 3)
+    assert.are.same({ 1.5, 1.5, 1.5, 1.5 }, a:copy_to_host():totable())
+    assert.are.equal(2, #k.signatures)
+    assert.are.equal("k: no compiled signature matches the argument types",
+      H.error_of(function() k[{ 1, 4 }](cuda.device_array(4), 3) end):gsub("^.-:%d+: ", ""))
+  end)
+
   it("refuses a grid a GPU would refuse", function()
     local k = cuda.jit "def k(a):\n    pass\n"
     local a = cuda.device_array(1)
