@@ -183,7 +183,8 @@ static char *fiber_stack(SimWorker *w, const SimFiber *f) {
   return w->stacks + (size_t)(f - w->fibers) * (w->stack + page) + page;
 }
 
-/* from fiber f back to the scheduler; f == NULL-fake when f has finished */
+/* from fiber f back to the scheduler; a finished fiber's fake stack (ASan)
+** is released, it never runs again */
 static void to_scheduler(SimWorker *w, SimFiber *f, bool finished) {
 #if SIM_ASAN
   __sanitizer_start_switch_fiber(finished ? NULL : &f->fake, w->sched_bottom, w->sched_size);
