@@ -249,3 +249,16 @@ def k(a):
     assert.falsy(ir:find("nvvm", 1, true))
   end)
 end)
+
+describe("cuda.simulate as a setting", function()
+  it("accepts DESIGN.md's spelling cuda.simulate = true", function()
+    local cuda = require("lumba").cuda
+    local before = cuda.simulate()
+    cuda.simulate = true
+    local ok, what = cuda.is_available()
+    assert.is_true(ok)
+    assert.are.equal("the CUDA simulator: kernels run on the CPU", what)
+    cuda.simulate = before
+    assert.are.equal(before, cuda.simulate())
+  end)
+end)

@@ -307,6 +307,11 @@ local gpu_mt = { __index = gpu_methods, __tostring = function(g)
   return ("<CUDA device %d '%s'>"):format(g.id, g.name)
 end }
 
+-- cuda.simulate is both a function (cuda.simulate(true)) and, as DESIGN.md
+-- spells it, a setting (cuda.simulate = true): keep it out of the raw table
+local simulate_fn = rawget(lumba.cuda, "simulate")
+rawset(lumba.cuda, "simulate", nil)
+
 setmetatable(lumba.cuda, { __index = function(_, k)
   if k == "gpus" then
     local list = {}
@@ -316,6 +321,9 @@ setmetatable(lumba.cuda, { __index = function(_, k)
     end
     return list
   end
+  if k == "simulate" then return simulate_fn end
+end, __newindex = function(t, k, v)
+  if k == "simulate" and simulate_fn and type(v) == "boolean" then simulate_fn(v) else rawset(t, k, v) end
 end })
 
 -- k:inspect_ptx([sig [, {cc = {9, 0}}]]): the PTX of a compiled kernel signature
