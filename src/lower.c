@@ -79,6 +79,16 @@ LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int n
   return LLVMBuildCall2(L->b, ft, f, args, (unsigned)n, "");
 }
 
+/* a float math function by its C name (fabs, floor, rint, copysign...): an
+** LLVM intrinsic on the CPU, libdevice on the GPU (libNVVM rejects some
+** intrinsics, llvm.fabs.f64 among them) */
+LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n) {
+  char intr[32];
+  snprintf(intr, sizeof intr, "llvm.%s", base);
+  bool f32 = LLVMGetTypeKind(LLVMTypeOf(args[0])) == LLVMFloatTypeKind;
+  return L->C->target->math_call(L, base, intr, args, n, f32);
+}
+
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n) {
   LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, name);
   if (f) return f;
@@ -138,8 +148,9 @@ static void set_err(Lower *L, LmErrKind kind, const char *msg) {
 
 void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg) {
   LLVMBasicBlockRef bad = lower_block(L, "raise"), ok = lower_block(L, "ok");
-  LLVMValueRef expect = lower_intrinsic(L, "llvm.expect",
-                                        (LLVMTypeRef[]){LLVMInt1TypeInContext(L->ctx)}, 1,
+  /* errors are unlikely: tell the CPU's optimiser (libNVVM is kept to what it accepts) */
+  LLVMValueRef expect = L->C->target->gpu ? cond
+                      : lower_intrinsic(L, "llvm.expect", (LLVMTypeRef[]){LLVMInt1TypeInContext(L->ctx)}, 1,
                                         (LLVMValueRef[]){cond, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0)}, 2);
   LLVMBuildCondBr(L->b, expect, bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);

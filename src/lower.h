@@ -106,6 +106,7 @@ bool lower_terminated(Lower *L);
 LLVMValueRef lower_entry_alloca(Lower *L, LLVMTypeRef t, const char *name);
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args, int n);
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
+LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n);
 
 /* parallel loops (lower_parallel.c): true if it lowered s as a parallel loop */
 bool lower_prange(Lower *L, Node *s);

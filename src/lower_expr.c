@@ -121,11 +121,11 @@ static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b,
     /* a zero remainder takes the divisor's sign (x % 0.0 stays NaN under error_model numpy) */
     LLVMValueRef z = LLVMBuildFCmp(L->b, LLVMRealOEQ, mod2, zero, "");
     LLVMValueRef args[2] = {zero, b};
-    LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
+    LLVMValueRef sz = lower_fmath(L, "copysign", args, 2);
     return LLVMBuildSelect(L->b, z, sz, mod2, "");
   }
   LLVMValueRef div2 = LLVMBuildSelect(L->b, adj, LLVMBuildFSub(L->b, div, one, ""), div, "");
-  LLVMValueRef fl = lower_intrinsic(L, "llvm.floor", &t, 1, &div2, 1);
+  LLVMValueRef fl = lower_fmath(L, "floor", &div2, 1);
   LLVMValueRef half = LLVMConstReal(t, 0.5);
   LLVMValueRef up = LLVMBuildFCmp(L->b, LLVMRealOGT, LLVMBuildFSub(L->b, div2, fl, ""), half, "");
   LLVMValueRef fd = LLVMBuildSelect(L->b, up, LLVMBuildFAdd(L->b, fl, one, ""), fl, "");
@@ -133,7 +133,7 @@ static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b,
   LLVMValueRef dz = LLVMBuildFCmp(L->b, LLVMRealOEQ, div2, zero, "");
   LLVMValueRef q = LLVMBuildFDiv(L->b, a, b, "");
   LLVMValueRef args[2] = {zero, q};
-  LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
+  LLVMValueRef sz = lower_fmath(L, "copysign", args, 2);
   LLVMValueRef res = LLVMBuildSelect(L->b, dz, sz, fd, "");
   if (!L->C->opt.error_model_numpy) return res;
   /* error_model numpy: x // 0.0 is x / 0.0 (inf or nan), as NumPy's floor_divide */
