@@ -56,7 +56,7 @@ $(MODULE): $(CORE_OBJS)
 
 $(BACKEND): $(BACKEND_OBJS) $(MODULE) src/backend.map
 	$(CC) -shared -Wl,--version-script=src/backend.map $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) \
-	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+	  -L$(BUILD)/lumba -l:core.so $(LDLIBS)
 
 # C unit tests: the parts that need no Lua state
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
