@@ -17,9 +17,10 @@ LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//
 LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs 2>/dev/null)
 OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC $(WARN) $(CFLAGS) \
              $(LUA_INC) $(LLVM_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS = $(LLVM_LIBS) -lomp -lpthread -ldl -lm
+CORE_LIBS = -lpthread -ldl -lm
 # LLVM's OpenMP runtime (libomp, package libomp-14-dev) runs prange loops:
 # gcc compiles parallel.c with -fopenmp, libomp provides the GOMP entry points
 # (never libgomp: it hangs in a forked child; see src/parallel.c)
@@ -28,10 +29,18 @@ OMP_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 BUILD ?= build
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+# Two shared objects: core.so loads fast at require; backend.so holds what
+# needs LLVM or libomp and is opened at the first compilation (src/backend.h).
+BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c) src/compile.c src/resolve.c \
+  src/jit_cpu.c src/parallel.c src/cache.c src/sha256.c src/nvvm_llvm.c src/backend.c src/dispatch_calls.c src/fastmath.c \
+  src/simrun.c src/cudasim.c
+BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)
+CORE_OBJS := $(filter-out $(BACKEND_OBJS),$(OBJS))
 MODULE = $(BUILD)/lumba/core.so
+BACKEND = $(BUILD)/lumba/backend.so
 
 .PHONY: all test check-c example install uninstall asan tsan clean bench
-all: $(MODULE)
+all: $(MODULE) $(BACKEND)
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
 	@mkdir -p $(dir $@)
@@ -39,9 +48,15 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
 
 $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 
-$(MODULE): $(OBJS)
+# core.so exports its internal API to backend.so (which links against it);
+# backend.so exports only its table (lumba_backend_table)
+$(MODULE): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(EXTRA_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(CC) -shared -Wl,-soname,core.so $(EXTRA_LDFLAGS) -o $@ $(CORE_OBJS) $(CORE_LIBS)
+
+$(BACKEND): $(BACKEND_OBJS) $(MODULE) src/backend.map
+	$(CC) -shared -Wl,--version-script=src/backend.map $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) \
+	  -L$(BUILD)/lumba -l:core.so $(LDLIBS)
 
 # C unit tests: the parts that need no Lua state
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
@@ -53,10 +68,10 @@ $(BUILD)/ctest/%: tests/c/%.c $(OBJS)
 check-c: $(CTESTS)
 	@for t in $(CTESTS); do $$t || exit 1; done
 
-test: $(MODULE) check-c
+test: $(MODULE) $(BACKEND) check-c
 	$(BUSTED) --exclude-tags=gpu
 
-example: $(MODULE)
+example: $(MODULE) $(BACKEND)
 	lua5.4 examples/ising.lua
 
 # ASan+UBSan build of the module, then the busted suite with the runtime preloaded
@@ -65,16 +80,17 @@ UBSAN_LIB = $(shell $(CC) -print-file-name=libubsan.so)
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  EXTRA_LDFLAGS="-fsanitize=address,undefined" build-asan/lumba/core.so
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" build-asan/lumba/core.so build-asan/lumba/backend.so
 	LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
 	  LUMBA_CPATH=build-asan $(BUSTED) --exclude-tags=gpu,noasan
 
-bench: $(MODULE)
+bench: $(MODULE) $(BACKEND)
 	lua5.4 bench/run.lua
 
-install: $(MODULE)
+install: $(MODULE) $(BACKEND)
 	install -d $(DESTDIR)$(LUA_LIBDIR)/lumba $(DESTDIR)$(LUA_SHAREDIR)/lumba $(DESTDIR)$(INCDIR)
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/lumba/core.so
+	install -m 755 $(BACKEND) $(DESTDIR)$(LUA_LIBDIR)/lumba/backend.so
 	install -m 644 lua/lumba/*.lua $(DESTDIR)$(LUA_SHAREDIR)/lumba/
 	install -m 644 src/lumba.h $(DESTDIR)$(INCDIR)/lumba.h
 
@@ -101,40 +117,40 @@ clean:
 .PHONY: embed
 EMBED = $(BUILD)/embed/host
 embed: $(EMBED)
-$(EMBED): examples/embed/host.c src/lumba.h $(MODULE)
+$(EMBED): examples/embed/host.c src/lumba.h $(MODULE) $(BACKEND)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
 	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lm $(EXTRA_LDFLAGS)
 test: embed
 
 # ---- fuzzing (tests/fuzz/README.md): libFuzzer targets, clang with ASan+UBSan.
-# `make fuzz` builds them; `make fuzz-smoke` runs each for FUZZ_SECONDS on
-# its corpus (tests/fuzz/corpus/<target>, new finds go to build-fuzz/corpus).
+# `make fuzz` builds core.so and backend.so instrumented in build-fuzz/lumba
+# and the targets linked to them; `make fuzz-smoke` runs each for
+# FUZZ_SECONDS on its corpus (tests/fuzz/corpus/<target>, new finds go to
+# build-fuzz/corpus).
 FUZZ_CC ?= clang-14
+FUZZ_BUILD ?= build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer $(WARN) $(FUZZ_SAN) \
-              -fsanitize=fuzzer-no-link $(LUA_INC) $(LLVM_CFLAGS)
-FUZZ_OBJS := $(SRCS:src/%.c=build-fuzz/obj/%.o)
-FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 15
 FUZZ_ENV = ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
-.PHONY: fuzz fuzz-smoke
-.SECONDARY: $(FUZZ_OBJS)
-build-fuzz/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
-build-fuzz/obj/parallel.o: FUZZ_CFLAGS += -fopenmp
-build-fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZ_OBJS) $(LDLIBS) -llua5.4
+.PHONY: fuzz fuzz-smoke fuzz-lib
+fuzz-lib:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT="-O1 -g -fno-omit-frame-pointer" \
+	  EXTRA_CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" EXTRA_LDFLAGS="$(FUZZ_SAN)" \
+	  $(FUZZ_BUILD)/lumba/core.so $(FUZZ_BUILD)/lumba/backend.so
+$(FUZZ_BUILD)/%: tests/fuzz/%.c tests/fuzz/fuzz.h fuzz-lib
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer $(LUA_INC) -Isrc -o $@ $< \
+	  -L$(FUZZ_BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lm
 fuzz: $(FUZZ_TARGETS)
 fuzz-smoke: fuzz
-	@for t in $(FUZZ_TARGETS); do n=$$(basename $$t); mkdir -p build-fuzz/corpus/$$n; \
+	@for t in $(FUZZ_TARGETS); do n=$$(basename $$t); mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
 	  echo "== $$n ($(FUZZ_SECONDS) s)"; \
 	  $(FUZZ_ENV) $$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=1048576 \
 	    $$(test $$n = fuzz_parse && echo -dict=tests/fuzz/python.dict) \
-	    -print_final_stats=1 build-fuzz/corpus/$$n tests/fuzz/corpus/$$n > build-fuzz/$$n.log 2>&1; rc=$$?; \
-	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|fuzz:)|ERROR|Done' build-fuzz/$$n.log; \
-	  test $$rc -eq 0 || { tail -40 build-fuzz/$$n.log; exit 1; }; done
+	    -print_final_stats=1 $(FUZZ_BUILD)/corpus/$$n tests/fuzz/corpus/$$n > $(FUZZ_BUILD)/$$n.log 2>&1; rc=$$?; \
+	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|fuzz:)|ERROR|Done' $(FUZZ_BUILD)/$$n.log; \
+	  test $$rc -eq 0 || { tail -40 $(FUZZ_BUILD)/$$n.log; exit 1; }; done
 
 # ---- soak (tests/soak.lua; not part of busted): many functions and a million
 # arrays in one state, then a small round under valgrind: lua_close frees all
@@ -149,34 +165,29 @@ soak: $(MODULE)
 
 # ---- embedding under ThreadSanitizer (tests/embed/threads.c): several
 # threads with Lua states of their own compile and call at once, close their
-# states with everything alive, then the process forks and the child uses
-# lumba. The whole module is built with -fsanitize=thread.
-TSANE = build-tsan-embed
-TSANE_OBJS := $(SRCS:src/%.c=$(TSANE)/obj/%.o)
-.PHONY: tsan-embed
-.SECONDARY: $(TSANE_OBJS)
-$(TSANE)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
-	@mkdir -p $(dir $@)
-	$(CC) $(TSAN_CFLAGS) $(LUA_INC) $(LLVM_CFLAGS) -c -o $@ $<
-$(TSANE)/obj/parallel.o: TSAN_CFLAGS += -fopenmp
-$(TSANE)/threads: tests/embed/threads.c $(TSANE_OBJS)
-	$(CC) $(TSAN_CFLAGS) $(LUA_INC) -Isrc -o $@ $< $(TSANE_OBJS) $(LDLIBS) -llua5.4
-tsan-embed: $(TSANE)/threads
+# states with everything alive. core.so and backend.so are built with
+# -fsanitize=thread in build-tsan-embed/lumba.
+.PHONY: tsan-embed tsan-embed-lib embed-threads
+tsan-embed-lib:
+	$(MAKE) BUILD=build-tsan-embed OPT="-O1 -g" EXTRA_CFLAGS=-fsanitize=thread EXTRA_LDFLAGS=-fsanitize=thread \
+	  build-tsan-embed/lumba/core.so build-tsan-embed/lumba/backend.so
+build-tsan-embed/threads: tests/embed/threads.c tsan-embed-lib
+	$(CC) $(TSAN_CFLAGS) $(LUA_INC) -Isrc -o $@ $< -Lbuild-tsan-embed/lumba -l:core.so \
+	  -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lpthread
+tsan-embed: build-tsan-embed/threads
 	OMP_TOOL_LIBRARIES=$(OMP_LIBDIR)/libarcher.so \
 	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 die_after_fork=0 exitcode=66" \
-	  $(TSANE)/threads 4 3 nofork
+	  build-tsan-embed/threads 4 3 nofork
 
 # the same program in the plain build, fork included, and a host that loads
 # and unloads core.so again and again (tests/embed_threads_spec.lua)
-.PHONY: embed-threads
-embed-threads: $(BUILD)/embed/threads $(BUILD)/embed/reload
-$(BUILD)/embed/reload: tests/embed/reload.c $(MODULE)
+embed-threads: $(BUILD)/threads $(BUILD)/embed/reload
+$(BUILD)/embed/reload: tests/embed/reload.c $(MODULE) $(BACKEND)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -o $@ $< -llua5.4 $(EXTRA_LDFLAGS)
-$(BUILD)/embed/threads: tests/embed/threads.c $(OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< $(OBJS) \
-	  $(EXTRA_LDFLAGS) $(LDLIBS) -llua5.4
+$(BUILD)/threads: tests/embed/threads.c $(MODULE) $(BACKEND)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
+	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lpthread $(EXTRA_LDFLAGS)
 
 # valgrind memcheck of a representative subset of the specs (tests/RELIABILITY.md):
 # no errors, no definitely-lost bytes

@@ -7,19 +7,25 @@
 */
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 
+#include "cache.h"
 #include "compile.h"
+#include "cudadrv.h"
 #include "dispatch.h"
+#include "fastmath.h"
 #include "frontend.h"
 #include "jit_cpu.h"
 #include "lower.h"
 #include "nrt.h"
 #include "parallel.h"
+#include "simrun.h"
 #include "stack.h"
+#include "target_sim.h"
 
 /* what libNVVM 2.0 accepts (../shared/gpu/README.md): i128:128:128 is required */
 #define LUMBA_NVVM_TRIPLE "nvptx64-nvidia-cuda"
@@ -29,40 +35,9 @@
 
 /* ---- the per-state compiler ---- */
 
-#define STATE_KEY "lumba.state"
-
-static int state_gc(lua_State *L) {
-  LmState *S = lua_touserdata(L, 1);
-  if (S->closed) return 0;
-  S->closed = true;
-  jit_free(S->jit);
-  S->jit = NULL;
-  ty_table_free(&S->types);
-  return 0;
-}
-
-LmState *lmstate_get(lua_State *L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY) == LUA_TUSERDATA) {
-    LmState *S = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    /* its __gc ran (a finalizer during lua_close): the types and the JIT are gone */
-    if (LM_UNLIKELY(S->closed)) luaL_error(L, "lumba: the compiler of this Lua state has been closed");
-    return S;
-  }
-  lua_pop(L, 1);
-  LmState *S = lua_newuserdatauv(L, sizeof(LmState), 0);
-  memset(S, 0, sizeof *S);
-  ty_table_init(&S->types);
-  lua_newtable(L);
-  lua_pushcfunction(L, state_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
-  return S;
-}
-
 /* runtime functions compiled code calls */
 static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
+                                       "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
                                        "stack_limit"};
 
 LmJit *lmstate_jit(lua_State *L, LmState *S) {
@@ -71,7 +46,8 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
   LmJit *J = jit_new(&err);
   if (J) {
     void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
-                     (void *)par_max_workers, (void *)stack_limit};
+                     (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
+                     (void *)simrun_syncwarp, (void *)stack_limit};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;
@@ -83,6 +59,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
     lua_error(L);
   }
   S->jit = J;
+  S->jit_free = jit_free;
   return J;
 }
 
@@ -115,7 +92,18 @@ void compile_note_ref(Compile *C, int ref) {
 
 /* ---- one compilation ---- */
 
+/* the stages a compilation reports with LUMBA_VERBOSE=1 */
+enum { T_START, T_PARSE, T_INFER, T_LOWER, T_OPT, T_CODE, T__COUNT };
+
+double compile_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 typedef struct Job {
+  double t[T__COUNT];       // stage end times (ms)
+  bool from_cache;
   int disp_idx;             // absolute stack index of the dispatcher
   const char *name;
   const Options *opt;
@@ -123,14 +111,15 @@ typedef struct Job {
   int nargs;
   Type *declared_ret;
   bool gpu;                 // compile a CUDA kernel (NVVM IR) instead of host code
+  bool sim;                 // ... for the CUDA simulator: CPU code, typed as a kernel
   LLVMContextRef gpu_ctx;   // GPU modules live in their own context
   Arena arena;
   Compile C;
   LLVMModuleRef mod;        // owned until the JIT takes it
   LLVMBuilderRef b;
+  char *obj;                // object code for the cache (malloc'd)
+  size_t objlen;
   DispSpec *out;            // malloc'd result
-  const void *disp;         // the Dispatcher, for compile_active
-  struct Job *outer;        // the compilation that asked for this one (LmState.active)
 } Job;
 
 static void arena_oom(void *ud) {
@@ -196,7 +185,10 @@ static FuncSpec *front(lua_State *L, Job *job) {
   C->A = &job->arena;
   C->opt = *job->opt;
   C->opt.gpu = job->gpu;
-  C->target = job->gpu ? &target_gpu : &target_cpu;
+  /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
+  if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
+  C->target = job->sim ? &target_sim : job->gpu ? &target_gpu : &target_cpu;
+  if (job->sim) C->opt.boundscheck = true;  /* the simulator is a debugging tool */
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;
   int d = job->disp_idx;
@@ -211,9 +203,19 @@ static FuncSpec *front(lua_State *L, Job *job) {
     C->src.len = len;
     C->module = parse_source(L, C->A, &C->src);
   } else {
+    /* an AST may carry the text its positions point into (Module.source): messages then show lines */
+    lua_pushliteral(L, "source");
+    if (lua_rawget(L, -2) == LUA_TSTRING) {
+      size_t len;
+      const char *s = lua_tolstring(L, -1, &len);
+      C->src.text = arena_strndup(C->A, s, len);
+      C->src.len = len;
+    }
+    lua_pop(L, 1);
     C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
   }
   lua_pop(L, 1);
+  job->t[T_PARSE] = compile_now_ms();
   lua_getiuservalue(L, d, DISP_UV_ENV);
   C->env_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   lua_getiuservalue(L, d, DISP_UV_GLOBALS);
@@ -223,11 +225,14 @@ static FuncSpec *front(lua_State *L, Job *job) {
   if (def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
-    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) spec->ret = job->declared_ret;
-    else
+    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
+      spec->ret = job->declared_ret;
+      spec->ret_fixed = true;  /* the lowering's re-typing must not widen it back */
+    } else
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
   }
+  job->t[T_INFER] = compile_now_ms();
   DispSpec *out = calloc(1, sizeof(DispSpec));
   if (out == NULL) luaL_error(L, "not enough memory");
   job->out = out;
@@ -245,6 +250,13 @@ static int compile_protected(lua_State *L) {
   FuncSpec *spec = front(L, job);
   DispSpec *out = job->out;
   LmJit *J = lmstate_jit(L, C->S);
+  cache_key(C, J, job->disp_idx, spec, job->declared_ret, out->key);
+  if (cache_fetch(C, J, job->name, out)) {  /* no lowering, no optimising */
+    job->from_cache = true;
+    job->t[T_LOWER] = job->t[T_OPT] = job->t[T_CODE] = compile_now_ms();
+    return 0;
+  }
+  C->symtag = out->key;
   C->ctx = jit_context(J);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
@@ -253,19 +265,62 @@ static int compile_protected(lua_State *L) {
   C->b = job->b;
   lower_module(C);
   const char *wrap = lower_wrapper(C, spec);
+  if (C->opt.fastmath) {
+    LLVMModuleRef fm = fastmath_apply(L, C->ctx, job->mod, C->opt.fastmath);
+    LLVMDisposeModule(job->mod);
+    job->mod = C->mod = fm;
+  }
+  job->t[T_LOWER] = compile_now_ms();
+  if (C->pardiag) out->pardiag = dup_c(C->pardiag);
 
   char *err = NULL;
   if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
+  job->t[T_OPT] = compile_now_ms();
   out->symbol = dup_c(spec->symbol);
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
-  LLVMModuleRef m = job->mod;
-  job->mod = NULL;  /* the JIT owns it now, also on failure */
-  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
+    job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
+    if (job->obj == NULL) fail_llvm(L, "cannot generate object code", err);
+    if (jit_add_object(J, job->obj, job->objlen, &err) != 0) fail_llvm(L, "cannot add the object code to the JIT", err);
+  } else {
+    LLVMModuleRef m = job->mod;
+    job->mod = NULL;  /* the JIT owns it now, also on failure */
+    if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
   if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
+  cache_done(C, job->name, out, job->obj, job->objlen);
+  job->t[T_CODE] = compile_now_ms();
   return 0;
+}
+
+/* LUMBA_VERBOSE=1: where the time of a compilation went */
+static void report(const Job *job, const DispSpec *out) {
+  char sig[512];
+  size_t n = 0;
+  sig[0] = '\0';
+  for (int i = 0; i < out->nargs && n < sizeof sig; i++)
+    n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%s", i ? ", " : "", out->argtypes[i]->name);
+  const double *t = job->t;
+  if (job->gpu && !job->sim)
+    fprintf(stderr, "lumba: compiled kernel %s(%s): parse %.2f ms, infer %.2f ms, lower %.2f ms (NVVM and load at the first launch)\n",
+            job->name, sig, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER]);
+  else if (job->sim)
+    fprintf(stderr, "lumba: compiled kernel %s(%s) for the simulator: parse %.2f ms, infer %.2f ms, lower %.2f ms, "
+            "optimise %.2f ms, codegen and load %.2f ms, total %.2f ms\n", job->name, sig, t[T_PARSE] - t[T_START],
+            t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER], t[T_OPT] - t[T_LOWER], t[T_CODE] - t[T_OPT],
+            t[T_CODE] - t[T_START]);
+  else if (job->from_cache)
+    fprintf(stderr, "lumba: compiled %s(%s) -> %s: parse %.2f ms, infer %.2f ms, loaded from the cache in %.2f ms, total %.2f ms\n",
+            job->name, sig, out->ret->name, t[T_PARSE] - t[T_START], t[T_INFER] - t[T_PARSE],
+            t[T_CODE] - t[T_INFER], t[T_CODE] - t[T_START]);
+  else
+    fprintf(stderr, "lumba: compiled %s(%s) -> %s: parse %.2f ms, infer %.2f ms, lower %.2f ms, optimise %.2f ms, "
+            "codegen and load %.2f ms, total %.2f ms\n", job->name, sig, out->ret->name, t[T_PARSE] - t[T_START],
+            t[T_INFER] - t[T_PARSE], t[T_LOWER] - t[T_INFER], t[T_OPT] - t[T_LOWER], t[T_CODE] - t[T_OPT],
+            t[T_CODE] - t[T_START]);
 }
 
 /* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
@@ -320,13 +375,17 @@ static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
   return arena_strdup(C->A, name);
 }
 
+static void check_kernel_ret(Job *job, FuncSpec *spec) {
+  if (spec->ret->kind != TY_NONE && !job->opt->device)
+    compile_error(&job->C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
+                  tyname(&job->C, spec->ret));
+}
+
 static int compile_kernel_protected(lua_State *L) {
   Job *job = lua_touserdata(L, 1);
   Compile *C = &job->C;
   FuncSpec *spec = front(L, job);
-  if (spec->ret->kind != TY_NONE && !job->opt->device)
-    compile_error(C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
-                  tyname(C, spec->ret));
+  check_kernel_ret(job, spec);
   job->gpu_ctx = LLVMContextCreate();
   C->ctx = job->gpu_ctx;
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
@@ -337,6 +396,7 @@ static int compile_kernel_protected(lua_State *L) {
   C->b = job->b;
   lower_module(C);
   const char *kname = gpu_kernel_entry(C, spec);
+  job->t[T_LOWER] = compile_now_ms();
   char *verr = NULL;
   if (LLVMVerifyModule(C->mod, LLVMReturnStatusAction, &verr)) {
     lua_pushfstring(L, "lumba: internal error: invalid kernel IR: %s", verr ? verr : "?");
@@ -353,15 +413,46 @@ static int compile_kernel_protected(lua_State *L) {
   return 0;
 }
 
-static void free_dispspec(DispSpec *s) {
-  if (s == NULL) return;
-  if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
-  free(s->kernel_ir);
-  free(s->kernel_name);
-  free(s->symbol);
-  free(s->llvm_ir);
-  free(s->types);
-  free(s);
+/* The simulator's kernel: compiled for the CPU into the state's JIT, its
+** entry (target_sim.h) in a SimKernel kept as the spec's launcher state. */
+static int compile_sim_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  Compile *C = &job->C;
+  FuncSpec *spec = front(L, job);
+  check_kernel_ret(job, spec);
+  LmJit *J = lmstate_jit(L, C->S);
+  C->ctx = jit_context(J);
+  job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
+  C->mod = job->mod;
+  jit_prepare_module(J, C->mod);
+  job->b = LLVMCreateBuilderInContext(C->ctx);
+  C->b = job->b;
+  lower_module(C);
+  SimKernel *k = calloc(1, sizeof *k);
+  if (k == NULL) luaL_error(L, "not enough memory");
+  job->out->gpu = k;
+  job->out->gpu_free = free;
+  const char *entry = tsim_kernel_entry(C, spec, k);
+  if (C->opt.fastmath) {
+    LLVMModuleRef fm = fastmath_apply(L, C->ctx, job->mod, C->opt.fastmath);
+    LLVMDisposeModule(job->mod);
+    job->mod = C->mod = fm;
+  }
+  job->t[T_LOWER] = compile_now_ms();
+  char *err = NULL;
+  if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
+  job->t[T_OPT] = compile_now_ms();
+  job->out->symbol = dup_c(spec->symbol);
+  char *ir = LLVMPrintModuleToString(C->mod);
+  job->out->llvm_ir = dup_c(ir);
+  LLVMDisposeMessage(ir);
+  LLVMModuleRef m = job->mod;
+  job->mod = NULL;  /* the JIT owns it now, also on failure */
+  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  k->entry = (SimEntry)jit_lookup(J, entry, &err);
+  if (k->entry == NULL) fail_llvm(L, "cannot find the compiled function", err);
+  job->t[T_CODE] = compile_now_ms();
+  return 0;
 }
 
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
@@ -377,42 +468,34 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.nargs = nargs;
   job.declared_ret = declared_ret;
   job.gpu = gpu;
+  job.sim = gpu && cudrv_simulating(L);
+  job.t[T_START] = compile_now_ms();
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
-  LmState *S = lmstate_get(L);
-  job.disp = lua_touserdata(L, disp_idx);
-  job.outer = S->active;
-  S->active = &job;
-  lua_pushcfunction(L, gpu ? compile_kernel_protected : compile_protected);
+  Dispatcher *d = lua_touserdata(L, disp_idx);
+  DispBusy busy = {argtypes, nargs, d->busy};
+  d->busy = &busy;
+  lua_pushcfunction(L, job.sim ? compile_sim_protected : gpu ? compile_kernel_protected : compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
-  S->active = job.outer;
   /* cleanup runs whatever happened */
+  d->busy = busy.next;
   if (job.b) LLVMDisposeBuilder(job.b);
   if (job.mod) LLVMDisposeModule(job.mod);
   if (job.gpu_ctx) LLVMContextDispose(job.gpu_ctx);
+  free(job.obj);
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
   if (status != LUA_OK) {
-    free_dispspec(job.out);
+    dispatch_free_spec(job.out);
     lua_error(L);
   }
   lua_settop(L, top);
+  if (lmstate_get(L)->verbose) report(&job, job.out);
   return job.out;
 }
 
-bool compile_active(LmState *S, const void *disp, Type **argtypes, int nargs) {
-  for (Job *j = S->active; j; j = j->outer)
-    if (j->disp == disp && j->nargs == nargs && memcmp(j->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0)
-      return true;
-  return false;
-}
-
-void compile_free_spec(DispSpec *s);
-void compile_free_spec(DispSpec *s) {
-  free_dispspec(s);
-}
 
 /* inspect_asm: the kept IR text parsed again and compiled to assembly */
 char *jit_asm_of_ir(lua_State *L, const char *ir);

@@ -21,10 +21,11 @@ typedef struct Target Target;
 ** interned types outlive every compilation. */
 typedef struct LmState {
   LmJit *jit;          // created at the first compile, not at require
+  void (*jit_free)(LmJit *);  // set by the backend with jit
   TypeTable types;     // signature keys point here
   int64_t counter;     // makes symbol names unique
   bool closed;
-  struct Job *active;  // the innermost compilation in progress (Job.outer links the others)
+  bool verbose;        // report each compilation's stages on stderr (LUMBA_VERBOSE=1)
 } LmState;
 
 LmState *lmstate_get(lua_State *L);  /* creates it on first use */
@@ -72,6 +73,7 @@ struct FuncSpec {
   Type **argtypes;
   int nargs;
   Type *ret;               // NULL while unknown
+  bool ret_fixed;          // ret comes from an eager signature: returns convert to it
   Loc ret_loc;
   Local *locals;
   int nlocals, caplocals;
@@ -84,14 +86,18 @@ struct FuncSpec {
   FuncSpec *next;
 };
 
+/* Every field that changes the generated code must also be hashed by
+** cache_key (cache.c), or two different compilations would share a key. */
 typedef struct Options {
   bool boundscheck;
   bool error_model_numpy;    // float division by zero gives inf/nan
+  bool error_model_set;      // error_model was given (kernels default to 'numpy', as in numba-cuda)
   unsigned fastmath;         // LLVM fast-math flags (0: none)
   bool parallel;
   bool cache;
   bool gpu;                  // compile for the CUDA target
   bool device;               // cuda device function
+  bool lua;                  // Lua 5.4 semantics (functions written in Lua; see infer_lua.c)
 } Options;
 
 typedef struct Compile {
@@ -107,8 +113,16 @@ typedef struct Compile {
   struct ModName { const char *name; Sym sym; } *modnames;
   int nmodnames, capmodnames;
   FuncSpec *specs;         // every specialization made by this compilation
+  struct Import { const void *disp; Node *def; } *imports;  // device functions parsed into this compilation
+  int nimports, capimports;
+  char *pardiag;           // parallel diagnostics text (lower_parallel.c), arena
+  size_t pardiag_len;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;
+  struct CacheNote *notes; // env/global values and callee keys the code depends on (cache.h)
+  int nnotes, capnotes;
+  const char *symtag;      // the content key: symbols are <def>__<16 hex of it>_<n> (NULL: a counter)
+  int nsyms;               // symbols named from symtag so far
   const Target *target;
   /* LLVM, while lowering */
   LLVMContextRef ctx;
@@ -134,9 +148,9 @@ typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret);
 void compile_note_ref(Compile *C, int ref);
-/* is dispatcher disp being compiled for these argument types (further out
-** on the C stack)? Compiling it again would never end. */
-bool compile_active(LmState *S, const void *disp, Type **argtypes, int nargs);
+
+void state_open(lua_State *L);  /* state.c: verbosity, cache and thread-count functions */
+double compile_now_ms(void);
 
 /* messages */
 l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ...)

@@ -8,12 +8,15 @@
 
 #include <lauxlib.h>
 
+#include "cache.h"
+#include "backend.h"
 #include "dispatch.h"
+#include "fastmath.h"
 #include "frontend.h"
+#include "kernel.h"
 #include "lower.h"
 #include "types.h"
 
-void compile_free_spec(DispSpec *s);
 
 bool dispatch_test(lua_State *L, int idx) {
   return luaL_testudata(L, idx, DISPATCHER_MT) != NULL;
@@ -52,8 +55,8 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
     }
     default: break;
   }
-  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean or lumba.ndarray expected, got %s)", argn, fname,
-                  luaL_typename(L, idx));
+  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean, table or lumba.ndarray expected, got %s)", argn,
+                  fname, luaL_typename(L, idx));
   lua_error(L);
   return NULL;
 }
@@ -132,10 +135,15 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
 
 /* ---- compiling ---- */
 
+static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret);
+DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs) {
+  return add_spec(L, d, didx, argtypes, nargs, NULL);
+}
+
 static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret) {
   if (d->nspecs >= 256)
     luaL_error(L, "%s: too many specializations (256); pass arguments of fewer distinct types", d->name);
-  DispSpec *s = compile_spec(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret);
+  DispSpec *s = backend_get(L)->compile_spec(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret);
   s->next = d->specs;
   d->specs = s;
   d->nspecs++;
@@ -165,6 +173,74 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   Type *argtypes[LM_MAXARGS];
   for (int i = 0; i < nargs; i++) argtypes[i] = type_of_arg(L, S, i + 2, i + 1, d->name);
   return add_spec(L, d, 1, argtypes, nargs, NULL);
+}
+
+/* ---- plain Lua tables as arguments ---- */
+
+static int table_to_array(lua_State *L) {
+  array_from_table(L, 1, (DType)lua_tointeger(L, 2));
+  return 1;
+}
+
+/* the element type an eager signature wants for argument i; -1 if none */
+static int eager_dtype(const Dispatcher *d, int nargs, int i) {
+  if (!d->eager) return -1;
+  for (const DispSpec *s = d->specs; s; s = s->next)
+    if (s->nargs == nargs && s->argtypes[i]->kind == TY_ARRAY) return (int)s->argtypes[i]->dtype;
+  return -1;
+}
+
+/* DESIGN: plain Lua tables of numbers are accepted as arrays, copied in,
+** and copied back if written. Each table argument is replaced by a new C
+** array (of the dtype an eager signature wants, else the one lumba.array
+** infers); the table and a copy of the array's bytes go above the
+** arguments, tabs[i] being the stack index of argument i's table (0: not
+** a table). Returns whether there was any table. Only the slow path (no
+** specialization fits the arguments as they are) comes here. */
+static bool tables_in(lua_State *L, Dispatcher *d, int nargs, int *tabs) {
+  bool any = false;
+  for (int i = 0; i < nargs; i++) {
+    tabs[i] = 0;
+    if (lua_type(L, i + 2) != LUA_TTABLE) continue;
+    luaL_checkstack(L, 4, "too many arguments");
+    int dt = eager_dtype(d, nargs, i);
+    if (dt < 0) dt = array_table_dtype(L, i + 2);
+    if (dt < 0) dt = DT_FLOAT64;  /* the conversion says what is wrong with the table */
+    lua_pushcfunction(L, table_to_array);
+    lua_pushvalue(L, i + 2);
+    lua_pushinteger(L, dt);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+      lua_pushfstring(L, "bad argument #%d to '%s' (%s)", i + 1, d->name, lua_tostring(L, -1));
+      lua_error(L);
+    }
+    NdArray *a = lua_touserdata(L, -1);
+    lua_pushvalue(L, i + 2);
+    lua_insert(L, -2);
+    lua_replace(L, i + 2);  /* the argument is the array now, the table is on top */
+    tabs[i] = lua_gettop(L);
+    size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
+    void *snap = lua_newuserdatauv(L, bytes ? bytes : 1, 0);
+    if (bytes) memcpy(snap, a->s.data, bytes);
+    any = true;
+  }
+  return any;
+}
+
+/* the arguments as they were given (tables back in their slots), nothing above */
+static void tables_restore(lua_State *L, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs; i++)
+    if (tabs[i]) lua_copy(L, tabs[i], i + 2);
+  lua_settop(L, nargs + 1);
+}
+
+/* after a successful call: tables whose array was written get its values */
+static void tables_out(lua_State *L, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs; i++) {
+    if (tabs[i] == 0) continue;
+    NdArray *a = lua_touserdata(L, i + 2);
+    size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
+    if (bytes && memcmp(a->s.data, lua_touserdata(L, tabs[i] + 1), bytes) != 0) array_copy_back(L, tabs[i], a);
+  }
 }
 
 /* jit: compile, or fall back to object mode with a one-time warning */
@@ -238,8 +314,10 @@ static int dispatch_lua_call(lua_State *L) {
   lua_pop(L, 1);
   if (LM_UNLIKELY(d->name == NULL)) collected(L);
   int nargs = lua_gettop(L) - 1;
-  if (LM_UNLIKELY(d->opt.gpu))
+  if (LM_UNLIKELY(d->opt.gpu)) {
+    if (d->opt.device) return luaL_error(L, "%s is a CUDA device function: call it from a kernel", d->name);
     return luaL_error(L, "%s is a CUDA kernel: launch it with %s[{blocks, threads}](...)", d->name, d->name);
+  }
   if (nargs != d->nparams) {
     if (nargs > d->nparams || nargs < d->nparams - d->ndefaults)
       return luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams,
@@ -251,11 +329,17 @@ static int dispatch_lua_call(lua_State *L) {
     nargs = d->nparams;
   }
   DispSpec *s = d->last;
+  int tabs[LM_MAXARGS];
+  bool tables = false;
   if (s == NULL || !spec_fits(L, s, nargs, false)) {
     if (d->objmode) return call_objmode(L, d, nargs);
+    tables = tables_in(L, d, nargs, tabs);
     if (d->fallback) {
       s = try_compile(L, d, nargs);
-      if (s == NULL) return call_objmode(L, d, nargs);
+      if (s == NULL) {
+        tables_restore(L, nargs, tabs);  /* object mode takes the tables themselves */
+        return call_objmode(L, d, nargs);
+      }
     } else {
       s = find_or_compile(L, d, nargs);
     }
@@ -272,6 +356,7 @@ static int dispatch_lua_call(lua_State *L) {
   err.stack_limit = 0;
   int32_t st = s->wrap(&err, ret, args);
   if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
+  if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);
   int k = 0;
   return push_value(L, s->ret, ret, &k);
 }
@@ -288,7 +373,7 @@ static bool opt_bool(lua_State *L, int t, const char *k, bool dflt) {
 static void read_options(lua_State *L, int t, Options *o) {
   static const char *const known[] = {"boundscheck", "error_model", "fastmath", "parallel", "cache", "nopython",
                                       "name", "forceobj", "nogil", "inline", "signatures", "debug", "device", "target", "lineinfo",
-                                      "max_registers", "opt", "fallback", NULL};
+                                      "max_registers", "opt", "fallback", "semantics", NULL};
   memset(o, 0, sizeof *o);
   if (lua_isnoneornil(L, t)) {
     o->boundscheck = getenv("LUMBA_BOUNDSCHECK") && strcmp(getenv("LUMBA_BOUNDSCHECK"), "1") == 0;
@@ -321,10 +406,33 @@ static void read_options(lua_State *L, int t, Options *o) {
     if (em == NULL || (strcmp(em, "python") != 0 && strcmp(em, "numpy") != 0))
       luaL_error(L, "error_model must be 'python' or 'numpy'");
     o->error_model_numpy = strcmp(em, "numpy") == 0;
+    o->error_model_set = true;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, t, "semantics");
+  if (!lua_isnil(L, -1)) {
+    const char *sm = lua_tostring(L, -1);
+    if (sm == NULL || (strcmp(sm, "python") != 0 && strcmp(sm, "lua") != 0))
+      luaL_error(L, "semantics must be 'python' or 'lua'");
+    o->lua = strcmp(sm, "lua") == 0;
   }
   lua_pop(L, 1);
   lua_getfield(L, t, "fastmath");
-  o->fastmath = lua_toboolean(L, -1) ? 1u : 0u;
+  if (lua_istable(L, -1)) {  /* a set of LLVM fast-math flags: {"nnan", "contract", ...} or {nnan=true} */
+    int ti = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, ti)) {
+      const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : lua_tostring(L, -1);
+      int f = name ? fastmath_flag(name) : -1;
+      if (f < 0)
+        luaL_error(L, "unknown fast-math flag '%s' (nnan, ninf, nsz, arcp, contract, afn, reassoc or fast)",
+                   name ? name : "?");
+      if (lua_type(L, -2) != LUA_TSTRING || lua_toboolean(L, -1)) o->fastmath |= (unsigned)f;
+      lua_pop(L, 1);
+    }
+  } else {
+    o->fastmath = lua_toboolean(L, -1) ? FM_ALL : 0u;
+  }
   lua_pop(L, 1);
 }
 
@@ -338,7 +446,7 @@ typedef struct Probe {
   Arena arena;
 } Probe;
 
-static void push_default(lua_State *L, Node *v) {
+static void push_default(lua_State *L, const Source *src, Node *v) {
   bool neg = false;
   if (v->kind == ND_UnaryOp && v->op == OP_USub && v->operand->kind == ND_Constant) {
     neg = true;
@@ -352,8 +460,7 @@ static void push_default(lua_State *L, Node *v) {
       default: break;
     }
   }
-  Source src = {NULL, NULL, 0};
-  diag_error(L, &src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
+  diag_error(L, src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
 }
 
 static int probe_protected(lua_State *L) {
@@ -383,11 +490,23 @@ static int probe_protected(lua_State *L) {
   p->ndefaults = def->defaults.len;
   lua_createtable(L, def->defaults.len, 0);
   for (int i = 0; i < def->defaults.len; i++) {
-    push_default(L, def->defaults.items[i]);
+    push_default(L, &src, def->defaults.items[i]);
     lua_rawseti(L, -2, i + 1);
   }
   lua_pushstring(L, def->name);  /* any length: the arena dies with the probe */
   return 2;
+}
+
+void dispatch_free_spec(DispSpec *s) {
+  if (s == NULL) return;
+  if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
+  free(s->kernel_ir);
+  free(s->kernel_name);
+  free(s->pardiag);
+  free(s->symbol);
+  free(s->llvm_ir);
+  free(s->types);
+  free(s);
 }
 
 static int disp_gc(lua_State *L) {
@@ -395,7 +514,7 @@ static int disp_gc(lua_State *L) {
   DispSpec *s = d->specs;
   while (s) {
     DispSpec *n = s->next;
-    compile_free_spec(s);
+    dispatch_free_spec(s);
     s = n;
   }
   d->specs = d->last = NULL;
@@ -515,17 +634,35 @@ static int dispatch_lua_inspect_types(lua_State *L) {
   return 1;
 }
 
+/* d:parallel_diagnostics([sig]): which prange loops ran in parallel, which
+** variables were reductions and which were private */
+static int dispatch_lua_parallel_diagnostics(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  DispSpec *s = pick_spec(L, d, 2);
+  if (s->pardiag) lua_pushstring(L, s->pardiag);
+  else if (s->llvm_ir == NULL || d->opt.cache) lua_pushfstring(L, "%s(): no prange loops, or the code came from the cache\n", d->name);
+  else lua_pushfstring(L, "%s(): no prange loops\n", d->name);
+  return 1;
+}
+
 static int dispatch_lua_inspect_llvm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
   lua_pushstring(L, pick_spec(L, d, 2)->llvm_ir);
   return 1;
 }
 
-char *jit_asm_of_ir(lua_State *L, const char *ir);
 static int dispatch_lua_inspect_asm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
+  if (d->opt.gpu) {
+    /* a kernel's assembly is its PTX */
+    lua_settop(L, 2);
+    lua_getfield(L, 1, "inspect_ptx");
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+  }
   DispSpec *s = pick_spec(L, d, 2);
-  char *text = jit_asm_of_ir(L, s->llvm_ir);
+  char *text = backend_get(L)->asm_of_ir(L, s->llvm_ir);
   lua_pushstring(L, text);
   free(text);
   return 1;
@@ -533,6 +670,10 @@ static int dispatch_lua_inspect_asm(lua_State *L) {
 
 static int dispatch_lua_index(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
+  if (lua_istable(L, 2)) {
+    if (!d->opt.gpu) return luaL_error(L, "%s is not a CUDA kernel: call it directly", d->name);
+    return kernel_push_launch(L, 1, 2);
+  }
   const char *k = luaL_checkstring(L, 2);
   if (strcmp(k, "signatures") == 0) {
     lua_newtable(L);
@@ -551,6 +692,10 @@ static int dispatch_lua_index(lua_State *L) {
     lua_getiuservalue(L, 1, DISP_UV_SOURCE);
     return 1;
   }
+  if (strcmp(k, "chunkname") == 0) {
+    lua_getiuservalue(L, 1, DISP_UV_CHUNK);
+    return 1;
+  }
   if (strcmp(k, "env") == 0 || strcmp(k, "globals") == 0 || strcmp(k, "defaults") == 0) {
     lua_getiuservalue(L, 1, k[0] == 'e' ? DISP_UV_ENV : k[0] == 'g' ? DISP_UV_GLOBALS : DISP_UV_DEFAULTS);
     return 1;
@@ -564,7 +709,9 @@ static int dispatch_lua_index(lua_State *L) {
     lua_pushboolean(L, d->opt.boundscheck); lua_setfield(L, -2, "boundscheck");
     lua_pushboolean(L, d->opt.parallel); lua_setfield(L, -2, "parallel");
     lua_pushboolean(L, d->opt.cache); lua_setfield(L, -2, "cache");
-    lua_pushstring(L, d->opt.error_model_numpy ? "numpy" : "python"); lua_setfield(L, -2, "error_model");
+    bool numpy = d->opt.error_model_numpy || (d->opt.gpu && !d->opt.error_model_set);  /* kernels default to numpy */
+    lua_pushstring(L, numpy ? "numpy" : "python"); lua_setfield(L, -2, "error_model");
+    lua_pushstring(L, d->opt.lua ? "lua" : "python"); lua_setfield(L, -2, "semantics");
     return 1;
   }
   /* methods: C ones first, then those lua/lumba/init.lua adds */
@@ -584,64 +731,6 @@ static int dispatch_lua_tostring(lua_State *L) {
   return 1;
 }
 
-/* ---- calls from other compiled functions ---- */
-
-DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc loc) {
-  lua_State *L = C->L;
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  Dispatcher *d = lua_touserdata(L, -1);
-  int didx = lua_gettop(L);
-  if (d->name == NULL) compile_error(C, loc, "TypingError", "a called dispatcher has been collected");
-  if (nargs != d->nparams)
-    compile_error(C, loc, "TypingError", "%s() takes %d arguments but %d were given", d->name, d->nparams, nargs);
-  DispSpec *found = NULL;
-  for (DispSpec *s = d->specs; s && !found; s = s->next)
-    if (s->nargs == nargs && memcmp(s->argtypes, argtypes, sizeof(Type *) * (size_t)nargs) == 0) found = s;
-  if (found == NULL) {
-    if (d->eager) compile_error(C, loc, "TypingError", "%s has no compiled signature for these argument types", d->name);
-    if (compile_active(C->S, d, argtypes, nargs))
-      compile_error(C, loc, "TypingError",
-                    "%s() calls itself through other dispatchers, which cannot be compiled (put the functions in one source)",
-                    d->name);
-    found = add_spec(L, d, didx, argtypes, nargs, NULL);
-  }
-  lua_settop(L, didx - 1);
-  return found;
-}
-
-Type *dispatch_spec_ret(DispSpec *d) { return d->ret; }
-
-FuncSpec *dispatch_spec_funcspec(struct Lower *L, DispSpec *d) {
-  FuncSpec *f = arena_alloc(L->C->A, sizeof(FuncSpec));
-  f->argtypes = d->argtypes;
-  f->nargs = d->nargs;
-  f->ret = d->ret;
-  f->symbol = d->symbol;
-  return f;
-}
-
-LLVMValueRef dispatch_spec_declare(struct Lower *L, DispSpec *d, LLVMTypeRef *fnty) {
-  LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, d->symbol);
-  LLVMTypeRef ps[4 + 2 * LM_MAXARGS * (LM_MAXDIM + 1)];
-  int n = 0;
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  ps[n++] = LLVMPointerType(lower_err_type(L->ctx), 0);
-  ps[n++] = LLVMPointerType(lower_type(L, d->ret), 0);
-  for (int i = 0; i < d->nargs; i++) {
-    Type *t = d->argtypes[i];
-    if (t->kind == TY_ARRAY) {
-      ps[n++] = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
-      ps[n++] = LLVMPointerType(lower_mem_type(L, t->dtype), 0);
-      for (int k = 0; k < 2 * t->ndim; k++) ps[n++] = i64;
-    } else {
-      ps[n++] = lower_type(L, t);
-    }
-  }
-  *fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), ps, (unsigned)n, 0);
-  if (f == NULL) f = LLVMAddFunction(L->C->mod, d->symbol, *fnty);
-  return f;
-}
-
 static const luaL_Reg disp_meta[] = {
     {"__index", dispatch_lua_index}, {"__gc", disp_gc},
     {"__tostring", dispatch_lua_tostring}, {NULL, NULL},
@@ -649,7 +738,8 @@ static const luaL_Reg disp_meta[] = {
 
 static const luaL_Reg disp_methods[] = {
     {"compile", dispatch_lua_compile}, {"inspect_types", dispatch_lua_inspect_types},
-    {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm}, {NULL, NULL},
+    {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm},
+    {"parallel_diagnostics", dispatch_lua_parallel_diagnostics}, {NULL, NULL},
 };
 
 void dispatch_open(lua_State *L) {

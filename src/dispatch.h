@@ -25,12 +25,22 @@ struct DispSpec {
   char *symbol;                                    // inner function (calls from other dispatchers)
   char *llvm_ir;                                   // optimised module text (inspect_llvm)
   char *types;                                     // inspect_types text
+  char *pardiag;                                   // parallel_diagnostics text
   char *kernel_ir;                                 // GPU: NVVM IR text (LLVM 14 dialect) of the kernel
   char *kernel_name;                               // GPU: the kernel entry's name
   void *gpu;                                       // GPU: the launcher's per-specialization state
   void (*gpu_free)(void *);                        // releases gpu
+  char key[65];                                    // CPU: content key, hex (cache.h); GPU: ""
   DispSpec *next;
 };
+
+/* A specialization being compiled (a node on the C stack of compile_spec):
+** calls from compiled code that come back to it cannot be typed. */
+typedef struct DispBusy {
+  Type **argtypes;
+  int nargs;
+  struct DispBusy *next;
+} DispBusy;
 
 typedef struct Dispatcher {
   char *name;          // the def this dispatcher calls
@@ -43,12 +53,15 @@ typedef struct Dispatcher {
   int nspecs;
   DispSpec *specs;     // every specialization, newest first
   DispSpec *last;      // the one used by the previous call (the fast path)
+  DispBusy *busy;      // signatures being compiled now, innermost first
 } Dispatcher;
 
 /* uservalues of a dispatcher */
 enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_UV_CHUNK, DISP_NUV = DISP_UV_CHUNK };
 
 void dispatch_open(lua_State *L);
+DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs);
+void dispatch_free_spec(DispSpec *s);
 bool dispatch_test(lua_State *L, int idx);
 int ty_slots(const Type *t);  /* 8-byte result slots a value of t takes */
 

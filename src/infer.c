@@ -138,7 +138,12 @@ static void infer_for(Infer *I, Node *s) {
   Node *it = s->iter;
   Sym f = {0};
   if (it->kind == ND_Call) f = resolve_static(C, I->spec, it->func);
-  if (f.kind == SYM_BUILTIN && (strcmp(f.qname, "range") == 0 || strcmp(f.qname, "numba.prange") == 0)) {
+  if (f.kind == SYM_BUILTIN && strcmp(f.qname, "range") == 0 && C->opt.lua) {
+    s->aux = (void *)f.qname;
+    if (s->target->kind != ND_Name)
+      compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
+    infer_store(I, s->target, infer_lua_for(I, s), NULL);
+  } else if (f.kind == SYM_BUILTIN && (strcmp(f.qname, "range") == 0 || strcmp(f.qname, "numba.prange") == 0)) {
     if (it->args.len < 1 || it->args.len > 3 || it->keywords.len)
       compile_error(C, it->loc, "TypingError", "range expects 1 to 3 integer arguments, got %d", it->args.len);
     for (int i = 0; i < it->args.len; i++) {
@@ -147,7 +152,7 @@ static void infer_for(Infer *I, Node *s) {
         compile_error(C, it->args.items[i]->loc, "TypingError", "range() arguments must be integers, not %s",
                       tyname(C, a));
     }
-    it->aux = (void *)f.qname;
+    s->aux = (void *)f.qname;  /* on the For: the Call's own aux is a CallInfo when it is not range() */
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, ty_int64, NULL);
@@ -155,6 +160,19 @@ static void infer_for(Infer *I, Node *s) {
     Type *t = infer_expr(I, it);
     if (t && t->kind == TY_ARRAY && t->ndim == 0)
       compile_error(C, it->loc, "TypingError", "iteration over a 0-d array (%s)", tyname(C, t));
+    if (t && (t->kind == TY_ARRAY || t->kind == TY_TUPLE)) {
+      /* a hidden local holds the iterable during the loop, as Python's
+      ** iterator does: the body may rebind the name iterated over, and the
+      ** cleanup path releases a temporary array when the function leaves
+      ** the loop by return or by an error */
+      char name[64];
+      if (it->loc.line > 0) snprintf(name, sizeof name, "$iter@%d:%d", it->loc.line, it->loc.col + 1);
+      else snprintf(name, sizeof name, "$iter@%p", (void *)it);
+      int slot = spec_local(I->spec, name);
+      if (slot < 0) slot = add_local(C, I->spec, arena_strdup(C->A, name));
+      s->slot = slot;
+      infer_set_local(I, slot, t, it->loc);
+    }
     if (t && t->kind == TY_ARRAY) {
       Type *el = t->ndim == 1 ? ty_scalar(t->dtype)
                               : ty_array(&C->S->types, t->dtype, t->ndim - 1, t->layout == 'C' ? 'C' : 'A');
@@ -218,6 +236,7 @@ static void infer_stmt(Infer *I, Node *s) {
           if (t->elems[i]->kind == TY_TUPLE || t->elems[i]->kind == TY_NONE)
             compile_error(C, s->loc, "UnsupportedError", "returning nested tuples is not supported");
       FuncSpec *sp = I->spec;
+      if (sp->ret_fixed) break;  /* every return converts to the signature's scalar type */
       if (sp->ret == NULL) {
         sp->ret = t;
         sp->ret_loc = s->loc;

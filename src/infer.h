@@ -46,4 +46,13 @@ typedef struct CallInfo {
   int ndims;
 } CallInfo;
 
+/* Lua 5.4 semantics (infer_lua.c), asked where opt.lua is set */
+Type *infer_lua_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
+void infer_lua_cond(Infer *I, Node *n, Type *t);      /* a condition must be a boolean */
+void infer_lua_unary(Infer *I, Node *n, Type *a);
+Type *infer_lua_boolop(Infer *I, Node *n);
+void infer_lua_compare(Infer *I, Node *n, OpKind op, Type *l, Type *r);
+int64_t infer_lua_tuple_index(int64_t k, int n);       /* 1-based k → 0-based; n when out of range */
+Type *infer_lua_for(Infer *I, Node *s);               /* numeric for: the variable's type, NULL while unknown */
+
 #endif

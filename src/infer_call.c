@@ -32,9 +32,9 @@ const struct MathFn *infer_math_fn(const char *name) {
 static const char *numpy_alias(const char *n) {
   static const char *const pairs[][2] = {
       {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"}, {"arcsinh", "asinh"},
-      {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"arctan2", "atan2"}, {"power", "pow"},
+      {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"arctan2", "atan2"},
       {"absolute", "abs"}, {"minimum", "min"}, {"maximum", "max"}, {"amin", "min"},
-      {"amax", "max"}, {"round_", "round"}, {"around", "round"},
+      {"amax", "max"},
   };
   for (size_t i = 0; i < lm_countof(pairs); i++)
     if (strcmp(n, pairs[i][0]) == 0) return pairs[i][1];
@@ -258,6 +258,16 @@ static Type *infer_method(Infer *I, Node *n, Node *recv, Type *a, const char *na
   ci->nargs = nargs;
   if (a->kind != TY_ARRAY)
     compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
+  /* arguments these methods would take in NumPy (axis, order, axes) change the
+  ** result: refuse them rather than ignore them */
+  bool reduction = strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0 || strcmp(name, "min") == 0 ||
+                   strcmp(name, "max") == 0 || strcmp(name, "mean") == 0;
+  if (nargs > 0 && reduction)
+    compile_error(C, n->loc, "TypingError", "%s() with an axis is not supported in compiled code", name);
+  if (nargs > 0 && strcmp(name, "copy") == 0)
+    compile_error(C, n->loc, "TypingError", "copy() takes no arguments (%d given)", nargs);
+  if (nargs > 0 && strcmp(name, "transpose") == 0)
+    compile_error(C, n->loc, "TypingError", "transpose() with axes is not supported in compiled code");
   if (strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0) return elem_sum_type(a);
   if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) return ty_scalar(a->dtype);
   if (strcmp(name, "mean") == 0) return a->dtype == DT_FLOAT32 ? ty_scalar(DT_FLOAT32) : ty_float64;
@@ -332,6 +342,13 @@ static Type *infer_cuda_call(Infer *I, Node *n, const char *what) {
     return ty_array(&C->S->types, ci->dt, ci->ndims, 'C');
   }
   if (strncmp(what, "atomic.", 7) == 0) {
+    /* Numba spells them and_ / or_ (Python keywords) */
+    if (strcmp(what, "atomic.and_") == 0 || strcmp(what, "atomic.or_") == 0) {
+      char *w = arena_strdup(C->A, what);
+      w[strlen(w) - 1] = '\0';
+      ci->qname = w;
+      what = w;
+    }
     const char *op = what + 7;
     bool cas = strcmp(op, "cas") == 0 || strcmp(op, "compare_and_swap") == 0;
     int na = cas ? 4 : 3;
@@ -364,6 +381,21 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
     const char *nm = q + 5;
     if (infer_math_fn(nm)) return infer_math(I, n, nm, false);
     compile_error(C, n->loc, "TypingError", "unknown function math.%s", nm);
+  }
+  if (strcmp(q, "numpy.power") == 0) {
+    /* np.power(x, y) is x ** y: integers stay integers, as in NumPy */
+    nargs_between(I, n, "power", 2, 2);
+    no_keywords(I, n, "power");
+    new_info(I, n, CALL_BUILTIN, q);
+    if (!arg_types(I, n->args.items, 2, at)) return NULL;
+    return infer_binop_type(I, OP_Pow, scalar_arg(I, n->args.items[0], at[0], "power"),
+                            scalar_arg(I, n->args.items[1], at[1], "power"), n->loc);
+  }
+  if (strcmp(q, "numpy.round") == 0 || strcmp(q, "numpy.round_") == 0 || strcmp(q, "numpy.around") == 0) {
+    /* np.round keeps floats floating (the builtin round() gives an int) */
+    Type *t = infer_builtin(I, n, "round");
+    Type *x = n->args.items[0]->ty;
+    return t && x && ty_is_float(x) ? x : t;
   }
   if (strncmp(q, "numpy.", 6) == 0) {
     const char *nm = numpy_alias(q + 6);
@@ -416,7 +448,8 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
     scalar_arg(I, n->args.items[0], at[0], q);
     if (n->args.len == 2) {
       if (!ty_is_int(at[1])) compile_error(C, n->args.items[1]->loc, "TypingError", "round() ndigits must be an integer");
-      return ty_is_float(at[0]) ? ty_float64 : ty_int64;
+      /* Numba types round(x, n) for floats only: an integer x converts to float64 */
+      return at[0]->dtype == DT_FLOAT32 ? at[0] : ty_float64;
     }
     return ty_int64;
   }

@@ -20,6 +20,7 @@ static Type *need(Infer *I, Node *n, Type *t) {
 
 Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
   Compile *C = I->C;
+  if (C->opt.lua) return infer_lua_binop_type(I, op, a, b, loc);
   if (ty_is_number(a) && ty_is_number(b)) {
     switch (op) {
       case OP_Add: case OP_Sub: case OP_Mult: case OP_FloorDiv: case OP_Mod: {
@@ -49,6 +50,7 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
 
 void infer_truth(Infer *I, Node *n) {
   Type *t = infer_expr(I, n);
+  if (I->C->opt.lua) infer_lua_cond(I, n, t);
   if (t && t->kind != TY_SCALAR)
     compile_error(I->C, n->loc, "TypingError", "%s cannot be used as a condition%s", tyname(I->C, t),
                   t->kind == TY_ARRAY ? " (the truth value of an array is ambiguous)" : "");
@@ -101,7 +103,8 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
     if (store) compile_error(C, n->loc, "TypingError", "tuples cannot be changed");
     if (nidx != 1 || nslices) compile_error(C, n->loc, "UnsupportedError", "tuples can only be indexed by one integer");
     if (const_int(sl, &k)) {
-      if (k < 0) k += base->nelems;
+      if (C->opt.lua) k = infer_lua_tuple_index(k, base->nelems);
+      else if (k < 0) k += base->nelems;
       if (k < 0 || k >= base->nelems)
         compile_error(C, sl->loc, "IndexError", "tuple index out of range");
       return n->ty = base->elems[k];
@@ -191,6 +194,7 @@ static Type *infer_compare(Infer *I, Node *n) {
     if (r == NULL) unknown = true;
     else if (l && (!ty_is_number(l) || !ty_is_number(r)))
       compile_error(C, n->loc, "TypingError", "cannot compare %s and %s", tyname(C, l), tyname(C, r));
+    else if (l && C->opt.lua) infer_lua_compare(I, n, op, l, r);
     l = r;
   }
   return unknown ? need(I, n, NULL) : (n->ty = ty_bool);
@@ -237,6 +241,7 @@ Type *infer_expr(Infer *I, Node *n) {
       if (a == NULL) break;
       if (!ty_is_number(a))
         compile_error(C, n->loc, "TypingError", "bad operand type for unary %s: %s", ast_op_symbols[n->op], tyname(C, a));
+      if (C->opt.lua) infer_lua_unary(I, n, a);
       if (n->op == OP_Not) t = ty_bool;
       else if (n->op == OP_Invert && ty_is_float(a))
         compile_error(C, n->loc, "TypingError", "bad operand type for unary ~: %s", tyname(C, a));
@@ -245,6 +250,10 @@ Type *infer_expr(Infer *I, Node *n) {
       break;
     }
     case ND_BoolOp: {
+      if (C->opt.lua) {
+        t = infer_lua_boolop(I, n);
+        break;
+      }
       bool unknown = false;
       for (int i = 0; i < n->elts.len; i++) {
         Type *a = infer_expr(I, n->elts.items[i]);

@@ -79,6 +79,16 @@ LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int n
   return LLVMBuildCall2(L->b, ft, f, args, (unsigned)n, "");
 }
 
+/* a float math function by its C name (fabs, floor, rint, copysign...): an
+** LLVM intrinsic on the CPU, libdevice on the GPU (libNVVM rejects some
+** intrinsics, llvm.fabs.f64 among them) */
+LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n) {
+  char intr[32];
+  snprintf(intr, sizeof intr, "llvm.%s", base);
+  bool f32 = LLVMGetTypeKind(LLVMTypeOf(args[0])) == LLVMFloatTypeKind;
+  return L->C->target->math_call(L, base, intr, args, n, f32);
+}
+
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n) {
   LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, name);
   if (f) return f;
@@ -138,8 +148,9 @@ static void set_err(Lower *L, LmErrKind kind, const char *msg) {
 
 void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg) {
   LLVMBasicBlockRef bad = lower_block(L, "raise"), ok = lower_block(L, "ok");
-  LLVMValueRef expect = lower_intrinsic(L, "llvm.expect",
-                                        (LLVMTypeRef[]){LLVMInt1TypeInContext(L->ctx)}, 1,
+  /* errors are unlikely: tell the CPU's optimiser (libNVVM is kept to what it accepts) */
+  LLVMValueRef expect = L->C->target->gpu ? cond
+                      : lower_intrinsic(L, "llvm.expect", (LLVMTypeRef[]){LLVMInt1TypeInContext(L->ctx)}, 1,
                                         (LLVMValueRef[]){cond, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0)}, 2);
   LLVMBuildCondBr(L->b, expect, bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);
@@ -187,25 +198,20 @@ static void declare_spec(Lower *L, FuncSpec *spec) {
   int n = param_types(L, spec, params);
   spec->fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params, (unsigned)n, 0);
   char name[256];
-  snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
+  if (L->C->symtag)  /* from the content key: the same in every process (cache.h) */
+    snprintf(name, sizeof name, "%s__%.16s_%d", spec->def->name, L->C->symtag, ++L->C->nsyms);
+  else
+    snprintf(name, sizeof name, "%s__%lld", spec->def->name, (long long)++L->C->S->counter);
   spec->symbol = arena_strdup(L->C->A, name);
   spec->fn = LLVMAddFunction(L->C->mod, name, spec->fnty);
-  /* arrays never alias each other's data: the user's contract, as in Numba */
+  /* the error record and the result slot are the callee's alone; array data
+  ** may alias (f(a, a) is legal, as in Numba): LLVM checks at run time
+  ** before vectorising */
   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
   unsigned nocapture = LLVMGetEnumAttributeKindForName("nocapture", 9);
-  int p = 2;
   LLVMAddAttributeAtIndex(spec->fn, 1, LLVMCreateEnumAttribute(L->ctx, noalias, 0));
   LLVMAddAttributeAtIndex(spec->fn, 2, LLVMCreateEnumAttribute(L->ctx, noalias, 0));
   LLVMAddAttributeAtIndex(spec->fn, 2, LLVMCreateEnumAttribute(L->ctx, nocapture, 0));
-  for (int i = 0; i < spec->nargs; i++) {
-    Type *t = spec->argtypes[i];
-    if (t->kind == TY_ARRAY) {
-      LLVMAddAttributeAtIndex(spec->fn, (unsigned)(p + 2), LLVMCreateEnumAttribute(L->ctx, noalias, 0));
-      p += 2 + 2 * t->ndim;
-    } else {
-      p += 1;
-    }
-  }
 }
 
 /* C layout: strides follow from the shape, and telling LLVM so lets it
@@ -256,6 +262,19 @@ static void stack_guard(Lower *L) {
                  "RecursionError: maximum recursion depth exceeded");
 }
 
+/* an array value whose facts LLVM cannot see (loaded from memory): shapes
+** are non-negative and C/F strides follow from the shape */
+LLVMValueRef lower_restate_array(Lower *L, Type *t, LLVMValueRef a) {
+  LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+  for (int k = 0; k < t->ndim; k++) {
+    shape[k] = lower_arr_shape(L, a, k);
+    strides[k] = lower_arr_stride(L, a, k);
+    assume_nonneg(L, shape[k]);
+  }
+  contiguous_strides(L, t, shape, strides);
+  return lower_arr_make(L, t, lower_arr_mi(L, a), lower_arr_data(L, a), shape, strides);
+}
+
 static void lower_spec(Compile *C, FuncSpec *spec) {
   infer_retype(C, spec);
   Lower Lw = {0}, *L = &Lw;
@@ -277,7 +296,8 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   for (int i = 0; i < spec->nlocals; i++) {
     Local *v = &spec->locals[i];
     L->slots[i] = LLVMBuildAlloca(L->b, lower_type(L, v->ty), v->name);
-    if (has_arrays(v->ty)) LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
+    /* a variable read before any assignment reads zero, never garbage (Python would raise UnboundLocalError) */
+    LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
   }
   /* parameters into their slots (converted when a later assignment widened them) */
   int p = 2;

@@ -55,6 +55,7 @@ struct Target {
 };
 extern const Target target_cpu;
 extern const Target target_gpu;
+extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
 
 /* types */
 LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */
@@ -69,8 +70,6 @@ LLVMValueRef lower_cond(Lower *L, Node *n);       /* i1 by Python truthiness */
 LLVMValueRef lower_truth(Lower *L, Val v);
 Val lower_cast(Lower *L, Val v, Type *to);
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc);
-/* len(range(start, stop, step)) as an unsigned count, step != 0 (lower_stmt.c) */
-LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 Val lower_call(Lower *L, Node *n);
 Val lower_const_sym(Lower *L, const Sym *s);
 
@@ -90,6 +89,8 @@ Val lower_attribute(Lower *L, Node *n);
 LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr);
 void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v);
 
+LLVMValueRef lower_restate_array(Lower *L, Type *t, LLVMValueRef a);
+
 /* reference counts */
 void lower_incref(Lower *L, Val v);
 void lower_decref(Lower *L, Val v);
@@ -105,6 +106,7 @@ bool lower_terminated(Lower *L);
 LLVMValueRef lower_entry_alloca(Lower *L, LLVMTypeRef t, const char *name);
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args, int n);
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
+LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n);
 
 /* parallel loops (lower_parallel.c): true if it lowered s as a parallel loop */
 bool lower_prange(Lower *L, Node *s);
@@ -113,8 +115,16 @@ const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
 /* statements (lower_stmt.c) */
 void lower_body(Lower *L, NodeList *body);
+/* len(range(start, stop, step)) for step != 0, never overflowing (an unsigned count) */
+LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 /* loops over every element of array value a (any layout), calling fn with each element's pointer */
 typedef void (*ElemFn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
 void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud);
+
+/* Lua 5.4 semantics (lower_lua.c), used where opt.lua is set */
+LLVMValueRef lower_lua_binop(Lower *L, OpKind op, Val a, Val b, Type *rt);  /* NULL: Python's rule is Lua's */
+LLVMValueRef lower_lua_index(Lower *L, LLVMValueRef i, LLVMValueRef dim);   /* 1-based → 0-based, unchecked */
+void lower_lua_for(Lower *L, Node *s);
+void lower_lua_integral(Lower *L, LLVMValueRef x);  /* math.floor/ceil: x must fit an int64 */
 
 #endif

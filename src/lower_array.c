@@ -50,10 +50,10 @@ void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v) {
 static LLVMValueRef wrap_index(Lower *L, LLVMValueRef i, LLVMValueRef dim, int axis) {
   LLVMValueRef zero = lower_i64(L, 0);
   LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, i, zero, "");
-  LLVMValueRef w = LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, i, dim, ""), i, "idx");
+  LLVMValueRef w = L->C->opt.lua ? lower_lua_index(L, i, dim) : LLVMBuildSelect(L->b, neg, LLVMBuildAdd(L->b, i, dim, ""), i, "idx");
   if (L->C->opt.boundscheck) {
     LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntUGE, w, dim, "");
-    lower_index_error_if(L, bad, i, axis, dim);
+    lower_index_error_if(L, bad, i, L->C->opt.lua ? axis + 1 : axis, dim);
   }
   return w;
 }
@@ -132,9 +132,14 @@ static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *sta
     b[k] = x;
   }
   *start = b[0];
-  /* length: len(range(start, stop, step)), in unsigned arithmetic so that
-  ** a step of -2**63 (whose negation overflows) counts right */
-  *len = lower_range_len(L, b[0], b[1], *step);
+  /* length: ceil(span / |step|) when the span is positive, else 0 */
+  LLVMValueRef span_pos = LLVMBuildSub(L->b, b[1], b[0], "");
+  LLVMValueRef span_neg = LLVMBuildSub(L->b, b[0], b[1], "");
+  LLVMValueRef astep = LLVMBuildSelect(L->b, pos, *step, LLVMBuildNeg(L->b, *step, ""), "");
+  LLVMValueRef span = LLVMBuildSelect(L->b, pos, span_pos, span_neg, "");
+  /* (span - 1) / |step| + 1 in unsigned arithmetic: |step| may be 2**63 and span + |step| would overflow */
+  LLVMValueRef n = LLVMBuildAdd(L->b, LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, span, one, ""), astep, ""), one, "");
+  *len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), n, zero, "len");
 }
 
 /* a view of base for a subscript mixing integers and slices */
@@ -177,7 +182,8 @@ Val lower_subscript(Lower *L, Node *n) {
     else if (sl->kind == ND_UnaryOp && sl->operand->kind == ND_Constant) k = -sl->operand->ival;
     else constant = false;
     if (constant) {
-      if (k < 0) k += bt->nelems;
+      if (L->C->opt.lua) k = infer_lua_tuple_index(k, bt->nelems);
+      else if (k < 0) k += bt->nelems;
       Val e = {bt->elems[k], LLVMBuildExtractValue(L->b, t.v, (unsigned)k, ""), false};
       return e;
     }
@@ -187,7 +193,8 @@ Val lower_subscript(Lower *L, Node *n) {
     LLVMBuildStore(L->b, t.v, tmp);
     LLVMValueRef i = lower_cast(L, lower_expr(L, sl), ty_int64).v;
     LLVMValueRef n_ = lower_i64(L, bt->nelems);
-    i = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""), LLVMBuildAdd(L->b, i, n_, ""), i, "");
+    if (L->C->opt.lua) i = lower_lua_index(L, i, n_);
+    else i = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""), LLVMBuildAdd(L->b, i, n_, ""), i, "");
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, n_, ""), LMERR_RAISE, "IndexError: tuple index out of range");
     LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
     return (Val){bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};

@@ -28,7 +28,7 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
     if (!ty_is_float(a0.ty)) return (Val){ty_bool, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), m->name[2] == 'f', 0), false};
     LLVMValueRef x = a0.v;
     LLVMTypeRef t = LLVMTypeOf(x);
-    LLVMValueRef ax = lower_intrinsic(L, "llvm.fabs", &t, 1, &x, 1);
+    LLVMValueRef ax = lower_fmath(L, "fabs", &x, 1);
     LLVMValueRef inf = LLVMConstReal(t, INFINITY);
     LLVMValueRef r = strcmp(m->name, "isnan") == 0 ? LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "")
                    : strcmp(m->name, "isinf") == 0 ? LLVMBuildFCmp(L->b, LLVMRealOEQ, ax, inf, "")
@@ -47,26 +47,25 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
   } else {
     r = L->C->target->math_call(L, m->base, m->intrinsic, xs, m->arity, opt->dtype == DT_FLOAT32);
   }
+  if (L->C->opt.lua && ty_is_int(rt)) lower_lua_integral(L, r);
   return lower_cast(L, (Val){opt, r, false}, rt);
 }
 
 /* round half to even (Python 3), ndigits through scaling */
 static Val lower_round(Lower *L, Node *n, CallInfo *ci) {
   Val x = arg(L, ci, 0);
-  if (!ty_is_float(x.ty)) return lower_cast(L, x, n->ty);
-  LLVMTypeRef t = lower_type(L, x.ty);
+  if (!ty_is_float(x.ty) && ci->nargs == 1) return lower_cast(L, x, n->ty);
   if (ci->nargs == 2) {
     Val nd = lower_cast(L, arg(L, ci, 1), ty_float64);
     LLVMValueRef ten = LLVMConstReal(LLVMDoubleTypeInContext(L->ctx), 10.0);
-    LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
     LLVMValueRef pa[2] = {ten, nd.v};
-    LLVMValueRef scale = lower_intrinsic(L, "llvm.pow", &dt, 1, pa, 2);
+    LLVMValueRef scale = lower_fmath(L, "pow", pa, 2);
     LLVMValueRef xv = lower_cast(L, x, ty_float64).v;
     LLVMValueRef y = LLVMBuildFMul(L->b, xv, scale, "");
-    y = lower_intrinsic(L, "llvm.rint", &dt, 1, &y, 1);
+    y = lower_fmath(L, "rint", &y, 1);
     return lower_cast(L, (Val){ty_float64, LLVMBuildFDiv(L->b, y, scale, ""), false}, n->ty);
   }
-  LLVMValueRef r = lower_intrinsic(L, "llvm.rint", &t, 1, &x.v, 1);
+  LLVMValueRef r = lower_fmath(L, "rint", &x.v, 1);
   return lower_cast(L, (Val){x.ty, r, false}, n->ty);
 }
 
@@ -144,14 +143,13 @@ static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
     lower_raise_if(L, LLVMBuildFCmp(L->b, LLVMRealOEQ, step, LLVMConstReal(lower_type(L, ct), 0), ""), LMERR_VALUE,
                    "arange: step must not be zero");
     LLVMValueRef q = LLVMBuildFDiv(L->b, LLVMBuildFSub(L->b, stop, start, ""), step, "");
-    LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
-    q = lower_intrinsic(L, "llvm.ceil", &dt, 1, &q, 1);
+    q = lower_fmath(L, "ceil", &q, 1);
     len = lower_cast(L, (Val){ty_float64, q, false}, ty_int64).v;
   } else {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
                    "arange: step must not be zero");
-    /* len(range(start, stop, step)), exact near 2^63; beyond 2^63 - 1 elements it is too big */
-    len = lower_range_len(L, start, stop, step);
+    len = lower_range_count(L, start, stop, step);
+    /* an unsigned count beyond 2^63 - 1 (arange(-2**63, 2**63 - 1)): too big, not empty */
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), LMERR_MEMORY, "array is too big");
   }
   len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), lower_i64(L, 0), len, "");
@@ -184,6 +182,10 @@ static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
        strncmp(q, "threadfence", 11) == 0 || strstr(q, ".array") || strncmp(q, "atomic.", 7) == 0))
     return L->C->target->cuda_call(L, n, ci);
   if (infer_math_fn(q)) return lower_math(L, n, ci);
+  if (strcmp(q, "numpy.power") == 0) {
+    Val x = arg(L, ci, 0), y = arg(L, ci, 1);
+    return (Val){n->ty, lower_binop(L, OP_Pow, x, y, n->ty, n->loc), false};
+  }
   if (strcmp(q, "math.log2arg") == 0) {
     LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
     LLVMValueRef x = lower_cast(L, arg(L, ci, 0), ty_float64).v, b = lower_cast(L, arg(L, ci, 1), ty_float64).v;
@@ -202,8 +204,7 @@ static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
   if (strcmp(q, "abs") == 0) {
     Val x = lower_cast(L, arg(L, ci, 0), n->ty);
     if (ty_is_float(n->ty)) {
-      LLVMTypeRef t = lower_type(L, n->ty);
-      return (Val){n->ty, lower_intrinsic(L, "llvm.fabs", &t, 1, &x.v, 1), false};
+      return (Val){n->ty, lower_fmath(L, "fabs", &x.v, 1), false};
     }
     if (!ty_is_signed(n->ty)) return x;
     LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, x.v, LLVMConstNull(LLVMTypeOf(x.v)), "");

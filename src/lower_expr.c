@@ -53,6 +53,7 @@ Val lower_cast(Lower *L, Val v, Type *to) {
 }
 
 LLVMValueRef lower_truth(Lower *L, Val v) {
+  if (L->C->opt.lua && v.ty->kind == TY_SCALAR && !ty_is_bool(v.ty)) return LLVMConstInt(i1t(L), 1, 0);  /* Lua: numbers are true */
   return lower_cast(L, v, ty_bool).v;
 }
 
@@ -68,12 +69,10 @@ static void zero_check(Lower *L, LLVMValueRef b, bool is_float) {
                  is_float ? "division by zero" : "integer division or modulo by zero");
 }
 
-/* Python's a // b and a % b on integers; b == -1 is done apart because
-** sdiv INT64_MIN, -1 traps on x86 */
-static LLVMValueRef int_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
+/* Python's a // b and a % b on integers for b != 0; b == -1 is done apart
+** because sdiv INT64_MIN, -1 traps on x86 */
+static LLVMValueRef int_floordiv_mod_nz(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
   LLVMTypeRef t = LLVMTypeOf(a);
-  if (!(L->C->opt.error_model_numpy)) zero_check(L, b, false);
-  else b = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstNull(t), ""), LLVMConstInt(t, 1, 0), b, "");
   if (!is_signed) return want_mod ? LLVMBuildURem(L->b, a, b, "") : LLVMBuildUDiv(L->b, a, b, "");
   LLVMValueRef minus1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
   LLVMValueRef sb = LLVMBuildSelect(L->b, minus1, LLVMConstInt(t, 1, 0), b, "");
@@ -92,6 +91,20 @@ static LLVMValueRef int_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, b
   return LLVMBuildSelect(L->b, minus1, LLVMBuildSub(L->b, zero, a, ""), fq, "");
 }
 
+/* a // b, a % b on integers: ZeroDivisionError, or 0 under error_model numpy */
+static LLVMValueRef int_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  if (L->C->opt.error_model_numpy) {
+    /* NumPy's (and Numba's) integer x // 0 and x % 0 are 0: divide by 1, then select 0 */
+    LLVMValueRef bz = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstNull(t), "");
+    LLVMValueRef safe = LLVMBuildSelect(L->b, bz, LLVMConstInt(t, 1, 0), b, "");
+    LLVMValueRef r = int_floordiv_mod_nz(L, a, safe, is_signed, want_mod);
+    return LLVMBuildSelect(L->b, bz, LLVMConstNull(t), r, "");
+  }
+  zero_check(L, b, false);
+  return int_floordiv_mod_nz(L, a, b, is_signed, want_mod);
+}
+
 /* Python's float divmod (Objects/floatobject.c float_divmod) */
 static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b, bool want_mod) {
   LLVMTypeRef t = LLVMTypeOf(a);
@@ -105,14 +118,14 @@ static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b,
   LLVMValueRef adj = LLVMBuildAnd(L->b, nz, signs, "");
   LLVMValueRef mod2 = LLVMBuildSelect(L->b, adj, LLVMBuildFAdd(L->b, mod, b, ""), mod, "");
   if (want_mod) {
-    /* a zero remainder takes the divisor's sign */
+    /* a zero remainder takes the divisor's sign (x % 0.0 stays NaN under error_model numpy) */
     LLVMValueRef z = LLVMBuildFCmp(L->b, LLVMRealOEQ, mod2, zero, "");
     LLVMValueRef args[2] = {zero, b};
-    LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
+    LLVMValueRef sz = lower_fmath(L, "copysign", args, 2);
     return LLVMBuildSelect(L->b, z, sz, mod2, "");
   }
   LLVMValueRef div2 = LLVMBuildSelect(L->b, adj, LLVMBuildFSub(L->b, div, one, ""), div, "");
-  LLVMValueRef fl = lower_intrinsic(L, "llvm.floor", &t, 1, &div2, 1);
+  LLVMValueRef fl = lower_fmath(L, "floor", &div2, 1);
   LLVMValueRef half = LLVMConstReal(t, 0.5);
   LLVMValueRef up = LLVMBuildFCmp(L->b, LLVMRealOGT, LLVMBuildFSub(L->b, div2, fl, ""), half, "");
   LLVMValueRef fd = LLVMBuildSelect(L->b, up, LLVMBuildFAdd(L->b, fl, one, ""), fl, "");
@@ -120,8 +133,12 @@ static LLVMValueRef float_floordiv_mod(Lower *L, LLVMValueRef a, LLVMValueRef b,
   LLVMValueRef dz = LLVMBuildFCmp(L->b, LLVMRealOEQ, div2, zero, "");
   LLVMValueRef q = LLVMBuildFDiv(L->b, a, b, "");
   LLVMValueRef args[2] = {zero, q};
-  LLVMValueRef sz = lower_intrinsic(L, "llvm.copysign", &t, 1, args, 2);
-  return LLVMBuildSelect(L->b, dz, sz, fd, "");
+  LLVMValueRef sz = lower_fmath(L, "copysign", args, 2);
+  LLVMValueRef res = LLVMBuildSelect(L->b, dz, sz, fd, "");
+  if (!L->C->opt.error_model_numpy) return res;
+  /* error_model numpy: x // 0.0 is x / 0.0 (inf or nan), as NumPy's floor_divide */
+  LLVMValueRef bz = LLVMBuildFCmp(L->b, LLVMRealOEQ, b, zero, "");
+  return LLVMBuildSelect(L->b, bz, q, res, "");
 }
 
 /* integer power by squaring; Numba's rules for negative exponents */
@@ -181,6 +198,10 @@ static void set_fastmath(Lower *L, LLVMValueRef inst) {
 /* a op b, both converted to the operation's type first */
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   (void)loc;
+  if (L->C->opt.lua) {
+    LLVMValueRef r = lower_lua_binop(L, op, a, b, rt);
+    if (r) return r;
+  }
   if (op == OP_Div) {
     LLVMValueRef x = lower_cast(L, a, rt).v, y = lower_cast(L, b, rt).v;
     zero_check(L, y, true);

@@ -8,6 +8,7 @@
 ** is private to each iteration, and reading it after the loop is an error.
 */
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "lower.h"
@@ -152,6 +153,60 @@ static void check_body_reads(Scan *S, NodeList *body) {
   }
 }
 
+/* Locals that only ever hold sizes (N = a.shape[0], n, m = a.shape,
+** n = len(a), a.size, non-negative literals) are non-negative: the outlined
+** body says so to LLVM, which then folds Python's floor-modulo by them into a
+** plain remainder and drops negative-index checks, as in the serial code. */
+static bool size_expr(Node *v) {
+  if (v->kind == ND_Constant) return v->ckind == CK_INT && v->ival >= 0;
+  if (v->kind == ND_Subscript && v->value->kind == ND_Attribute && strcmp(v->value->name, "shape") == 0) return true;
+  if (v->kind == ND_Attribute && (strcmp(v->name, "size") == 0 || strcmp(v->name, "ndim") == 0)) return true;
+  if (v->kind == ND_Call && v->func->kind == ND_Name && strcmp(v->func->name, "len") == 0) return true;
+  return false;
+}
+
+static void scan_sizes(NodeList *body, signed char *st) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    if (s->kind == ND_Assign) {
+      for (int j = 0; j < s->targets.len; j++) {
+        Node *t = s->targets.items[j];
+        if (t->kind == ND_Name && t->slot >= 0) {
+          if (!size_expr(s->value)) st[t->slot] = -1;
+          else if (st[t->slot] == 0) st[t->slot] = 1;
+        } else if (t->kind == ND_Tuple) {
+          bool shape = s->value->kind == ND_Attribute && strcmp(s->value->name, "shape") == 0;
+          for (int k = 0; k < t->elts.len; k++) {
+            Node *e = t->elts.items[k];
+            if (e->kind != ND_Name || e->slot < 0) continue;
+            if (!shape) st[e->slot] = -1;
+            else if (st[e->slot] == 0) st[e->slot] = 1;
+          }
+        }
+      }
+    } else if (s->kind == ND_AugAssign || s->kind == ND_AnnAssign) {
+      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
+    } else if (s->kind == ND_For) {
+      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
+      scan_sizes(&s->body, st);
+      scan_sizes(&s->orelse, st);
+    } else if (s->kind == ND_While || s->kind == ND_If) {
+      scan_sizes(&s->body, st);
+      scan_sizes(&s->orelse, st);
+    }
+  }
+}
+
+static void assume_sge0(Lower *L, LLVMValueRef v) {
+  LLVMValueRef c = LLVMBuildICmp(L->b, LLVMIntSGE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+  lower_intrinsic(L, "llvm.assume", NULL, 0, &c, 1);
+}
+
+static bool nonneg_const(Node *n, int64_t *v) {
+  if (n->kind == ND_Constant && n->ckind == CK_INT && n->ival >= 0) { *v = n->ival; return true; }
+  return false;
+}
+
 static LLVMValueRef identity(Lower *L, Type *t, char op) {
   LLVMTypeRef lt = lower_type(L, t);
   bool fl = ty_is_float(t);
@@ -187,10 +242,38 @@ static LLVMValueRef rt_call(Lower *L, const char *name, LLVMTypeRef ret, LLVMTyp
   return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)np, "");
 }
 
+/* appends a line to the parallel diagnostics of this compilation */
+static void diag_line(Compile *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void diag_line(Compile *C, const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n >= sizeof line) n = sizeof line - 1;
+  char *buf = arena_alloc(C->A, C->pardiag_len + (size_t)n + 2);
+  if (C->pardiag_len) memcpy(buf, C->pardiag, C->pardiag_len);
+  memcpy(buf + C->pardiag_len, line, (size_t)n);
+  buf[C->pardiag_len + (size_t)n] = '\n';
+  C->pardiag = buf;
+  C->pardiag_len += (size_t)n + 1;
+  buf[C->pardiag_len] = '\0';
+}
+
+static const char *op_name(char op) {
+  return op == '+' ? "+" : op == '*' ? "*" : op == 'm' ? "min" : "max";
+}
+
 bool lower_prange(Lower *L, Node *s) {
   Compile *C = L->C;
   FuncSpec *spec = L->spec;
-  if (!(s->iter->aux && strcmp((const char *)s->iter->aux, "numba.prange") == 0)) return false;
+  bool is_prange = s->aux && strcmp((const char *)s->aux, "numba.prange") == 0;
+  if (is_prange && !(spec->parallel && !L->in_parallel && L->refcount))
+    diag_line(C, "%s(): prange loop at line %d ran serially (%s)", spec->def->name, s->loc.line,
+              !spec->parallel ? "the function is not compiled with parallel=true"
+              : L->in_parallel ? "nested inside another prange loop" : "this target has no thread pool");
+  if (!(s->aux && strcmp((const char *)s->aux, "numba.prange") == 0)) return false;
   if (!spec->parallel || L->in_parallel || !L->refcount) return false;
   if (s->orelse.len) compile_error(C, s->loc, "UnsupportedError", "a prange loop cannot have an else clause");
   int nl = spec->nlocals;
@@ -201,6 +284,13 @@ bool lower_prange(Lower *L, Node *s) {
     if (S.kind[i] == V_RED && spec->locals[i].ty->kind != TY_SCALAR) S.kind[i] = V_PRIVATE;
   check_body_reads(&S, &s->body);
 
+  diag_line(C, "%s(): prange loop at line %d runs in parallel on the thread pool", spec->def->name, s->loc.line);
+  for (int i = 0; i < nl; i++) {
+    if (S.kind[i] == V_RED)
+      diag_line(C, "  reduction: %s (%s, %s)", spec->locals[i].name, op_name(S.op[i]), spec->locals[i].ty->name);
+    else if (S.kind[i] == V_PRIVATE)
+      diag_line(C, "  private to each iteration: %s", spec->locals[i].name);
+  }
   LLVMContextRef ctx = L->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
   LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
@@ -251,15 +341,25 @@ bool lower_prange(Lower *L, Node *s) {
   B->status = LLVMBuildAlloca(B->b, i32, "status");
   LLVMBuildStore(B->b, lower_i32(B, 0), B->status);
   B->slots = arena_alloc(C->A, sizeof(LLVMValueRef) * (size_t)(nl + 1));
+  signed char *sizes = arena_alloc(C->A, (size_t)nl + 1);
+  scan_sizes(&spec->def->body, sizes);
+  assume_sge0(B, LLVMGetParam(bodyfn, 1));  /* par_for's chunks start at 0 or later */
   for (int i = 0; i < nl; i++) {
     Type *t = spec->locals[i].ty;
     B->slots[i] = LLVMBuildAlloca(B->b, lower_type(B, t), spec->locals[i].name);
     LLVMValueRef v = S.kind[i] == V_RED ? identity(B, t, S.op[i]) : LLVMBuildExtractValue(B->b, cv, (unsigned)i, "");
+    if (t->kind == TY_ARRAY && S.kind[i] == V_NONE) v = lower_restate_array(B, t, v);
+    if (S.kind[i] == V_NONE && sizes[i] == 1 && ty_is_int(t) && !spec->locals[i].is_param) assume_sge0(B, v);
     if (S.kind[i] != V_RED) lower_incref(B, (Val){t, v, false});
     LLVMBuildStore(B->b, v, B->slots[i]);
   }
-  LLVMValueRef start = LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 2, "");
-  LLVMValueRef step = LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 3, "");
+  /* prange(n) and constant bounds: known start and step keep i's range visible */
+  Node *itn = s->iter;
+  int64_t cstart = 0, cstep = 1;
+  bool kstart = itn->args.len == 1 || nonneg_const(itn->args.items[0], &cstart);
+  bool kstep = itn->args.len < 3 || nonneg_const(itn->args.items[2], &cstep);
+  LLVMValueRef start = kstart ? lower_i64(B, cstart) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 2, "");
+  LLVMValueRef step = kstep && cstep > 0 ? lower_i64(B, cstep) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 3, "");
   LLVMValueRef ctr = LLVMBuildAlloca(B->b, i64, "k");
   LLVMBuildStore(B->b, LLVMGetParam(bodyfn, 1), ctr);
   LLVMBuildBr(B->b, bbody);
@@ -271,7 +371,8 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMValueRef k = LLVMBuildLoad2(B->b, i64, ctr, "");
   LLVMBuildCondBr(B->b, LLVMBuildICmp(B->b, LLVMIntSLT, k, LLVMGetParam(bodyfn, 2), ""), lb, done);
   LLVMPositionBuilderAtEnd(B->b, lb);
-  LLVMValueRef iv = LLVMBuildAdd(B->b, start, LLVMBuildMul(B->b, k, step, ""), "i");
+  LLVMValueRef iv = kstart && kstep && cstep > 0 ? LLVMBuildNSWAdd(B->b, start, LLVMBuildNSWMul(B->b, k, step, ""), "i")
+                                                : LLVMBuildAdd(B->b, start, LLVMBuildMul(B->b, k, step, ""), "i");
   LLVMBuildStore(B->b, iv, B->slots[s->target->slot]);
   LoopCtx lc = {done, latch, NULL};
   B->loop = &lc;
@@ -313,7 +414,7 @@ bool lower_prange(Lower *L, Node *s) {
   }
   /* len(range(start, stop, step)); beyond 2^63 - 1 (par_for counts in
   ** int64) it is clamped: those iterations would never be reached anyway */
-  LLVMValueRef n = lower_range_len(L, pstart, pstop, pstep);
+  LLVMValueRef n = lower_range_count(L, pstart, pstop, pstep);
   n = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, n, lower_i64(L, 0), ""), lower_i64(L, INT64_MAX), n, "n");
 
   LLVMValueRef nw = rt_call(L, "par_max_workers", i32, NULL, 0, NULL);

@@ -108,26 +108,25 @@ static bool const_step(Node *n, int64_t *v) {
   return false;
 }
 
-/* len(range(start, stop, step)) for step != 0, exact for every int64
-** bound: the span and |step| are taken as unsigned 64-bit numbers, so
-** range(0, 2**63 - 1, 2**62) has 2 elements, where start + k*step would
-** wrap past stop and never end the loop. */
-LLVMValueRef lower_range_len(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
-  LLVMBuilderRef b = L->b;
+/* How many values range(start, stop, step) yields, as an unsigned count.
+** Python's range never overflows, but a counter running from start by step
+** would wrap at the ends of int64 (range(0, 2**63 - 1, 2**62) would never
+** end): the distance between the bounds always fits in 64 unsigned bits. */
+LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
   LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
-  LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, step, zero, "");
-  LLVMValueRef some = LLVMBuildSelect(b, pos, LLVMBuildICmp(b, LLVMIntSLT, start, stop, ""),
-                                      LLVMBuildICmp(b, LLVMIntSGT, start, stop, ""), "");
-  LLVMValueRef span = LLVMBuildSelect(b, pos, LLVMBuildSub(b, stop, start, ""), LLVMBuildSub(b, start, stop, ""), "");
-  LLVMValueRef astep = LLVMBuildSelect(b, pos, step, LLVMBuildNeg(b, step, ""), "");
-  LLVMValueRef n = LLVMBuildAdd(b, LLVMBuildUDiv(b, LLVMBuildSub(b, span, one, ""), astep, ""), one, "");
-  return LLVMBuildSelect(b, some, n, zero, "len");
+  LLVMValueRef pos = LLVMBuildICmp(L->b, LLVMIntSGT, step, zero, "");
+  LLVMValueRef lo = LLVMBuildSelect(L->b, pos, start, stop, ""), hi = LLVMBuildSelect(L->b, pos, stop, start, "");
+  LLVMValueRef nonempty = LLVMBuildICmp(L->b, LLVMIntSLT, lo, hi, "");
+  LLVMValueRef dist = LLVMBuildSub(L->b, hi, lo, "");
+  LLVMValueRef astep = LLVMBuildSelect(L->b, pos, step, LLVMBuildSub(L->b, zero, step, ""), "");
+  LLVMValueRef n = LLVMBuildAdd(L->b, LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, dist, one, ""), astep, ""), one, "");
+  return LLVMBuildSelect(L->b, nonempty, n, zero, "trips");
 }
 
 /* for i in range(start, stop, step): a hidden counter; i is set from it on
 ** each iteration, so i keeps the last value after the loop as in Python.
-** A step of 1 or -1 compares i with stop (i +/- 1 cannot overflow then);
-** other steps count len(range(...)) iterations (lower_range_len). */
+** A constant step of 1 counts i itself up to stop (the form LLVM's
+** vectoriser knows best, and it cannot overflow); other steps count trips. */
 static void lower_for_range(Lower *L, Node *s) {
   Node *it = s->iter;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
@@ -147,22 +146,21 @@ static void lower_for_range(Lower *L, Node *s) {
       lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
                      "range() arg 3 must not be zero");
   }
-  bool unit = known && (cstep == 1 || cstep == -1);
-  LLVMValueRef len = unit ? NULL : lower_range_len(L, start, stop, step);
-  LLVMValueRef ctr = lower_entry_alloca(L, i64, "ctr");  /* i for unit steps, else the iteration number */
+  bool unit = known && cstep == 1;
+  LLVMValueRef trips = unit ? NULL : lower_range_count(L, start, stop, step);
+  LLVMValueRef ctr = lower_entry_alloca(L, i64, "ctr");
   LLVMBuildStore(L->b, unit ? start : lower_i64(L, 0), ctr);
   LLVMBasicBlockRef head = lower_block(L, "for"), body = lower_block(L, "fbody"), latch = lower_block(L, "fnext"),
                     els = lower_block(L, "felse"), end = lower_block(L, "fend");
   LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, head);
-  LLVMValueRef c = LLVMBuildLoad2(L->b, i64, ctr, "i");
-  LLVMValueRef cond;
-  if (unit) cond = LLVMBuildICmp(L->b, cstep > 0 ? LLVMIntSLT : LLVMIntSGT, c, stop, "");
-  else cond = LLVMBuildICmp(L->b, LLVMIntULT, c, len, "");
+  LLVMValueRef c = LLVMBuildLoad2(L->b, i64, ctr, unit ? "i" : "k");
+  LLVMValueRef cond = unit ? LLVMBuildICmp(L->b, LLVMIntSLT, c, stop, "") : LLVMBuildICmp(L->b, LLVMIntULT, c, trips, "");
   LLVMBuildCondBr(L->b, cond, body, els);
   LLVMPositionBuilderAtEnd(L->b, body);
-  if (!unit) c = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, c, step, ""), "i");
-  store_local(L, s->target->slot, (Val){ty_int64, c, false});
+  /* start + k * step wraps only where the true value is in int64 anyway */
+  LLVMValueRef i = unit ? c : LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, c, step, ""), "i");
+  store_local(L, s->target->slot, (Val){ty_int64, i, false});
   LoopCtx lc = {end, latch, L->loop};
   L->loop = &lc;
   lower_body(L, &s->body);
@@ -170,8 +168,8 @@ static void lower_for_range(Lower *L, Node *s) {
   if (!lower_terminated(L)) LLVMBuildBr(L->b, latch);
   LLVMPositionBuilderAtEnd(L->b, latch);
   LLVMValueRef c2 = LLVMBuildLoad2(L->b, i64, ctr, "");
-  /* i < stop and step 1 cannot overflow (nor i > stop and step -1): say so,
-  ** so LLVM knows i stays in [start, stop); the iteration number stays below len */
+  /* i < stop (unit step) or k < trips: the increment cannot overflow; say so,
+  ** so LLVM knows the counter stays in range */
   LLVMValueRef next = unit ? LLVMBuildNSWAdd(L->b, c2, step, "") : LLVMBuildNUWAdd(L->b, c2, lower_i64(L, 1), "");
   LLVMBuildStore(L->b, next, ctr);
   LLVMBuildBr(L->b, head);
@@ -184,6 +182,11 @@ static void lower_for_range(Lower *L, Node *s) {
 /* for x in array: rows of an N-d array, elements of a 1-d one; for x in tuple */
 static void lower_for_iter(Lower *L, Node *s) {
   Val seq = lower_expr(L, s->iter);
+  if (s->slot >= 0) {
+    /* the loop's hidden local takes the reference (see infer_for) */
+    store_local(L, s->slot, seq);
+    seq.owned = false;
+  }
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef n;
   /* a tuple: its elements converted to their unified type (the loop
@@ -281,7 +284,8 @@ static void lower_stmt(Lower *L, Node *s) {
     case ND_While: lower_while(L, s); break;
     case ND_For:
       if (lower_prange(L, s)) break;
-      if (s->iter->aux) lower_for_range(L, s);
+      if (s->aux && L->C->opt.lua && strcmp(s->aux, "range") == 0) lower_lua_for(L, s);  /* Lua's numeric for */
+      else if (s->aux) lower_for_range(L, s);  /* range()/prange(): infer marks the For */
       else lower_for_iter(L, s);
       break;
     case ND_Return: lower_return(L, s->value); break;

@@ -8,8 +8,9 @@
 #include "array.h"
 #include "cudadrv.h"
 #include "dispatch.h"
+#include "compile.h"
 #include "frontend.h"
-#include "parallel_lua.h"
+#include "kernel.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
@@ -21,6 +22,7 @@ int luaopen_lumba_core(lua_State *L) {
   frontend_open(L);
   dispatch_open(L);
   cuda_open(L);
-  par_open(L);
+  kernel_open(L);
+  state_open(L);
   return 1;
 }

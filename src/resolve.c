@@ -7,8 +7,10 @@
 
 #include <lauxlib.h>
 
+#include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
+#include "frontend.h"
 
 /* names every function sees without importing them (Numba code usually
 ** imports them, and the imports below map to the same qualified names) */
@@ -147,6 +149,44 @@ Node *compile_find_def(Compile *C, const char *name) {
   return NULL;
 }
 
+/* parse a device function's source into this compilation and find its def */
+static Node *import_device_def(Compile *C, int disp_idx, const char *name) {
+  lua_State *L = C->L;
+  const void *key = lua_touserdata(L, disp_idx);
+  for (int i = 0; i < C->nimports; i++)
+    if (C->imports[i].disp == key) return C->imports[i].def;
+  lua_getiuservalue(L, disp_idx, DISP_UV_SOURCE);
+  Source src = {C->src.chunk, NULL, 0};
+  Node *mod;
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    src.text = arena_strndup(C->A, text, len);
+    src.len = len;
+    mod = parse_source(L, C->A, &src);
+  } else {
+    mod = ast_from_lua(L, lua_absindex(L, -1), C->A, &src);
+  }
+  lua_pop(L, 1);
+  for (int i = 0; i < mod->body.len; i++) {
+    Node *st = mod->body.items[i];
+    if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) {
+      if (C->nimports == C->capimports) {
+        int cap = C->capimports ? 2 * C->capimports : 4;
+        struct Import *im = arena_alloc(C->A, sizeof *im * (size_t)cap);
+        if (C->nimports) memcpy(im, C->imports, sizeof *im * (size_t)C->nimports);
+        C->imports = im;
+        C->capimports = cap;
+      }
+      C->imports[C->nimports].disp = key;
+      C->imports[C->nimports++].def = st;
+      return st;
+    }
+  }
+  luaL_error(L, "device function '%s' not found in its source", name);
+  return NULL;
+}
+
 /* a Lua value (at the top of the stack) as a frozen symbol; pops it */
 static bool sym_from_lua(Compile *C, Sym *s) {
   lua_State *L = C->L;
@@ -157,6 +197,16 @@ static bool sym_from_lua(Compile *C, Sym *s) {
     s->kind = SYM_CONST; s->cty = ty_float64; s->fval = lua_tonumber(L, -1);
   } else if (lua_isboolean(L, -1)) {
     s->kind = SYM_CONST; s->cty = ty_bool; s->ival = lua_toboolean(L, -1);
+  } else if (dispatch_test(L, -1) && C->opt.gpu) {
+    /* a cuda.jit device function: its def joins this kernel's module */
+    Dispatcher *d = lua_touserdata(L, -1);
+    if (!d->opt.gpu) {
+      lua_pop(L, 1);
+      return false;
+    }
+    Node *def = import_device_def(C, lua_gettop(L), d->name);
+    s->kind = SYM_DEF;
+    s->def = def;
   } else if (dispatch_test(L, -1)) {
     s->kind = SYM_DISPATCHER;
     lua_pushvalue(L, -1);
@@ -192,11 +242,14 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     if (where[k] == 0) continue;
     lua_getfield(C->L, where[k], name);
     if (!lua_isnil(C->L, -1)) {
-      const char *tname = luaL_typename(C->L, -1);  /* sym_from_lua pops the value */
-      if (sym_from_lua(C, &s)) return s;
+      const char *tn = luaL_typename(C->L, -1);
+      if (sym_from_lua(C, &s)) {
+        cache_note_value(C, name, &s);  /* a frozen value is part of the cache key */
+        return s;
+      }
       compile_error(C, loc, "TypingError",
                     "'%s' refers to a Lua %s, which compiled code cannot use (numbers and lumba functions can be used)",
-                    name, tname);
+                    name, tn);
     }
     lua_pop(C->L, 1);
   }

@@ -39,13 +39,18 @@ static void barrier(Lower *L, const char *name, LLVMValueRef *args, int n) {
   lower_intrinsic(L, name, NULL, 0, args, n);
 }
 
-/* address of ary[idx] (idx an integer or a tuple of them), strides in bytes */
+/* address of ary[idx] (idx an integer or a tuple of them), strides in bytes; checked
+** against the shape when boundscheck is on (always in the simulator) */
 static LLVMValueRef atomic_ptr(Lower *L, Val a, Val idx) {
   LLVMValueRef off = lower_i64(L, 0);
   int n = idx.ty->kind == TY_TUPLE ? idx.ty->nelems : 1;
   for (int k = 0; k < n; k++) {
     Val i = idx.ty->kind == TY_TUPLE ? (Val){idx.ty->elems[k], LLVMBuildExtractValue(L->b, idx.v, (unsigned)k, ""), false} : idx;
     LLVMValueRef iv = lower_cast(L, i, ty_int64).v;
+    if (L->C->opt.boundscheck) {  /* as a checked subscript, without wrapping negative indices */
+      LLVMValueRef dim = lower_arr_shape(L, a.v, k);
+      lower_index_error_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, iv, dim, ""), iv, k, dim);
+    }
     off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, iv, lower_arr_stride(L, a.v, k), ""), "");
   }
   LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);

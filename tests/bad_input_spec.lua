@@ -76,7 +76,7 @@ print(keep.f(1), keep.a[3])
       assert.are.equal("2\t2.0\n" ..
         "call\tfalse\tattempt to use a collected dispatcher\n" ..
         "index\tfalse\tscript:3: attempt to use a closed array\n" ..
-        "compile\tfalse\tlua/lumba/init.lua:35: lumba: the compiler of this Lua state has been closed\n", out)
+        "compile\tfalse\tlumba: the compiler of this Lua state has been closed\n", out)
       assert.are.equal("exit 0", how)
     end)
 

@@ -13,7 +13,7 @@ local CLEAN_ENV = "env -u LD_PRELOAD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "
 describe("embedding in threads", function()
   it("runs Lua states in four threads at once, closes them with live objects, forks", function()
     assert.is_true(os.execute(CLEAN_ENV .. "make -s embed-threads >/dev/null"), "make embed-threads failed")
-    local p = assert(io.popen(CLEAN_ENV .. "build/embed/threads 4 3 2>&1; echo \"exit $?\""))
+    local p = assert(io.popen(CLEAN_ENV .. "build/threads 4 3 2>&1; echo \"exit $?\""))
     local out = p:read("a")
     p:close()
     -- the threads finish in any order

@@ -9,10 +9,22 @@ local function run(script)
 end
 
 describe("examples", function()
-  for _, name in ipairs { "ising", "sum_array" } do
-    it(name .. ".lua runs and checks its results", function()
-      local ok, out = run("examples/" .. name .. ".lua")
+  -- each example, and a line it prints only after its checks passed
+  local examples = {
+    { "ising", "N=100  energy %-?%d+%.%d %(plain Lua agrees%)" },
+    { "sum_array", "signatures: " },
+    { "mandelbrot", "%d+ pixels agree with plain Lua; wrote " },
+    { "ising_metropolis", "24x24 lattice, 20 sweeps: identical to plain Lua" },
+    { "heat", "total heat [%d.]+ conserved" },
+    { "stencil_ast", "R=2: 25%-point stencil, .* plain Lua agrees" },
+    { "ising_lua", "N=100  energy %-?%d+%.%d %(Python syntax and the interpreter agree%)" },
+    { "vector_add_lua", "n=10000: out%[n%] = 29997%.0 %(Python syntax agrees%)" },
+  }
+  for _, e in ipairs(examples) do
+    it(e[1] .. ".lua runs and checks its results", function()
+      local ok, out = run("examples/" .. e[1] .. ".lua")
       assert(ok, out)
+      assert.truthy(out:match(e[2]), out)
     end)
   end
 
@@ -20,5 +32,18 @@ describe("examples", function()
     local _, out = run("examples/ising.lua")
     assert.truthy(out:match("N=50  energy %-?%d+%.%d %(plain Lua agrees%)"), out)
     assert.truthy(out:match("N=100  energy %-?%d+%.%d %(plain Lua agrees%)"), out)
+  end)
+
+  it("the picture examples write a PNG where they are told to", function()
+    for _, name in ipairs { "mandelbrot", "ising_metropolis", "heat" } do
+      local path = os.tmpname()
+      local ok, out = run("examples/" .. name .. ".lua " .. path)
+      assert(ok, out)
+      local f = assert(io.open(path, "rb"))
+      local head = f:read(16)
+      f:close()
+      os.remove(path)
+      assert.are.equal("\137PNG\r\n\26\n\0\0\0\13IHDR", head)
+    end
   end)
 end)

@@ -2,10 +2,22 @@
 local lumba = require "lumba"
 local H = {}
 
+-- busted's it/pending live in the spec file's environment, not in _G:
+-- find them through the calling function's _ENV
+local function caller_env(level)
+  local f = debug.getinfo(level + 1, "f").func
+  for i = 1, math.huge do
+    local name, val = debug.getupvalue(f, i)
+    if name == nil then break end
+    if name == "_ENV" then return val end
+  end
+  return _G
+end
+
 -- it() for GPU-only tests: pending with "[needs CUDA]" where no GPU is
 function H.gpu_it(name, fn)
-  local ok = lumba.cuda.is_available()
-  if ok then it(name, fn) else pending("[needs CUDA] " .. name) end
+  local env = caller_env(2)
+  if lumba.cuda.is_available() then env.it(name, fn) else env.pending("[needs CUDA] " .. name) end
 end
 
 function H.assert_close(expected, got, rtol, atol)
@@ -22,6 +34,23 @@ function H.error_of(f, ...)
   local ok, err = pcall(f, ...)
   if ok then error("expected an error, got none", 2) end
   return tostring(err)
+end
+
+-- runs a Lua chunk in a fresh lua5.4 with the given environment (a prefix of
+-- VAR=value words for the shell), returns its output, stderr included
+function H.run_lua(env, code)
+  local build = os.getenv("LUMBA_CPATH") or "build"
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write(string.format("package.cpath = %q .. package.cpath\n", build .. "/?.so;"))
+  f:write('package.path = "lua/?.lua;lua/?/init.lua;tests/?.lua;" .. package.path\n')
+  f:write(code)
+  f:close()
+  local p = io.popen(env .. " lua5.4 " .. path .. " 2>&1")
+  local out = p:read("a")
+  p:close()
+  os.remove(path)
+  return out
 end
 
 return H

@@ -170,3 +170,37 @@ def f(a):
     assert.truthy(err:find("TypingError: reduction variable 's' cannot be read inside the prange loop", 1, true), err)
   end)
 end)
+
+describe("parallel_diagnostics", function()
+  it("lists parallel loops, reductions, private variables and serial inner loops", function()
+    local f = lumba.njit { parallel = true } [[
+def f(a):
+    s = 0.0
+    m = -1.0
+    for i in prange(a.shape[0]):
+        t = a[i] * 2
+        s += t
+        m = max(m, t)
+        for j in prange(3):
+            a[i] += j
+    return s, m
+]]
+    f(lumba.zeros(10))
+    assert.are.equal([[
+f(): prange loop at line 4 runs in parallel on the thread pool
+  reduction: s (+, float64)
+  reduction: m (max, float64)
+  private to each iteration: i
+  private to each iteration: t
+  private to each iteration: j
+f(): prange loop at line 8 ran serially (nested inside another prange loop)
+]], f:parallel_diagnostics())
+  end)
+
+  it("says when prange runs serially without parallel=true", function()
+    local f = lumba.njit "def f(n):\n    s = 0\n    for i in prange(n):\n        s += i\n    return s\n"
+    assert.are.equal(45, f(10))
+    assert.are.equal("f(): prange loop at line 3 ran serially (the function is not compiled with parallel=true)\n",
+      f:parallel_diagnostics())
+  end)
+end)

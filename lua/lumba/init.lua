@@ -22,29 +22,37 @@ local function caller_globals(level)
   return _G
 end
 
-local function is_source(x)
-  return type(x) == "string" or (type(x) == "table" and x.tag ~= nil)
+-- numbers, booleans and lumba functions held in the caller's local
+-- variables when njit is called (Lua code keeps its functions in locals)
+local function caller_locals(level)
+  local t, i = {}, 1
+  if not debug.getinfo(level + 1, "l") then return t end
+  while true do
+    local name, val = debug.getlocal(level + 1, i)
+    if name == nil then break end
+    local tv = type(val)
+    if name:sub(1, 1) ~= "(" and (tv == "number" or tv == "boolean" or
+        (tv == "userdata" and tostring(val):match("^lumba%.dispatcher"))) then
+      t[name] = val
+    end
+    i = i + 1
+  end
+  return t
 end
 
-local function make(src, opts, globals)
-  opts = opts or {}
-  local o = {}
-  for k, v in pairs(opts) do
-    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" then o[k] = v end
-  end
-  local d = core.dispatcher(src, o, opts.env, globals, opts.chunkname)
-  local sigs = opts.signatures
-  if type(sigs) == "string" then sigs = { sigs } end
-  if sigs then
-    for _, s in ipairs(sigs) do d:compile(s, true) end
-  end
-  return d
+local make  -- defined below, after the decorator helpers
+
+-- the object-mode function of a dispatcher, built on first use
+local objmode_fns = setmetatable({}, { __mode = "k" })
+
+local function is_source(x)
+  return type(x) == "string" or (type(x) == "table" and x.tag ~= nil) or type(x) == "function"
 end
 
 -- njit(src) | njit{opts}(src) | njit(opts, src) | njit("sig", src) | njit({"sig", ...}, src)
 function lumba.njit(a, b)
-  local globals = caller_globals(2)
-  if is_source(a) and b == nil then return make(a, nil, globals) end
+  local globals, locals = caller_globals(2), caller_locals(2)
+  if is_source(a) and b == nil then return make(a, nil, globals, locals) end
   local opts
   if type(a) == "string" then
     opts = { signatures = { a } }
@@ -53,11 +61,11 @@ function lumba.njit(a, b)
   elseif type(a) == "table" then
     opts = a
   else
-    error("bad argument #1 to 'njit' (source string, AST table, options table or signature expected, got "
+    error("bad argument #1 to 'njit' (source string, function, AST table, options table or signature expected, got "
       .. type(a) .. ")", 2)
   end
-  if b ~= nil then return make(b, opts, globals) end
-  return function(src) return make(src, opts, globals) end
+  if b ~= nil then return make(b, opts, globals, locals) end
+  return function(src) return make(src, opts, globals, caller_locals(2)) end
 end
 
 -- ---- lumba.load: a pasted Numba module ----
@@ -98,7 +106,7 @@ local function decorator_options(def, chunk)
     local name = dotted(call and call.func or dec)
     local k = name and JIT_DECORATORS[name]
     if not k then
-      error(("%s:%d:%d: lumba.load: unknown decorator '@%s' on '%s'"):format(chunk, dec.lineno, dec.col_offset + 1,
+      error(("%s:%d:%d: unknown decorator '@%s' on '%s'"):format(chunk, dec.lineno, dec.col_offset + 1,
         name or "?", def.name), 0)
     end
     kind = k
@@ -116,13 +124,73 @@ local function decorator_options(def, chunk)
   return kind or "njit", opts
 end
 
+-- the options written in the decorators of the def a source string compiles
+-- (@njit(parallel=True, cache=True) pasted verbatim means what it says);
+-- options given to njit{...} win
+local function with_decorators(src, opts)
+  if type(src) ~= "string" or opts.decorators_read or not src:find("@", 1, true) then return opts end
+  local chunk = opts.chunkname or "<string>"
+  local ok, tree = pcall(core.parse, src, chunk)
+  if not ok then return opts end  -- the dispatcher reports the syntax error
+  for _, st in ipairs(tree.body) do
+    if st.tag == "FunctionDef" and (opts.name == nil or st.name == opts.name) then
+      local _, dopts = decorator_options(st, chunk)
+      local o = {}
+      for k, v in pairs(dopts) do o[k] = v end
+      for k, v in pairs(opts) do o[k] = v end
+      if opts.target == "cuda" then o.fallback = nil end
+      return o
+    end
+  end
+  return opts
+end
+
+function make(src, opts, globals, locals)
+  local fn  -- a function written in Lua (lumba.luafront): its AST, and it is its own object mode
+  if type(src) == "function" then fn, src, opts, globals, locals = src, require("lumba.luafront").translate(src, opts, lumba) end
+  opts = with_decorators(src, opts or {})
+  if locals and next(locals) then
+    local env = opts.env
+    local proxy = setmetatable({}, { __index = function(_, k)
+      if env then
+        local v = env[k]
+        if v ~= nil then return v end
+      end
+      return locals[k]
+    end })
+    local o = {}
+    for k, v in pairs(opts) do o[k] = v end
+    o.env = proxy
+    opts = o
+  end
+  local o = {}
+  for k, v in pairs(opts) do
+    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" then o[k] = v end
+  end
+  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname)
+  if not ok then
+    -- an error about the call (bad option...) is reported at the user's call,
+    -- not inside this file; errors about the source carry their own position
+    local msg = tostring(d)
+    local stripped, n = msg:gsub("^[^\n]-init%.lua:%d+: ", "")
+    error(stripped, n > 0 and 3 or 0)
+  end
+  local sigs = opts.signatures
+  if type(sigs) == "string" then sigs = { sigs } end
+  if sigs then
+    for _, s in ipairs(sigs) do d:compile(s, true) end
+  end
+  if fn then objmode_fns[d] = fn end
+  return d
+end
+
 -- lumba.load(module_src [, {env=..., chunkname=...}]) → table of dispatchers by name
 function lumba.load(src, options)
   if type(src) ~= "string" then
     error("bad argument #1 to 'load' (source string expected, got " .. type(src) .. ")", 2)
   end
   options = options or {}
-  local globals = caller_globals(2)
+  local globals, locals = caller_globals(2), caller_locals(2)
   local chunk = options.chunkname or "<string>"
   local tree = core.parse(src, chunk)
   local mod = {}
@@ -132,12 +200,13 @@ function lumba.load(src, options)
       opts.name = st.name
       opts.env = options.env
       opts.chunkname = chunk
+      opts.decorators_read = true
       if kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
       else
         if kind == "jit" then opts.fallback = true end
-        mod[st.name] = make(src, opts, globals)
+        mod[st.name] = make(src, opts, globals, locals)
       end
     end
   end
@@ -151,9 +220,6 @@ function lumba.warnings(msg)
   io.stderr:write("lumba: warning: ", msg, "\n")
 end
 core.dispatcher_methods.__warn = function(msg) lumba.warnings(msg) end
-
--- the object-mode function of a dispatcher, built on first use
-local objmode_fns = setmetatable({}, { __mode = "k" })
 
 local function objmode_fn(d)
   local f = objmode_fns[d]
@@ -169,7 +235,7 @@ local function objmode_fn(d)
       if g then return g[k] end
     end,
   })
-  f = objmode.compile(tree, d.name, env)
+  f = objmode.compile(tree, d.name, env, { chunk = d.chunkname })
   objmode_fns[d] = f
   return f
 end
@@ -182,33 +248,108 @@ end
 -- jit(src) | jit{opts}(src): like njit, but falls back to object mode when
 -- compilation fails; jit{nopython=true} is njit
 function lumba.jit(a, b)
-  local globals = caller_globals(2)
+  local globals, locals = caller_globals(2), caller_locals(2)
   local function build(src, opts)
     opts = opts or {}
     local o = {}
     for k, v in pairs(opts) do o[k] = v end
     if not o.nopython then o.fallback = true end
     o.nopython = nil
-    return make(src, o, globals)
+    return make(src, o, globals, locals)
   end
   if is_source(a) and b == nil then return build(a, nil) end
   if type(a) == "table" and a.tag == nil then
     if b ~= nil then return build(b, a) end
     return function(src) return build(src, a) end
   end
-  error("bad argument #1 to 'jit' (source string, AST table or options table expected, got " .. type(a) .. ")", 2)
+  error("bad argument #1 to 'jit' (source string, function, AST table or options table expected, got " .. type(a) .. ")", 2)
+end
+
+-- ---- CUDA: cuda.jit kernels and device functions ----
+
+-- cuda.jit(src) | cuda.jit{device=true, fastmath=true}(src) | cuda.jit("sig", src)
+function lumba.cuda.jit(a, b)
+  local globals, locals = caller_globals(2), caller_locals(2)
+  local function build(src, opts)
+    local o = { target = "cuda" }
+    for k, v in pairs(opts or {}) do o[k] = v end
+    return make(src, o, globals, locals)
+  end
+  if is_source(a) and b == nil then return build(a) end
+  local opts
+  if type(a) == "string" then
+    opts = { signatures = { a } }
+  elseif type(a) == "table" and a[1] ~= nil and a.tag == nil then
+    opts = { signatures = a }
+  elseif type(a) == "table" then
+    opts = a
+  else
+    error("bad argument #1 to 'cuda.jit' (source, options or signature expected, got " .. type(a) .. ")", 2)
+  end
+  if b ~= nil then return build(b, opts) end
+  return function(src) return build(src, opts) end
+end
+
+-- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
+-- device number select_device takes), each with :run(fn, ...) that runs fn
+-- with that device current and restores the previous one
+local gpu_methods = {}
+function gpu_methods.run(self, fn, ...)
+  local cuda = lumba.cuda
+  local prev = cuda.get_current_device().id
+  cuda.select_device(self.id)
+  local res = table.pack(pcall(fn, ...))
+  cuda.select_device(prev)
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+local gpu_mt = { __index = gpu_methods, __tostring = function(g)
+  return ("<CUDA device %d '%s'>"):format(g.id, g.name)
+end }
+
+-- cuda.simulate is both a function (cuda.simulate(true)) and, as DESIGN.md
+-- spells it, a setting (cuda.simulate = true): keep it out of the raw table
+local simulate_fn = rawget(lumba.cuda, "simulate")
+rawset(lumba.cuda, "simulate", nil)
+
+setmetatable(lumba.cuda, { __index = function(_, k)
+  if k == "gpus" then
+    local list = {}
+    for i, d in ipairs(lumba.cuda.devices()) do
+      d.total_memory = d.memory
+      list[i] = setmetatable(d, gpu_mt)
+    end
+    return list
+  end
+  if k == "simulate" then return simulate_fn end
+end, __newindex = function(t, k, v)
+  if k == "simulate" and simulate_fn and type(v) == "boolean" then simulate_fn(v) else rawset(t, k, v) end
+end })
+
+-- k:inspect_ptx([sig [, {cc = {9, 0}}]]): the PTX of a compiled kernel signature
+core.dispatcher_methods.inspect_ptx = function(d, sig, opts)
+  local cc = opts and opts.cc
+  if not cc then
+    local ok, dev = pcall(function() return lumba.cuda.get_current_device and lumba.cuda.get_current_device() end)
+    cc = ok and dev and dev.compute_capability or { 9, 0 }
+  end
+  return core.cuda._compile_ptx(d:inspect_llvm(sig), { cc = cc, fastmath = d.options.fastmath })
 end
 
 -- lumba.config.num_threads reads and sets the prange pool's size
 lumba.config = setmetatable({}, {
   __index = function(_, k)
     if k == "num_threads" then return core.get_num_threads() end
+    if k == "verbose" then return core._get_verbose() end
   end,
   __newindex = function(t, k, v)
-    if k == "num_threads" then core.set_num_threads(v) else rawset(t, k, v) end
+    if k == "num_threads" then core.set_num_threads(v)
+    elseif k == "verbose" then core._set_verbose(v)
+    else rawset(t, k, v) end
   end,
 })
 
-lumba.prange = function(...) error("lumba.prange is only meaningful inside compiled code", 2) end
+-- in plain Lua, an iterator over a..b (compiled Lua functions run it in parallel)
+lumba.prange = function(...) return require("lumba.luafront").prange(...) end
 
 return lumba

@@ -1,0 +1,112 @@
+-- catalog.lua — what the bench measures: the tools, the kernel rows (sizes for
+-- the full run and for BENCH_QUICK), and how long to measure each.
+local M = {}
+
+-- Tools in display order. family: which runner; omp / par: parallel builds.
+M.tools = {
+  gcc = { label = "gcc -O3 -march=native", short = "gcc", family = "c", cc = "gcc", color = "#9e9e9e" },
+  clang = { label = "clang -O3 -march=native", short = "clang", family = "c", cc = "clang", color = "#5f6b73" },
+  ["gcc-omp"] = { label = "gcc -O3 -march=native -fopenmp", short = "gcc+OpenMP", family = "c",
+    cc = "gcc", omp = true, color = "#c5cfd6" },
+  ["clang-omp"] = { label = "clang -O3 -march=native -fopenmp", short = "clang+OpenMP", family = "c",
+    cc = "clang", omp = true, color = "#8fa3b0" },
+  luajit = { label = "LuaJIT, FFI double arrays", short = "LuaJIT", family = "luajit", color = "#f39c12" },
+  lua = { label = "plain Lua 5.4, tables", short = "Lua 5.4", family = "lua", color = "#2c7fb8" },
+  numba = { label = "Numba njit", short = "Numba", family = "numba", color = "#31a354" },
+  ["numba-par"] = { label = "Numba njit(parallel=True)", short = "Numba parallel", family = "numba",
+    par = true, color = "#a1d99b" },
+  lumba = { label = "lumba njit", short = "lumba", family = "lumba", color = "#d62728" },
+  ["lumba-par"] = { label = "lumba njit{parallel=true}", short = "lumba parallel", family = "lumba",
+    par = true, color = "#ff9896" },
+}
+
+M.serial_tools = { "gcc", "clang", "luajit", "lua", "numba", "lumba" }
+M.parallel_tools = { "gcc", "clang", "gcc-omp", "clang-omp", "numba", "numba-par", "lumba", "lumba-par" }
+-- the tools whose fastest run is "C" for a row's ratios
+M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" } }
+
+-- One row per kernel and size. kind: the input/check convention shared by
+-- every runner; c: bench/c/<c>.c; py: bench/kernels/<py>; lua: plain Lua runs
+-- at this size; target: the size issue 3's targets are judged on.
+-- rtol: agreement with C (0: exact; the parallel rows sum in another order).
+local function row(t)
+  t.rtol = t.rtol or (t.kind == "mandelbrot" and 0 or 1e-12)
+  return t
+end
+
+local full = {
+  row { id = "ising-500", group = "serial", kind = "ising", title = "Ising energy", size = "N=500",
+    c = "ising", py = "ising.py", args = { 500, 2024 }, lua = true },
+  row { id = "ising-2000", group = "serial", kind = "ising", title = "Ising energy", size = "N=2000",
+    c = "ising", py = "ising.py", args = { 2000, 2024 }, lua = true, target = true },
+  row { id = "sum-1e6", group = "serial", kind = "sum", title = "sum", size = "10^6 float64",
+    c = "sum", py = "sum.py", args = { 1000000, 12345 }, lua = true },
+  row { id = "sum-1e7", group = "serial", kind = "sum", title = "sum", size = "10^7 float64",
+    c = "sum", py = "sum.py", args = { 10000000, 12345 }, target = true },
+  row { id = "expdecay-1e6", group = "serial", kind = "expdecay", title = "exp decay", size = "10^6 float64",
+    c = "expdecay", py = "expdecay.py", args = { 1000000, 777, 0.5 }, lua = true },
+  row { id = "expdecay-1e7", group = "serial", kind = "expdecay", title = "exp decay", size = "10^7 float64",
+    c = "expdecay", py = "expdecay.py", args = { 10000000, 777, 0.5 }, target = true },
+  row { id = "mandelbrot-256", group = "serial", kind = "mandelbrot", title = "mandelbrot",
+    size = "256x192, 200 it", c = "mandelbrot", py = "mandelbrot.py", args = { 256, 192, 200 }, lua = true },
+  row { id = "mandelbrot-1024", group = "serial", kind = "mandelbrot", title = "mandelbrot",
+    size = "1024x768, 200 it", c = "mandelbrot", py = "mandelbrot.py", args = { 1024, 768, 200 }, target = true },
+  row { id = "psum-1e8", group = "parallel", kind = "sum", title = "parallel sum", size = "10^8 float64",
+    c = "sum", py = "psum.py", args = { 100000000, 12345 }, rtol = 1e-9 },
+  row { id = "pexpdecay-1e7", group = "parallel", kind = "expdecay", title = "parallel exp decay",
+    size = "10^7 float64", c = "expdecay", py = "pexpdecay.py", args = { 10000000, 777, 0.5 }, rtol = 1e-9 },
+  row { id = "pmandelbrot-1024", group = "parallel", kind = "mandelbrot", title = "parallel mandelbrot",
+    size = "1024x768, 200 it", c = "mandelbrot", py = "pmandelbrot.py", args = { 1024, 768, 200 } },
+  row { id = "pising-2000", group = "parallel", kind = "ising", title = "parallel Ising energy",
+    size = "N=2000", c = "ising", py = "pising.py", args = { 2000, 2024 }, rtol = 1e-9 },
+}
+
+local quick = {
+  row { id = "ising-64", group = "serial", kind = "ising", title = "Ising energy", size = "N=64",
+    c = "ising", py = "ising.py", args = { 64, 2024 }, lua = true, target = true },
+  row { id = "sum-1e4", group = "serial", kind = "sum", title = "sum", size = "10^4 float64",
+    c = "sum", py = "sum.py", args = { 10000, 12345 }, lua = true, target = true },
+  row { id = "expdecay-1e4", group = "serial", kind = "expdecay", title = "exp decay", size = "10^4 float64",
+    c = "expdecay", py = "expdecay.py", args = { 10000, 777, 0.5 }, lua = true, target = true },
+  row { id = "mandelbrot-64", group = "serial", kind = "mandelbrot", title = "mandelbrot",
+    size = "64x48, 200 it", c = "mandelbrot", py = "mandelbrot.py", args = { 64, 48, 200 }, lua = true,
+    target = true },
+  row { id = "psum-1e5", group = "parallel", kind = "sum", title = "parallel sum", size = "10^5 float64",
+    c = "sum", py = "psum.py", args = { 100000, 12345 }, rtol = 1e-9 },
+  row { id = "pexpdecay-1e4", group = "parallel", kind = "expdecay", title = "parallel exp decay",
+    size = "10^4 float64", c = "expdecay", py = "pexpdecay.py", args = { 10000, 777, 0.5 }, rtol = 1e-9 },
+  row { id = "pmandelbrot-64", group = "parallel", kind = "mandelbrot", title = "parallel mandelbrot",
+    size = "64x48, 200 it", c = "mandelbrot", py = "pmandelbrot.py", args = { 64, 48, 200 } },
+  row { id = "pising-64", group = "parallel", kind = "ising", title = "parallel Ising energy",
+    size = "N=64", c = "ising", py = "pising.py", args = { 64, 2024 }, rtol = 1e-9 },
+}
+
+-- Measurement policy (env of every runner) and the latency counts.
+function M.settings(is_quick)
+  if is_quick then
+    return {
+      rows = quick,
+      env = { BENCH_WARMUP = "1", BENCH_MINREPS = "3", BENCH_MAXREPS = "20", BENCH_BUDGET = "0.02" },
+      rounds = 1,           -- fresh processes per tool and row; the faster one counts
+      retry_s = 0,          -- seconds of re-runs allowed for figures taken under load
+      noisy = 0.25,         -- cores used by other processes that make a figure noisy
+      procs = 3,            -- fresh processes per latency figure
+      calls = 100000,       -- dispatch calls per batch
+      firstcall_n = 16,     -- lattice of the first-call measurement
+      limit = 120,          -- seconds before a runner is killed
+    }
+  end
+  return {
+    rows = full,
+    env = { BENCH_WARMUP = "2", BENCH_MINREPS = "5", BENCH_MAXREPS = "100", BENCH_BUDGET = "0.5" },
+    rounds = 2,
+    retry_s = 60,
+    noisy = 0.25,
+    procs = 7,
+    calls = 1000000,
+    firstcall_n = 16,
+    limit = 300,
+  }
+end
+
+return M

@@ -1,0 +1,141 @@
+-- targets.lua — the performance targets of issues 3, 4 and 8, judged from
+-- one run's figures: PASS, MISS (by how much), or why it was not measured.
+local M = {}
+
+local function find(done, pred)
+  for _, d in ipairs(done) do
+    if pred(d.row) then return d end
+  end
+end
+
+local function ok(r) return r and r.status == "ok" end
+
+-- why a figure is missing, short: the rows above carry the whole reason
+local function short(reason)
+  if reason and reason:match("^lumba: not available") then return "not measured: lumba not available" end
+  return reason
+end
+
+local function why_not(r, fallback)
+  if r and r.status ~= "ok" then
+    return short((r.status == "skip" and "" or (r.status:upper() .. ": ")) .. (r.reason or "?"))
+  end
+  return fallback
+end
+
+-- a "measured <= limit" target: PASS, or MISS with the excess in percent
+local function at_most(list, issue, what, value, limit, fmt, missing)
+  local t = { issue = issue, what = what }
+  if value == nil then
+    t.status, t.measured = "n/a", missing
+  else
+    t.measured = string.format(fmt, value)
+    if value <= limit then
+      t.status = "PASS"
+    else
+      t.status = "MISS"
+      t.detail = string.format("by %.0f%%", (value / limit - 1) * 100)
+    end
+  end
+  list[#list + 1] = t
+end
+
+local function at_least(list, issue, what, value, limit, fmt, missing)
+  local t = { issue = issue, what = what }
+  if value == nil then
+    t.status, t.measured = "n/a", missing
+  else
+    t.measured = string.format(fmt, value)
+    if value >= limit then
+      t.status = "PASS"
+    else
+      t.status = "MISS"
+      t.detail = string.format("by %.0f%%", (1 - value / limit) * 100)
+    end
+  end
+  list[#list + 1] = t
+end
+
+function M.evaluate(done, latency, machine, quick, is_noisy)
+  local list = {}
+  is_noisy = is_noisy or function() return false end
+  -- marks the last target noisy when a figure it used was disturbed
+  local function noisy(...)
+    local t = list[#list]
+    for _, r in ipairs { ... } do
+      if is_noisy(r) and (t.status == "PASS" or t.status == "MISS") then
+        t.detail = (t.detail and (t.detail .. " ") or "") .. "(noisy: another process was busy)"
+        return
+      end
+    end
+  end
+  local kernels = { "ising", "sum", "expdecay", "mandelbrot" }
+  -- issue 3: each CPU kernel within 1.10x the faster C, and faster than LuaJIT
+  for _, k in ipairs(kernels) do
+    local d = find(done, function(r) return r.group == "serial" and r.kind == k and r.target end)
+    if d then
+      local name = d.row.title .. " " .. d.row.size
+      local lu, lj, nb = d.results.lumba, d.results.luajit, d.results.numba
+      at_most(list, 3, name .. ": lumba ≤ 1.10× fastest C", ok(lu) and lu.ratio or nil, 1.10, "%.2f×",
+        why_not(lu, "no C reference"))
+      noisy(lu, d.results.gcc, d.results.clang)
+      at_most(list, 3, name .. ": lumba faster than LuaJIT (lumba / LuaJIT < 1)",
+        ok(lu) and ok(lj) and lu.time.median / lj.time.median or nil, 0.9999, "%.2f×",
+        why_not(lu, why_not(lj, "?")))
+      noisy(lu, lj)
+      at_most(list, 8, name .. ": lumba faster than Numba (lumba / Numba < 1)",
+        ok(lu) and ok(nb) and lu.time.median / nb.time.median or nil, 0.9999, "%.2f×",
+        why_not(lu, why_not(nb, "?")))
+      noisy(lu, nb)
+    end
+  end
+  local L = latency
+  local function lv(x) return x and x.status == "ok" and x.median or nil end
+  local function lwhy(x) return short(x and x.reason or "not run") end
+  at_most(list, 3, "first call of ising_energy_numba in a fresh process ≤ 30 ms",
+    lv(L.lumba_first) and lv(L.lumba_first) * 1e3, 30, "%.3g ms", lwhy(L.lumba_first))
+  noisy(L.lumba_first)
+  local ld = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.DISPATCH
+  at_most(list, 3, "dispatch overhead ≤ 75 ns per call", ld or nil, 75, "%.1f ns", lwhy(L.lumba_dispatch))
+  noisy(L.lumba_dispatch)
+  at_most(list, 3, "require \"lumba\" ≤ 10 ms", lv(L.lumba_require) and lv(L.lumba_require) * 1e3, 10,
+    "%.3g ms", lwhy(L.lumba_require))
+  noisy(L.lumba_require)
+  at_least(list, 8, "first call ≥ 10× faster than Numba's",
+    lv(L.lumba_first) and lv(L.numba_first) and lv(L.numba_first) / lv(L.lumba_first), 10, "%.1f×",
+    lwhy(lv(L.lumba_first) and L.numba_first or L.lumba_first))
+  noisy(L.lumba_first, L.numba_first)
+  local nd = L.numba_dispatch and L.numba_dispatch.status == "ok" and L.numba_dispatch.values.DISPATCH
+  at_most(list, 8, "dispatch overhead below Numba's (lumba / Numba < 1)", ld and nd and ld / nd or nil,
+    0.9999, "%.2f×", lwhy(ld and L.numba_dispatch or L.lumba_dispatch))
+  noisy(L.lumba_dispatch, L.numba_dispatch)
+  -- issue 4: parallel speed-up over the same lumba function, and vs C+OpenMP
+  local cores = machine.cores
+  local need = cores <= 2 and 1.8 or 0.8 * cores
+  for _, d in ipairs(done) do
+    if d.row.group == "parallel" then
+      local name = d.row.title .. " " .. d.row.size
+      local s, p = d.results.lumba, d.results["lumba-par"]
+      local missing = why_not(p, why_not(s, "?"))
+      if cores < 2 then
+        list[#list + 1] = { issue = 4, what = name .. ": parallel speed-up", status = "n/a",
+          measured = "one core" }
+      else
+        at_least(list, 4, string.format("%s: speed-up over lumba serial ≥ %.2g× (%d cores)", name, need, cores),
+          ok(s) and ok(p) and s.time.median / p.time.median or nil, need, "%.2f×", missing)
+        noisy(s, p)
+      end
+      at_most(list, 4, name .. ": lumba parallel ≤ 1.15× fastest C+OpenMP", ok(p) and p.ratio or nil, 1.15,
+        "%.2f×", why_not(p, "no C+OpenMP reference"))
+      noisy(p, d.results["gcc-omp"], d.results["clang-omp"])
+    end
+  end
+  if quick then
+    for _, t in ipairs(list) do
+      if t.status == "PASS" or t.status == "MISS" then t.detail = (t.detail or "") .. " (quick sizes)" end
+    end
+  end
+  return list
+end
+
+return M

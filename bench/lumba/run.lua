@@ -1,0 +1,202 @@
+-- run.lua — the lumba runner of the bench: compiles one bench/kernels/*.py
+-- file (the very file the Numba runner imports) with lumba.njit and prints
+-- the TIME/CHECK lines the harness reads, or one of the latency figures.
+--
+-- usage: lua5.4 bench/lumba/run.lua probe
+--        lua5.4 bench/lumba/run.lua kernel <kind> <file.py> <parallel 0|1> args...
+--        lua5.4 bench/lumba/run.lua firstcall <file.py> <N> [cache]
+--        lua5.4 bench/lumba/run.lua require
+--        lua5.4 bench/lumba/run.lua dispatch <file.py> <calls>
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+local root = here .. "/../.."
+package.path = here .. "/../lib/?.lua;" .. root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;"
+  .. package.path
+package.cpath = (os.getenv("LUMBA_CPATH") or (root .. "/build")) .. "/?.so;" .. package.cpath
+local measure = require "measure"
+local now = measure.clock()
+
+local function read(path)
+  local f = assert(io.open(path, "r"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function need_njit(lumba)
+  if type(lumba.njit) ~= "function" and type(lumba.njit) ~= "table" then
+    error("lumba.njit is missing (the compiler is not built into this lumba)", 0)
+  end
+end
+
+-- The file's first def compiled by njit ({parallel=true} when asked), and
+-- its first call first(f), timed: returns f, the seconds that compile and
+-- first call took, and first's results. Compilation may happen in njit or
+-- lazily in the first call, so both are inside the attempt. The seed's own
+-- decorator line stays in the source (DESIGN.md: pasted Numba code compiles
+-- verbatim); if lumba rejects it, the row says so and the def runs without
+-- its decorator lines.
+local function compile(lumba, path, opts, first)
+  need_njit(lumba)
+  local src = read(path)
+  local function attempt(s)
+    local t0 = now()
+    local f
+    if opts then f = lumba.njit(opts)(s) else f = lumba.njit(s) end
+    local res = table.pack(first(f))
+    return f, now() - t0, res
+  end
+  local ok, f, secs, res = pcall(attempt, src)
+  if ok then return f, secs, table.unpack(res, 1, res.n) end
+  if not src:find("\n@") and not src:find("^@") then error(f, 0) end
+  local stripped = src:gsub("\n@[^\n]*", "\n"):gsub("^@[^\n]*", "")
+  measure.note("decorator lines stripped: lumba rejected the verbatim source: " .. tostring(f))
+  f, secs, res = attempt(stripped)
+  return f, secs, table.unpack(res, 1, res.n)
+end
+
+-- A first call forces compilation of lazy dispatchers; errors surface here.
+local function fill_checked(lumba, kind, a, seed, dims)
+  local M = measure.MINSTD_M
+  local file = kind == "spins" and "fill_spins.py" or "fill_uniform.py"
+  compile(lumba, here .. "/../kernels/" .. file, nil, function(fill) return fill(a, seed) end)
+  -- spot checks against the stream computed here, so a wrong fill is told
+  -- apart from a wrong kernel
+  local n = a.size
+  for _, k in ipairs { 0, 1, n // 2, n - 1 } do
+    local s = measure.minstd_at(seed, k)
+    local want = kind == "spins" and (s >= 1073741824 and 1.0 or -1.0) or s / M
+    local got
+    if dims == 2 then
+      local w = a.shape[2]
+      got = a:get(k // w + 1, k % w + 1)
+    else
+      got = a:get(k + 1)
+    end
+    if got ~= want then
+      error(string.format("input fill by lumba is wrong at element %d: %.17g, expected %.17g",
+        k, got, want), 0)
+    end
+  end
+end
+
+local modes = {}
+
+function modes.probe()
+  local lumba = require "lumba"
+  need_njit(lumba)
+  local _, _, r = compile(lumba, here .. "/../kernels/dispatch.py", nil, function(f) return f(1.5) end)
+  if r ~= 2.5 then error("f(1.5) returned " .. tostring(r) .. ", expected 2.5", 0) end
+  print("OK " .. tostring(lumba.version))
+end
+
+-- the compiled kernel with its first call done, on the given arguments
+local function kernel_fn(lumba, path, parallel, ...)
+  local args = table.pack(...)
+  return (compile(lumba, path, parallel == "1" and { parallel = true } or nil,
+    function(f) return f(table.unpack(args, 1, args.n)) end))
+end
+
+function modes.kernel(kind, path, parallel, ...)
+  local lumba = require "lumba"
+  local args = { ... }
+  local result, times, check
+  if kind == "ising" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local spins = lumba.zeros({ n, n }, "float64")
+    fill_checked(lumba, "spins", spins, seed, 2)
+    local f = kernel_fn(lumba, path, parallel, spins)
+    result, times = measure.measure(function() return f(spins) end, now)
+    check = result
+  elseif kind == "sum" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local x = lumba.zeros(n, "float64")
+    fill_checked(lumba, "uniform", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x)
+    result, times = measure.measure(function() return f(x) end, now)
+    check = result
+  elseif kind == "expdecay" then
+    local n, seed, tau = math.tointeger(args[1]), math.tointeger(args[2]), tonumber(args[3]) + 0.0
+    local x, out = lumba.zeros(n, "float64"), lumba.zeros(n, "float64")
+    fill_checked(lumba, "uniform", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x, out, tau)
+    result, times = measure.measure(function() return f(x, out, tau) end, now)
+    check = 0.0
+    local get = out.get
+    for i = 1, n do check = check + get(out, i) end
+  elseif kind == "mandelbrot" then
+    local w, h, max_iter = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
+    local out = lumba.zeros({ h, w }, "int64")
+    local f = kernel_fn(lumba, path, parallel, out, max_iter)
+    result, times = measure.measure(function() return f(out, max_iter) end, now)
+    check = 0
+    local get = out.get
+    for i = 1, h do
+      for j = 1, w do
+        local k = (i - 1) * w + (j - 1)
+        check = check + get(out, i, j) * (k % 97 + 1)
+      end
+    end
+  else
+    error("unknown kernel kind " .. tostring(kind), 0)
+  end
+  measure.report(times)
+  measure.check(check)
+  if parallel == "1" and lumba.get_num_threads then
+    measure.note("lumba " .. tostring(lumba.version) .. ", " .. lumba.get_num_threads() .. " threads")
+  end
+end
+
+-- seconds from njit(src) to the end of the first call, in a fresh process
+function modes.firstcall(path, n, cache)
+  local lumba = require "lumba"
+  n = math.tointeger(n)
+  local spins = lumba.ones({ n, n }, "float64")
+  local _, secs = compile(lumba, path, cache == "cache" and { cache = true } or nil,
+    function(f) return f(spins) end)
+  print(string.format("SECONDS %.9g", secs))
+end
+
+function modes.require()
+  local t0 = now()
+  require "lumba"
+  local t1 = now()
+  print(string.format("SECONDS %.9g", t1 - t0))
+end
+
+-- ns per call (median of 5 batches) of the compiled f(x) = x + 1.0, of the
+-- same function written in Lua, of an empty C function, and of the empty loop
+function modes.dispatch(path, calls)
+  local lumba = require "lumba"
+  calls = math.tointeger(calls)
+  local f = compile(lumba, path, nil, function(f) return f(1.5) end)
+  local function luaf(x) return x + 1.0 end
+  local okc, bc = pcall(require, "benchclock")
+  local function batch(fn)
+    local t = {}
+    for b = 1, 5 do
+      local t0 = now()
+      for _ = 1, calls do fn(1.5) end
+      t[b] = (now() - t0) / calls * 1e9
+    end
+    table.sort(t)
+    return t[3]
+  end
+  print(string.format("DISPATCH %.6g", batch(f)))
+  print(string.format("LUAFN %.6g", batch(luaf)))
+  if okc then print(string.format("CFN %.6g", batch(bc.empty))) end
+  local t = {}
+  for b = 1, 5 do
+    local t0 = now()
+    for _ = 1, calls do end
+    t[b] = (now() - t0) / calls * 1e9
+  end
+  table.sort(t)
+  print(string.format("EMPTYLOOP %.6g", t[3]))
+end
+
+measure.main(function()
+  local mode = arg[1]
+  local fn = modes[mode or ""]
+  if not fn then error("unknown mode " .. tostring(mode), 0) end
+  fn(table.unpack(arg, 2))
+end)

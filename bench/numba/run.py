@@ -1,0 +1,197 @@
+"""Numba runner of the lumba bench: runs one kernel of bench/kernels/*.py
+(the same file the lumba runner compiles) and prints the TIME/CHECK lines
+the harness reads, or one of the latency figures.
+
+usage:
+  python3 run.py kernel <kind> <file.py> <parallel 0|1> args...
+  python3 run.py firstcall <file.py> <N>
+  python3 run.py import
+  python3 run.py dispatch <file.py> <calls>
+"""
+import importlib.util
+import os
+import re
+import sys
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERNELS = os.path.join(HERE, "..", "kernels")
+
+
+def env_num(name, dflt):
+    try:
+        return float(os.environ.get(name, ""))
+    except ValueError:
+        return dflt
+
+
+def cfg():
+    warmup = int(env_num("BENCH_WARMUP", 2))
+    minreps = max(1, int(env_num("BENCH_MINREPS", 5)))
+    maxreps = max(minreps, int(env_num("BENCH_MAXREPS", 100)))
+    return warmup, minreps, maxreps, env_num("BENCH_BUDGET", 1.0)
+
+
+def measure(run):
+    """run() warmup times untimed, then timed until minreps runs and budget
+    seconds (at most maxreps); returns the last result and sorted times."""
+    warmup, minreps, maxreps, budget = cfg()
+    result = None
+    for _ in range(warmup):
+        result = run()
+    times = []
+    start = time.perf_counter()
+    while True:
+        t0 = time.perf_counter()
+        result = run()
+        t1 = time.perf_counter()
+        times.append(t1 - t0)
+        if len(times) >= maxreps or (len(times) >= minreps and t1 - start >= budget):
+            break
+    times.sort()
+    return result, times
+
+
+def median(t):
+    n = len(t)
+    return t[n // 2] if n % 2 else 0.5 * (t[n // 2 - 1] + t[n // 2])
+
+
+def report(times):
+    print("TIME median=%.9g min=%.9g max=%.9g reps=%d"
+          % (median(times), times[0], times[-1], len(times)))
+
+
+def load(path):
+    """The first top-level def of a kernel file, as the module defines it
+    (a Numba dispatcher when the file carries a decorator)."""
+    path = os.path.abspath(path)
+    with open(path) as f:
+        name = re.search(r"^def\s+(\w+)", f.read(), re.M).group(1)
+    modname = "bench_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(modname, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = mod
+    spec.loader.exec_module(mod)
+    return getattr(mod, name)
+
+
+def compiled(path, parallel):
+    """The file's function compiled by njit (parallel=True if asked); a file
+    whose def is already decorated keeps its own decorator when serial."""
+    import numba
+    from numba.core.registry import CPUDispatcher
+    fn = load(path)
+    if isinstance(fn, CPUDispatcher):
+        if not parallel:
+            return fn
+        fn = fn.py_func
+    return numba.njit(parallel=parallel)(fn)
+
+
+def kernel(kind, path, parallel, args):
+    import numba
+    import numpy as np
+    f = compiled(path, parallel)
+    fill_uniform = compiled(os.path.join(KERNELS, "fill_uniform.py"), False)
+    fill_spins = compiled(os.path.join(KERNELS, "fill_spins.py"), False)
+    seq_sum = compiled(os.path.join(KERNELS, "sum.py"), False)
+
+    if kind == "ising":
+        n, seed = int(args[0]), int(args[1])
+        spins = np.empty((n, n), dtype=np.float64)
+        fill_spins(spins, seed)
+        result, times = measure(lambda: f(spins))
+        check = result
+    elif kind == "sum":
+        n, seed = int(args[0]), int(args[1])
+        x = np.empty(n, dtype=np.float64)
+        fill_uniform(x, seed)
+        result, times = measure(lambda: f(x))
+        check = result
+    elif kind == "expdecay":
+        n, seed, tau = int(args[0]), int(args[1]), float(args[2])
+        x = np.empty(n, dtype=np.float64)
+        out = np.zeros(n, dtype=np.float64)
+        fill_uniform(x, seed)
+        _, times = measure(lambda: f(x, out, tau))
+        check = seq_sum(out)  # in index order, as the C reference sums
+    elif kind == "mandelbrot":
+        w, h, max_iter = int(args[0]), int(args[1]), int(args[2])
+        out = np.zeros((h, w), dtype=np.int64)
+        _, times = measure(lambda: f(out, max_iter))
+        k = np.arange(w * h, dtype=np.int64)
+        check = float(np.sum(out.reshape(-1) * (k % 97 + 1)))
+    else:
+        raise ValueError("unknown kernel kind " + kind)
+    report(times)
+    print("CHECK %.17g" % check)
+    if parallel:
+        print("NOTE threading layer %s, %d threads"
+              % (numba.threading_layer(), numba.get_num_threads()))
+
+
+def firstcall(path, n):
+    """Seconds from defining the function (its decorator line runs) to the end
+    of its first call, in this fresh process; numba is imported before."""
+    import numba  # noqa: F401 (imported before the clock starts)
+    import numpy as np
+    spins = np.ones((n, n), dtype=np.float64)
+    t0 = time.perf_counter()
+    f = load(path)
+    if not hasattr(f, "py_func"):
+        f = numba.njit(f)
+    f(spins)
+    t1 = time.perf_counter()
+    print("SECONDS %.9g" % (t1 - t0))
+
+
+def import_time():
+    t0 = time.perf_counter()
+    import numba  # noqa: F401
+    t1 = time.perf_counter()
+    print("SECONDS %.9g" % (t1 - t0))
+
+
+def dispatch(path, calls):
+    """ns per call of the compiled f(x) = x + 1.0 from a Python loop (median
+    of 5 batches of calls), and of the same function not compiled."""
+    import numba
+    py = load(path)
+    f = numba.njit(py)
+    f(1.5)
+    out = {}
+    for label, fn in (("DISPATCH", f), ("PYCALL", py)):
+        batches = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn(1.5)
+            batches.append((time.perf_counter() - t0) / calls * 1e9)
+        batches.sort()
+        out[label] = batches[2]
+        print("%s %.6g" % (label, batches[2]))
+
+
+def main(argv):
+    mode = argv[1]
+    if mode == "kernel":
+        kernel(argv[2], argv[3], argv[4] == "1", argv[5:])
+    elif mode == "firstcall":
+        firstcall(argv[2], int(argv[3]))
+    elif mode == "import":
+        import_time()
+    elif mode == "dispatch":
+        dispatch(argv[2], int(argv[3]))
+    else:
+        raise ValueError("unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv)
+    except Exception:
+        print("ERROR " + traceback.format_exc().replace("\n", " | "))
+        sys.stdout.flush()
+        sys.exit(1)

@@ -1,0 +1,466 @@
+-- lumba.objmode_calls — object mode: calls of builtins (len, abs, min, max,
+-- int, float, round...), of math/numpy functions, of array methods, of the
+-- module's other defs, and of env functions.
+local sformat, concat = string.format, table.concat
+local C = require "lumba.objmode_core"
+local arith_kind = require("lumba.objmode_expr").arith_kind
+local has, within, elem_kind, mangle, fail, unsupported = C.has, C.within, C.elem_kind, C.mangle, C.fail, C.unsupported
+local list, recv, KP, KF, KB, KZ = C.list, C.recv, C.KP, C.KF, C.KB, C.KZ
+local KT, KU, KINT, KNUM, KALL, DTYPES = C.KT, C.KU, C.KINT, C.KNUM, C.KALL, C.DTYPES
+local BUILTIN_NAMES, Fn, EXPR = C.BUILTIN_NAMES, C.Fn, C.EXPR
+
+---------------------------------------------------------------------------
+-- calls
+---------------------------------------------------------------------------
+local BUILTIN = {}  -- qualified name -> handler(F, n, args, kw) -> code, kind, simple
+
+-- positional args plus keywords named in `names` (in that order)
+local function bind_args(F, n, qual, names, nreq)
+  local args = {}
+  for i, a in ipairs(list(n.args)) do
+    if a.tag == "Starred" then unsupported(F.M, a, "*args is not supported in object mode") end
+    args[i] = a
+  end
+  for _, kw in ipairs(list(n.keywords)) do
+    local pos
+    for i, nm in ipairs(names) do if nm == kw.arg then pos = i end end
+    if not pos then
+      fail(F.M, n, "TypeError", "%s() got an unexpected keyword argument '%s'", qual, tostring(kw.arg))
+    end
+    if args[pos] then fail(F.M, n, "TypeError", "%s() got multiple values for argument '%s'", qual, kw.arg) end
+    args[pos] = kw.value
+  end
+  local count = 0
+  for i = 1, #names do if args[i] then count = i end end
+  if #list(n.args) > #names then
+    fail(F.M, n, "TypeError", "%s() takes at most %d arguments (%d given)", qual, #names, #list(n.args))
+  end
+  for i = 1, (nreq or 0) do
+    if not args[i] then fail(F.M, n, "TypeError", "%s() missing required argument '%s'", qual, names[i]) end
+  end
+  return args, count
+end
+
+-- translate bound args (holes stay nil); returns codes, kinds, simples
+function Fn:bound_operands(args, count)
+  local nodes, where = {}, {}
+  for i = 1, count do
+    if args[i] then nodes[#nodes + 1] = args[i]; where[#nodes] = i end
+  end
+  local c, k, s = self:operands(nodes)
+  local codes, kinds, simples = {}, {}, {}
+  for j, i in pairs(where) do codes[i], kinds[i], simples[i] = c[j], k[j], s[j] end
+  return codes, kinds, simples
+end
+
+-- math functions: name -> {nargs, result kind, lua binding for number args}
+local MATH = {
+  sqrt = { 1, KF, "L_sqrt" }, exp = { 1, KF, "L_exp" }, sin = { 1, KF, "L_sin" },
+  cos = { 1, KF, "L_cos" }, tan = { 1, KF, "L_tan" }, asin = { 1, KF, "L_asin" },
+  acos = { 1, KF, "L_acos" }, atan = { 1, KF, "L_atan" }, atan2 = { 2, KF, "L_atan" },
+  log10 = { 1, KF }, log2 = { 1, KF }, log1p = { 1, KF }, expm1 = { 1, KF },
+  sinh = { 1, KF }, cosh = { 1, KF }, tanh = { 1, KF }, asinh = { 1, KF },
+  acosh = { 1, KF }, atanh = { 1, KF }, floor = { 1, KINT }, ceil = { 1, KINT },
+  trunc = { 1, KINT }, fabs = { 1, KF }, hypot = { 2, KF }, copysign = { 2, KF },
+  pow = { 2, KF }, erf = { 1, KF }, erfc = { 1, KF }, gamma = { 1, KF },
+  lgamma = { 1, KF }, isnan = { 1, KB }, isinf = { 1, KB }, isfinite = { 1, KB },
+  degrees = { 1, KF }, radians = { 1, KF }, fmod = { 2, KF },
+}
+
+local function math_handler(name, spec)
+  return function(F, n)
+    local names = spec[1] == 1 and { "x" } or { "x", "y" }
+    local args, count = bind_args(F, n, "math." .. name, names, spec[1])
+    local codes, kinds = F:bound_operands(args, count)
+    local allnum = true
+    for i = 1, count do
+      codes[i], kinds[i] = F:numop(codes[i], kinds[i])
+      if not within(kinds[i], KNUM) then allnum = false end
+    end
+    local fn = (allnum and spec[3]) and F:use(spec[3]) or F:use("M_" .. name)
+    return fn .. "(" .. concat(codes, ", ") .. ")", spec[2], false
+  end
+end
+
+for name, spec in pairs(MATH) do BUILTIN["math." .. name] = math_handler(name, spec) end
+
+BUILTIN["math.log"] = function(F, n)
+  local args, count = bind_args(F, n, "math.log", { "x", "base" }, 1)
+  local codes, kinds = F:bound_operands(args, count)
+  local allnum = true
+  for i = 1, count do
+    codes[i], kinds[i] = F:numop(codes[i], kinds[i])
+    if not within(kinds[i], KNUM) then allnum = false end
+  end
+  if count == 1 and allnum then return F:use("L_log") .. "(" .. codes[1] .. ")", KF, false end
+  return F:use("M_log") .. "(" .. concat(codes, ", ") .. ")", KF, false
+end
+
+-- numpy spellings of the math functions (scalars)
+local NP_ALIAS = {
+  sqrt = "sqrt", exp = "exp", log = "log", log10 = "log10", log2 = "log2", log1p = "log1p",
+  expm1 = "expm1", sin = "sin", cos = "cos", tan = "tan", arcsin = "asin", arccos = "acos",
+  arctan = "atan", arctan2 = "atan2", asin = "asin", acos = "acos", atan = "atan",
+  atan2 = "atan2", sinh = "sinh", cosh = "cosh", tanh = "tanh", arcsinh = "asinh",
+  arccosh = "acosh", arctanh = "atanh", asinh = "asinh", acosh = "acosh", atanh = "atanh",
+  fabs = "fabs", hypot = "hypot", copysign = "copysign", isnan = "isnan", isinf = "isinf",
+  isfinite = "isfinite", degrees = "degrees", radians = "radians", rad2deg = "degrees",
+  deg2rad = "radians", fmod = "fmod",
+}
+for np, m in pairs(NP_ALIAS) do
+  BUILTIN["numpy." .. np] = BUILTIN["math." .. m] or math_handler(m, MATH[m])
+end
+
+local function np_unary(helper, kindf)
+  return function(F, n)
+    local args, count = bind_args(F, n, "numpy", { "x" }, 1)
+    local codes, kinds = F:bound_operands(args, count)
+    return F:use(helper) .. "(" .. codes[1] .. ")", kindf(kinds[1]), false
+  end
+end
+BUILTIN["numpy.floor"] = np_unary("NP_FLOOR", function() return KF end)
+BUILTIN["numpy.ceil"] = np_unary("NP_CEIL", function() return KF end)
+BUILTIN["numpy.trunc"] = np_unary("NP_TRUNC", function() return KF end)
+BUILTIN["numpy.rint"] = np_unary("NP_RINT", function() return KF end)
+BUILTIN["numpy.sign"] = np_unary("NP_SIGN", function(k) return has(k, KF) and (KF | KINT) or KINT end)
+
+local function np_binary(helper)
+  return function(F, n)
+    local args, count = bind_args(F, n, "numpy", { "x1", "x2" }, 2)
+    local codes, kinds = F:bound_operands(args, count)
+    local k = (has(kinds[1] | kinds[2], KF) and KF or 0) | (has(kinds[1] | kinds[2], KINT | KB) and KINT or 0)
+    return F:use(helper) .. "(" .. codes[1] .. ", " .. codes[2] .. ")", k, false
+  end
+end
+BUILTIN["numpy.maximum"] = np_binary("NP_MAXIMUM")
+BUILTIN["numpy.minimum"] = np_binary("NP_MINIMUM")
+BUILTIN["numpy.power"] = function(F, n)
+  local args, count = bind_args(F, n, "numpy.power", { "x1", "x2" }, 2)
+  local codes, kinds, simples = F:bound_operands(args, count)
+  return F:binop("Pow", codes[1], kinds[1], simples[1], codes[2], kinds[2], simples[2], args[2], n)
+end
+BUILTIN["numpy.square"] = function(F, n)
+  local args, count = bind_args(F, n, "numpy.square", { "x" }, 1)
+  local codes, kinds, simples = F:bound_operands(args, count)
+  local c, k = F:numop(codes[1], kinds[1])
+  if not simples[1] then c = F:spill(c) end
+  return "(" .. c .. " * " .. c .. ")", arith_kind("Mult", k, k), false
+end
+
+-- abs, min, max, len, int, float, bool, round
+local function abs_handler(F, n)
+  local args, count = bind_args(F, n, "abs", { "x" }, 1)
+  local codes, kinds = F:bound_operands(args, count)
+  local c, k = F:numop(codes[1], kinds[1])
+  if within(k, KNUM) then
+    local rk = (has(k, KINT) and KP or 0) | (k & KF)
+    return F:use("mabs") .. "(" .. c .. ")", rk, false
+  end
+  return F:use("ABS") .. "(" .. codes[1] .. ")", KNUM, false
+end
+BUILTIN["builtins.abs"] = abs_handler
+BUILTIN["numpy.abs"] = abs_handler
+BUILTIN["numpy.absolute"] = abs_handler
+
+local function minmax(which)
+  return function(F, n)
+    if #list(n.keywords) > 0 then unsupported(F.M, n, "%s() keywords are not supported in object mode", which) end
+    local nodes = list(n.args)
+    if #nodes == 0 then fail(F.M, n, "TypeError", "%s expected at least 1 argument, got 0", which) end
+    local codes, kinds = F:operands(nodes)
+    local k = 0
+    local allnum = #nodes > 1
+    for i = 1, #codes do
+      k = k | kinds[i]
+      if not within(kinds[i], KNUM) then allnum = false end
+    end
+    if allnum then
+      return F:use(which == "min" and "mmin" or "mmax") .. "(" .. concat(codes, ", ") .. ")", k, false
+    end
+    if #nodes == 1 then k = elem_kind(k) end
+    return F:use(which == "min" and "MIN" or "MAX") .. "(" .. concat(codes, ", ") .. ")", k, false
+  end
+end
+BUILTIN["builtins.min"] = minmax("min")
+BUILTIN["builtins.max"] = minmax("max")
+
+BUILTIN["builtins.len"] = function(F, n)
+  local args, count = bind_args(F, n, "len", { "obj" }, 1)
+  local codes = F:bound_operands(args, count)
+  return F:use("LEN") .. "(" .. codes[1] .. ")", KP, false
+end
+
+local function int_handler(F, n)
+  local args, count = bind_args(F, n, "int", { "x" }, 1)
+  local codes, kinds = F:bound_operands(args, count)
+  local c, k = F:numop(codes[1], kinds[1])
+  if within(k, KINT) then return c, k, false end
+  return F:use("INT") .. "(" .. codes[1] .. ")", KINT, false
+end
+BUILTIN["builtins.int"] = int_handler
+
+local function float_handler(F, n)
+  local args, count = bind_args(F, n, "float", { "x" }, 1)
+  local codes, kinds = F:bound_operands(args, count)
+  local c, k = F:numop(codes[1], kinds[1])
+  if within(k, KF) then return c, KF, false end
+  if within(k, KNUM) then return "(" .. c .. " * 1.0)", KF, false end
+  return F:use("FLOAT") .. "(" .. codes[1] .. ")", KF, false
+end
+BUILTIN["builtins.float"] = float_handler
+
+BUILTIN["builtins.bool"] = function(F, n)
+  local args, count = bind_args(F, n, "bool", { "x" }, 1)
+  if count == 0 then return "false", KB, true end
+  return "(not not " .. F:cond(args[1]) .. ")", KB, false
+end
+
+BUILTIN["builtins.round"] = function(F, n)
+  local args, count = bind_args(F, n, "round", { "number", "ndigits" }, 1)
+  local codes, kinds = F:bound_operands(args, count)
+  if count == 1 then
+    if within(kinds[1], KINT) then return codes[1], kinds[1], false end
+    return F:use("ROUND") .. "(" .. codes[1] .. ")", KINT, false
+  end
+  local k = has(kinds[1], KF) and KF or KINT
+  return F:use("ROUND") .. "(" .. codes[1] .. ", " .. codes[2] .. ")", k, false
+end
+
+-- numpy scalar types called as functions: casts
+for name, dt in pairs(DTYPES) do
+  BUILTIN["numpy." .. name] = function(F, n)
+    local args, count = bind_args(F, n, "numpy." .. name, { "x" }, 1)
+    local codes, kinds = F:bound_operands(args, count)
+    if dt == "float64" then
+      local c, k = F:numop(codes[1], kinds[1])
+      if within(k, KNUM) then return "(" .. c .. " * 1.0)", KF, false end
+    end
+    if dt == "int64" then return int_handler(F, n) end
+    local k = dt:match("^float") and KF or dt == "bool" and KB or dt:match("^u") and KP or KINT
+    return F:use("CAST") .. "." .. dt .. "(" .. codes[1] .. ")", k, false
+  end
+end
+
+BUILTIN["builtins.print"] = function(F, n)
+  if #list(n.keywords) > 0 then unsupported(F.M, n, "print() keywords are not supported in object mode") end
+  local codes = F:operands(list(n.args))
+  return F:use("PRINT") .. "(" .. concat(codes, ", ") .. ")", KZ, false
+end
+
+-- a dtype argument: a literal name where the node is one, else its value
+function Fn:dtype_arg(node)
+  if node == nil then return nil end
+  if node.tag == "Constant" and type(node.value) == "string" then
+    local d = DTYPES[node.value] or (node.value == "float" and "float64") or (node.value == "int" and "int64")
+    if not d then unsupported(self.M, node, "unknown dtype '%s'", node.value) end
+    return sformat("%q", d)
+  end
+  local q = (node.tag == "Name" or node.tag == "Attribute") and self:qualname(node)
+  if q then
+    local c = self:builtin_value(q, node)
+    return c
+  end
+  return (self:expr(node))
+end
+
+local function dtype_kind(code)
+  if code == nil then return KT end
+  if code == '"bool"' then return KU end
+  if code:match('^"') then return KT end
+  return KU
+end
+
+-- np.empty/zeros/ones(shape, dtype=float64)
+local function ctor(name)
+  return function(F, n)
+    local args = bind_args(F, n, "numpy." .. name, { "shape", "dtype" }, 1)
+    local sc = F:expr(args[1])
+    if not args[2] then
+      F.M.used.RT = true
+      return "_RT." .. name .. "(" .. F:use("SHAPE_ARG") .. "(" .. sc .. "), \"float64\")", KT, false
+    end
+    local dc = F:dtype_arg(args[2])
+    F.M.used.RT = true
+    return "_RT." .. name .. "(" .. F:use("SHAPE_ARG") .. "(" .. sc .. "), " .. dc .. ")", dtype_kind(dc), false
+  end
+end
+BUILTIN["numpy.empty"] = ctor("empty")
+BUILTIN["numpy.zeros"] = ctor("zeros")
+BUILTIN["numpy.ones"] = ctor("ones")
+
+-- value kinds -> dtype code for np.full / arange
+local function value_dtype(k)
+  if within(k, KINT) then return '"int64"' end
+  if within(k, KB) then return '"bool"' end
+  return '"float64"'
+end
+
+BUILTIN["numpy.full"] = function(F, n)
+  local args = bind_args(F, n, "numpy.full", { "shape", "fill_value", "dtype" }, 2)
+  local codes, kinds = F:operands({ args[1], args[2] })
+  local dc = args[3] and F:dtype_arg(args[3]) or nil
+  F.M.used.RT = true
+  if dc == nil then
+    if not within(kinds[2], KNUM | KB) then
+      unsupported(F.M, n, "np.full needs a dtype= unless the fill value is a number")
+    end
+    dc = value_dtype(kinds[2])
+  end
+  return "_RT.full(" .. F:use("SHAPE_ARG") .. "(" .. codes[1] .. "), " .. codes[2] .. ", " .. dc .. ")",
+    dtype_kind(dc), false
+end
+
+-- np.empty_like/zeros_like/ones_like(a, dtype=a.dtype)
+local function like(name)
+  return function(F, n)
+    local args = bind_args(F, n, "numpy." .. name .. "_like", { "a", "dtype" }, 1)
+    local c, k, s = F:expr(args[1])
+    if not s then c = F:spill(c) end
+    local dc = args[2] and F:dtype_arg(args[2]) or (c .. ".dtype")
+    F.M.used.RT = true
+    local rk = args[2] and dtype_kind(dc) or (has(k, KU) and KU or KT)
+    return "_RT." .. name .. "(" .. F:use("COPY_SHAPE") .. "(" .. c .. "), " .. dc .. ")", rk, false
+  end
+end
+BUILTIN["numpy.empty_like"] = like("empty")
+BUILTIN["numpy.zeros_like"] = like("zeros")
+BUILTIN["numpy.ones_like"] = like("ones")
+BUILTIN["numpy.full_like"] = function(F, n)
+  local args = bind_args(F, n, "numpy.full_like", { "a", "fill_value", "dtype" }, 2)
+  local codes, kinds, simples = F:operands({ args[1], args[2] })
+  local c = codes[1]
+  if not simples[1] then c = F:spill(c) end
+  local dc = args[3] and F:dtype_arg(args[3]) or (c .. ".dtype")
+  F.M.used.RT = true
+  return "_RT.full(" .. F:use("COPY_SHAPE") .. "(" .. c .. "), " .. codes[2] .. ", " .. dc .. ")",
+    args[3] and dtype_kind(dc) or (has(kinds[1], KU) and KU or KT), false
+end
+
+-- np.arange([start,] stop[, step], dtype=None)
+BUILTIN["numpy.arange"] = function(F, n)
+  local pos = list(n.args)
+  local dnode
+  for _, kw in ipairs(list(n.keywords)) do
+    if kw.arg == "dtype" then dnode = kw.value
+    else unsupported(F.M, n, "np.arange keyword '%s' is not supported in object mode", tostring(kw.arg)) end
+  end
+  if #pos == 0 or #pos > 3 then fail(F.M, n, "TypeError", "arange() takes 1 to 3 positional arguments") end
+  local codes, kinds = F:operands(pos)
+  local start, stop, step = "0", codes[1], "1"
+  if #pos >= 2 then start, stop = codes[1], codes[2] end
+  if #pos == 3 then step = codes[3] end
+  local k = 0
+  for _, kd in ipairs(kinds) do k = k | kd end
+  local dc = dnode and F:dtype_arg(dnode) or value_dtype(k)
+  F.M.used.RT = true
+  return "_RT.arange(" .. start .. ", " .. stop .. ", " .. step .. ", " .. dc .. ")", dtype_kind(dc), false
+end
+
+-- methods of arrays: name -> result kind given the receiver's kind
+local METHODS = {
+  sum = function(k) return has(k, KU) and KALL or KNUM end,
+  min = function(k) return has(k, KU) and KALL or KNUM end,
+  max = function(k) return has(k, KU) and KALL or KNUM end,
+  mean = function() return KF end,
+  prod = function(k) return has(k, KU) and KALL or KNUM end,
+  copy = function(k) return k & (KT | KU) end,
+  fill = function() return KZ end,
+  astype = function() return KU end,
+  reshape = function(k) return k & (KT | KU) end,
+  ravel = function(k) return k & (KT | KU) end,
+  flatten = function(k) return k & (KT | KU) end,
+}
+
+function Fn:method_call(n)
+  local f = n.func
+  local name = f.attr
+  local kf = METHODS[name]
+  if not kf then unsupported(self.M, n, "method '%s' is not supported in object mode", name) end
+  if #list(n.keywords) > 0 then unsupported(self.M, n, "keywords in method calls are not supported in object mode") end
+  local nodes = { f.value }
+  for _, a in ipairs(list(n.args)) do nodes[#nodes + 1] = a end
+  local codes, kinds, simples = self:operands(nodes)
+  local args = {}
+  for i = 2, #codes do args[i - 1] = codes[i] end
+  if name == "astype" and n.args[1] then
+    args[1] = self:dtype_arg(n.args[1])
+  elseif name == "reshape" then
+    if #args == 1 then
+      args = { self:use("SHAPE_ARG") .. "(" .. args[1] .. ")" }
+    else
+      args = { "{" .. concat(args, ", ") .. "}" }
+    end
+  end
+  local k = kf(kinds[1])
+  if k == 0 then k = KU end
+  return recv(codes[1], simples[1]) .. ":" .. name .. "(" .. concat(args, ", ") .. ")", k, false
+end
+
+-- call of a def of the module: its fast variant when no argument can be a
+-- bool (or hold bools), else its checking entry
+function Fn:def_call(n, d)
+  local M = self.M
+  local info = M:get_info(d.name)
+  local args = bind_args(self, n, d.name, info.params, 0)
+  local codes, kinds = self:bound_operands(args, #info.params)
+  local fast = true
+  for i = 1, #info.params do
+    local k
+    if args[i] then
+      k = kinds[i]
+    else
+      if info.defaults[i] == nil then
+        fail(M, n, "TypeError", "%s() missing 1 required positional argument: '%s'", d.name, info.params[i])
+      end
+      codes[i] = "nil"
+      k = 0
+    end
+    if not within(k, info.fastk[i]) then fast = false end
+  end
+  for i = 1, #info.params do codes[i] = codes[i] or "nil" end
+  local last = #info.params
+  while last > 0 and codes[last] == "nil" and not args[last] do last = last - 1 end
+  local argl = concat(codes, ", ", 1, last)
+  M:need_def(d.name)
+  local rk = M.ret[d.name]
+  if fast then
+    return "_f_" .. d.name .. "(" .. argl .. ")", rk.f, false
+  end
+  return "_e_" .. d.name .. "(" .. argl .. ")", rk.f | rk.g, false
+end
+
+EXPR.Call = function(F, n)
+  local f = n.func
+  local M = F.M
+  if f.tag == "Name" then
+    local id = f.id
+    if F.locals[id] then
+      local codes = F:operands(list(n.args))
+      if #list(n.keywords) > 0 then unsupported(M, n, "keyword arguments to a value are not supported in object mode") end
+      return F:use("PACKRET") .. "(" .. mangle(id) .. "(" .. concat(codes, ", ") .. "))", KALL, false
+    end
+    if M.defs[id] then return F:def_call(n, M.defs[id]) end
+    local found, v = M.env_get(id)
+    if found and not M.aliases[id] and not BUILTIN_NAMES[id] then
+      if type(v) ~= "function" and not (getmetatable(v) and getmetatable(v).__call) then
+        fail(M, n, "TypeError", "'%s' object is not callable", type(v))
+      end
+      local codes = F:operands(list(n.args))
+      if #list(n.keywords) > 0 then unsupported(M, n, "keyword arguments to a Lua function are not supported in object mode") end
+      return F:use("PACKRET") .. "(" .. M:upvalue(id, v) .. "(" .. concat(codes, ", ") .. "))", KALL, false
+    end
+  end
+  local q = F:qualname(f)
+  if q then
+    local h = BUILTIN[q]
+    if h then return h(F, n) end
+    if q:match("^builtins%.") and not BUILTIN_NAMES[q:sub(10)] then
+      fail(M, f, "NameError", "name '%s' is not defined", q:sub(10))
+    end
+    unsupported(M, n, "%s() is not supported in object mode", q:gsub("^builtins%.", ""):gsub("^numpy%.", "np."))
+  end
+  if f.tag == "Attribute" then return F:method_call(n) end
+  unsupported(M, n, "this call is not supported in object mode")
+end
+
+return true

@@ -1,0 +1,31 @@
+/*
+** backend.c — the table core.so calls backend.so through.
+*/
+#include "backend.h"
+#include "cache.h"
+#include "cudasim.h"
+#include "jit_cpu.h"
+#include "nvvm.h"
+#include "parallel.h"
+
+char *jit_asm_of_ir(lua_State *L, const char *ir);
+int cache_lua_info(lua_State *L);
+int cache_lua_clear(lua_State *L);
+
+static const Backend backend = {
+    .compile_spec = compile_spec,
+    .asm_of_ir = jit_asm_of_ir,
+    .jit_free = jit_free,
+    .par_set_num_threads = par_set_num_threads,
+    .par_num_threads = par_num_threads,
+    .par_max_workers = par_max_workers,
+    .cache_info = cache_lua_info,
+    .cache_clear = cache_lua_clear,
+    .nvvm_compile_llvm = nvvm_compile_llvm,
+    .cudasim_new = cudasim_new,
+    .cudasim_launch = cudasim_launch,
+};
+
+const Backend *lumba_backend_table(void) {
+  return &backend;
+}

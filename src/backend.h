@@ -1,0 +1,54 @@
+/*
+** backend.h — the split between lumba/core.so and lumba/backend.so.
+** core.so (arrays, the frontend, dispatchers, CUDA's driver binding) loads
+** fast; backend.so holds everything that needs LLVM or the OpenMP runtime
+** (inference, lowering, the JIT, prange, the cache) and is opened at the
+** first compilation, so `require "lumba"` does not pay for loading LLVM.
+** backend.so links against core.so and calls it directly; core.so reaches
+** backend.so only through this table.
+*/
+#ifndef backend_h
+#define backend_h
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <lua.h>
+
+#include "compile.h"
+
+struct CudaState;
+struct SimKernel;
+
+typedef struct Backend {
+  DispSpec *(*compile_spec)(lua_State *L, int disp_idx, const char *name, const Options *opt, Type **argtypes,
+                            int nargs, Type *declared_ret);
+  char *(*asm_of_ir)(lua_State *L, const char *ir);  /* malloc'd assembly text; raises */
+  void (*jit_free)(LmJit *J);
+  int (*par_set_num_threads)(int n);
+  int (*par_num_threads)(void);
+  int (*par_max_workers)(void);
+  lua_CFunction cache_info, cache_clear;
+  int (*nvvm_compile_llvm)(const char *ir, size_t len, int cc_major, int cc_minor, bool fastmath,
+                           const char *libdevice_path, char **ptx, char **log);
+  /* the CUDA simulator (cudasim.h) */
+  struct CudaState *(*cudasim_new)(void);
+  void (*cudasim_launch)(lua_State *L, struct CudaState *S, const struct SimKernel *k, const unsigned grid[3],
+                         const unsigned block[3], void **params);
+} Backend;
+
+/* core: the backend, opened once per process; raises a Lua error naming the
+** file when it cannot be loaded */
+const Backend *backend_get(lua_State *L);
+/* core: the backend if it is already loaded, else NULL (never loads it) */
+const Backend *backend_loaded(void);
+
+/* core: start loading the backend on a background thread (luaopen) */
+void backend_preload(void);
+/* core: wait until no loading is in progress (before core.so may be unloaded) */
+void backend_quiesce(void);
+
+/* backend.so's only entry point */
+LUMBA_API const Backend *lumba_backend_table(void);
+
+#endif

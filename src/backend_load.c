@@ -1,0 +1,94 @@
+/*
+** backend_load.c — opens lumba/backend.so (next to this core.so) at the
+** first compilation. One-time process initialisation under pthread_once;
+** after it the table is read-only.
+*/
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "backend.h"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const Backend *table;  /* set once by load_once, then only read */
+static char why[8192];
+
+static void load_once(void) {
+  Dl_info info;
+  char path[4096];
+  if (!dladdr((void *)backend_get, &info) || info.dli_fname == NULL) {
+    snprintf(why, sizeof why, "cannot locate lumba's core module");
+    return;
+  }
+  snprintf(path, sizeof path, "%s", info.dli_fname);
+  char *slash = strrchr(path, '/');
+  size_t dir = slash ? (size_t)(slash - path + 1) : 0;
+  snprintf(path + dir, sizeof path - dir, "backend.so");
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (h == NULL) {
+    snprintf(why, sizeof why, "cannot load %s: %s", path, dlerror());
+    return;
+  }
+  const Backend *(*entry)(void) = (const Backend *(*)(void))dlsym(h, "lumba_backend_table");
+  if (entry == NULL) {
+    snprintf(why, sizeof why, "%s has no lumba_backend_table", path);
+    return;
+  }
+  table = entry();
+}
+
+/* ---- loading in the background ----
+** Loading LLVM takes ~10 ms. backend_preload (called by luaopen) starts it
+** on a detached thread, so require stays fast and a script that prepares
+** its data before the first call finds the compiler ready. Everything that
+** could race with that thread waits for it first: backend_get, fork()
+** (pthread_atfork: a child must not inherit the loader's lock), and the
+** Lua state's close (core.so is unloaded after it). LUMBA_PRELOAD=0 turns
+** it off. */
+static void *preload_main(void *ud) {
+  (void)ud;
+  pthread_once(&once, load_once);
+  return NULL;
+}
+
+static void wait_loaded(void) {
+  pthread_once(&once, load_once);
+}
+
+static pthread_once_t preload_once = PTHREAD_ONCE_INIT;
+static bool preload_started;  /* set once under preload_once */
+
+static void start_preload(void) {
+  const char *v = getenv("LUMBA_PRELOAD");
+  if (v && strcmp(v, "0") == 0) return;
+  pthread_atfork(wait_loaded, NULL, NULL);
+  pthread_attr_t attr;
+  pthread_t t;
+  if (pthread_attr_init(&attr) != 0) return;
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  preload_started = pthread_create(&t, &attr, preload_main, NULL) == 0;
+  pthread_attr_destroy(&attr);
+}
+
+void backend_preload(void) {
+  pthread_once(&preload_once, start_preload);
+}
+
+void backend_quiesce(void) {
+  pthread_once(&preload_once, start_preload);
+  if (preload_started) wait_loaded();
+}
+
+const Backend *backend_get(lua_State *L) {
+  pthread_once(&once, load_once);
+  if (table == NULL) luaL_error(L, "lumba: %s", why);
+  return table;
+}
+
+const Backend *backend_loaded(void) {
+  return table;
+}

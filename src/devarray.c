@@ -1,0 +1,503 @@
+/*
+** devarray.c — lumba.devicearray: GPU memory as typed N-d arrays. Arrays
+** and their views share a reference-counted DevBuf; the last release queues
+** the block on the state's pending-free list (cudadrv.c), so __gc never
+** calls cuMemFree while a kernel may still use the memory. Also pinned
+** (page-locked) host ndarrays.
+*/
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "devarray.h"
+
+#define STREAM_MT "lumba.cudastream"
+
+/* ---- buffers ---- */
+
+static DevBuf *buf_new(lua_State *L, CudaState *S, size_t size) {
+  CUdeviceptr p = cudrv_alloc(L, S, size);  /* raises before anything is owned */
+  DevBuf *b = malloc(sizeof *b);
+  if (b == NULL) {
+    cudrv_defer_free(S, S->cur->ctx, p, size);
+    luaL_error(L, "not enough memory");
+  }
+  *b = (DevBuf){1, p, size, S->cur->ctx, S->devno, S};
+  cudrv_retain(S);
+  S->nbufs++;
+  return b;
+}
+
+static void buf_release(DevBuf *b) {
+  if (--b->refct > 0) return;
+  CudaState *S = b->S;
+  cudrv_defer_free(S, b->ctx, b->ptr, b->size);
+  S->nbufs--;
+  free(b);
+  cudrv_release(S);
+}
+
+/* ---- shapes ---- */
+
+/* shape at idx: a non-negative integer or a table of them; returns ndim */
+static int check_shape(lua_State *L, int idx, int64_t shape[LM_MAXDIM]) {
+  if (lua_isinteger(L, idx)) {
+    shape[0] = lua_tointeger(L, idx);
+    luaL_argcheck(L, shape[0] >= 0, idx, "negative dimension");
+    return 1;
+  }
+  luaL_argexpected(L, lua_istable(L, idx), idx, "integer or table of integers");
+  lua_Integer n = luaL_len(L, idx);
+  luaL_argcheck(L, n <= LM_MAXDIM, idx, "too many dimensions");
+  for (lua_Integer i = 1; i <= n; i++) {
+    int isint;
+    lua_geti(L, idx, i);
+    shape[i - 1] = lua_tointegerx(L, -1, &isint);
+    lua_pop(L, 1);
+    luaL_argcheck(L, isint, idx, "shape must hold integers");
+    luaL_argcheck(L, shape[i - 1] >= 0, idx, "negative dimension");
+  }
+  return (int)n;
+}
+
+/* C-order strides; returns the element count, or -1 when the byte size
+** would not fit in an int64 */
+static int64_t c_strides(int ndim, const int64_t *shape, int64_t item, int64_t *strides) {
+  int64_t size = 1;
+  for (int i = ndim - 1; i >= 0; i--) {
+    strides[i] = size * item;
+    if (shape[i] != 0 && size > INT64_MAX / item / shape[i]) return -1;
+    size *= shape[i];
+  }
+  return size;
+}
+
+static bool host_contiguous(const NdArray *a) {
+  int64_t expect = a->s.itemsize;
+  for (int i = a->ndim - 1; i >= 0; i--) {
+    if (a->s.shape[i] == 0) return true;
+    if (a->s.shape[i] != 1 && a->s.strides[i] != expect) return false;
+    expect *= a->s.shape[i];
+  }
+  return true;
+}
+
+/* copies every element between two strided layouts of the same shape */
+static void strided_copy(char *dst, const int64_t *dst_st, const char *src, const int64_t *src_st,
+                         const int64_t *shape, int ndim, size_t item) {
+  if (ndim == 0) {
+    memcpy(dst, src, item);
+    return;
+  }
+  for (int64_t i = 0; i < shape[0]; i++)
+    strided_copy(dst + i * dst_st[0], dst_st + 1, src + i * src_st[0], src_st + 1, shape + 1, ndim - 1, item);
+}
+
+/* "(3,)" / "(2, 3)" as NumPy prints shapes */
+static const char *push_shape(lua_State *L, int ndim, const int64_t *shape) {
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '(');
+  for (int i = 0; i < ndim; i++) {
+    lua_pushfstring(L, i ? ", %I" : "%I", (lua_Integer)shape[i]);
+    luaL_addvalue(&b);
+  }
+  if (ndim == 1) luaL_addchar(&b, ',');
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  return lua_tostring(L, -1);
+}
+
+static void check_same(lua_State *L, const char *what, const DevArray *d, const char *other, DType dt,
+                       int ndim, const int64_t *shape) {
+  if (dt != d->dtype)
+    luaL_error(L, "%s: dtype mismatch (device %s, %s %s)", what, dtype_names[d->dtype], other, dtype_names[dt]);
+  bool same = ndim == d->ndim;
+  for (int i = 0; same && i < ndim; i++) same = shape[i] == d->shape[i];
+  if (!same) {
+    const char *a = push_shape(L, d->ndim, d->shape), *b = push_shape(L, ndim, shape);
+    luaL_error(L, "%s: shape mismatch (device %s, %s %s)", what, a, other, b);
+  }
+}
+
+/* ---- device arrays ---- */
+
+DevArray *devarray_test(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, DEVARRAY_MT);
+}
+
+DevArray *devarray_check(lua_State *L, int idx, CudaState *S) {
+  DevArray *d = luaL_checkudata(L, idx, DEVARRAY_MT);
+  if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  if (d->buf->ctx != S->cur->ctx)
+    luaL_error(L, "device array of another context (device %d; current device %d)", d->buf->devno, S->devno);
+  return d;
+}
+
+/* a userdata with no memory yet: __gc is safe if what follows raises */
+static DevArray *push_empty(lua_State *L) {
+  DevArray *d = lua_newuserdatauv(L, sizeof *d, 0);
+  memset(d, 0, sizeof *d);
+  luaL_setmetatable(L, DEVARRAY_MT);
+  return d;
+}
+
+DevArray *devarray_push_new(lua_State *L, CudaState *S, DType dt, int ndim, const int64_t *shape) {
+  DevArray *d = push_empty(L);
+  d->dtype = dt;
+  d->ndim = ndim;
+  memcpy(d->shape, shape, (size_t)ndim * sizeof *shape);
+  d->size = c_strides(ndim, shape, dtype_sizes[dt], d->strides);
+  if (d->size < 0) luaL_error(L, "device array too large");
+  d->nbytes = (size_t)d->size * (size_t)dtype_sizes[dt];
+  d->buf = buf_new(L, S, d->nbytes);
+  d->data = d->buf->ptr;
+  return d;
+}
+
+/* the host side of a copy: an ndarray, or a table of numbers turned into
+** a 1-D ndarray pushed on the stack (dtype dt, or inferred when dt < 0:
+** int64 when every element is an integer, else float64, as NumPy does) */
+static NdArray *host_arg(lua_State *L, int idx, int dt) {
+  if (!lua_istable(L, idx)) {
+    NdArray *a = array_test(L, idx);
+    if (a == NULL) luaL_typeerror(L, idx, "lumba.ndarray or table");
+    return a;
+  }
+  int64_t n = (int64_t)lua_rawlen(L, idx);
+  if (dt < 0) {
+    dt = DT_INT64;
+    for (int64_t i = 1; i <= n && dt == DT_INT64; i++) {
+      lua_rawgeti(L, idx, i);
+      if (!lua_isinteger(L, -1)) dt = DT_FLOAT64;
+      lua_pop(L, 1);
+    }
+  }
+  NdArray *a = array_push_new(L, (DType)dt, 1, &n);
+  for (int64_t i = 0; i < n; i++) {
+    lua_rawgeti(L, idx, i + 1);
+    array_store_elem(L, (DType)dt, (char *)a->s.data + i * a->s.strides[0], -1, idx);
+    lua_pop(L, 1);
+  }
+  return a;
+}
+
+static void copy_htod(lua_State *L, CudaState *S, const DevArray *d, const NdArray *h, CUstream st) {
+  if (d->nbytes == 0) return;
+  if (host_contiguous(h)) {
+    if (st) CU_CALL(L, S, cuMemcpyHtoDAsync, (d->data, h->s.data, d->nbytes, st));
+    else CU_CALL(L, S, cuMemcpyHtoD, (d->data, h->s.data, d->nbytes));
+    return;
+  }
+  char *tmp = malloc(d->nbytes);
+  if (tmp == NULL) luaL_error(L, "not enough memory");
+  strided_copy(tmp, d->strides, h->s.data, h->s.strides, d->shape, d->ndim, (size_t)h->s.itemsize);
+  CUresult r = S->fn.cuMemcpyHtoD(d->data, tmp, d->nbytes);
+  free(tmp);
+  if (r != 0) cudrv_error(L, S, r, "cuMemcpyHtoD");
+}
+
+static void copy_dtoh(lua_State *L, CudaState *S, NdArray *h, const DevArray *d, CUstream st) {
+  if (d->nbytes == 0) return;
+  if (host_contiguous(h)) {
+    if (st) CU_CALL(L, S, cuMemcpyDtoHAsync, (h->s.data, d->data, d->nbytes, st));
+    else CU_CALL(L, S, cuMemcpyDtoH, (h->s.data, d->data, d->nbytes));
+    return;
+  }
+  char *tmp = malloc(d->nbytes);
+  if (tmp == NULL) luaL_error(L, "not enough memory");
+  CUresult r = S->fn.cuMemcpyDtoH(tmp, d->data, d->nbytes);
+  if (r == 0) strided_copy(h->s.data, h->s.strides, tmp, d->strides, d->shape, d->ndim, (size_t)h->s.itemsize);
+  free(tmp);
+  if (r != 0) cudrv_error(L, S, r, "cuMemcpyDtoH");
+}
+
+static void host_free(void *data, void *ud) {
+  (void)ud;
+  free(data);
+}
+
+/* a new host ndarray shaped like d, its buffer left uninitialised (the
+** copy fills it; nrt_alloc would zero it first) */
+static NdArray *push_host_like(lua_State *L, const DevArray *d) {
+  void *data = NULL;
+  if (d->nbytes && (data = aligned_alloc(NRT_ALIGN, (d->nbytes + NRT_ALIGN - 1) / NRT_ALIGN * NRT_ALIGN)) == NULL)
+    luaL_error(L, "not enough memory");
+  MemInfo *mi = nrt_wrap(data, d->nbytes, host_free, NULL);
+  if (mi == NULL) {
+    free(data);
+    luaL_error(L, "not enough memory");
+  }
+  ArrayStruct s = {.meminfo = mi, .nitems = d->size, .itemsize = dtype_sizes[d->dtype], .data = data};
+  memcpy(s.shape, d->shape, sizeof s.shape);
+  memcpy(s.strides, d->strides, sizeof s.strides);
+  return array_push_struct(L, &s, d->dtype, d->ndim);
+}
+
+/* cuda.to_device(ary[, stream]): ary is an ndarray or a table of numbers */
+static int devarray_lua_to_device(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  CUstream st = cudrv_opt_stream(L, 2, S);
+  NdArray *h = host_arg(L, 1, -1);
+  DevArray *d = devarray_push_new(L, S, h->dtype, h->ndim, h->s.shape);
+  copy_htod(L, S, d, h, st);
+  return 1;
+}
+
+/* cuda.device_array(shape[, dtype]) or device_array(shape, {dtype = ...}):
+** uninitialised, as Numba's */
+static int devarray_lua_device_array(lua_State *L) {
+  int64_t shape[LM_MAXDIM];
+  int ndim = check_shape(L, 1, shape);
+  if (lua_istable(L, 2)) {
+    lua_getfield(L, 2, "dtype");
+    lua_replace(L, 2);
+  }
+  DType dt = dtype_check(L, 2, DT_FLOAT64);
+  CudaState *S = cudrv_get(L);
+  devarray_push_new(L, S, dt, ndim, shape);
+  return 1;
+}
+
+/* cuda.device_array_like(ary): same shape and dtype as a device array or ndarray */
+static int devarray_lua_device_array_like(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *d = devarray_test(L, 1);
+  if (d) {
+    if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+    devarray_push_new(L, S, d->dtype, d->ndim, d->shape);
+    return 1;
+  }
+  NdArray *a = array_test(L, 1);
+  if (a == NULL) luaL_typeerror(L, 1, "lumba.devicearray or lumba.ndarray");
+  devarray_push_new(L, S, a->dtype, a->ndim, a->s.shape);
+  return 1;
+}
+
+/* d:copy_to_host([ary][, stream]): into ary (same shape and dtype) or a new ndarray */
+static int devarray_lua_copy_to_host(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *d = devarray_check(L, 1, S);
+  bool stream_second = luaL_testudata(L, 2, STREAM_MT) != NULL;
+  CUstream st = cudrv_opt_stream(L, stream_second ? 2 : 3, S);
+  NdArray *h;
+  if (!stream_second && !lua_isnoneornil(L, 2)) {
+    h = array_test(L, 2);
+    if (h == NULL) luaL_typeerror(L, 2, "lumba.ndarray");
+    check_same(L, "copy_to_host", d, "host", h->dtype, h->ndim, h->s.shape);
+    lua_pushvalue(L, 2);
+  } else {
+    h = push_host_like(L, d);
+  }
+  copy_dtoh(L, S, h, d, st);
+  return 1;
+}
+
+/* d:copy_to_device(ary[, stream]): ary is a device array, an ndarray (same
+** shape and dtype) or a table with d.size numbers (converted to d's dtype) */
+static int devarray_lua_copy_to_device(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *d = devarray_check(L, 1, S);
+  CUstream st = cudrv_opt_stream(L, 3, S);
+  if (devarray_test(L, 2)) {
+    DevArray *src = devarray_check(L, 2, S);
+    check_same(L, "copy_to_device", d, "source", src->dtype, src->ndim, src->shape);
+    if (d->nbytes == 0) return 0;
+    if (st) CU_CALL(L, S, cuMemcpyDtoDAsync, (d->data, src->data, d->nbytes, st));
+    else CU_CALL(L, S, cuMemcpyDtoD, (d->data, src->data, d->nbytes));
+    return 0;
+  }
+  bool table = lua_istable(L, 2);
+  NdArray *h = host_arg(L, 2, table ? (int)d->dtype : -1);
+  if (table && h->s.shape[0] != d->size)
+    luaL_error(L, "copy_to_device: size mismatch (device %I elements, table %I)", (lua_Integer)d->size,
+               (lua_Integer)h->s.shape[0]);
+  if (!table) check_same(L, "copy_to_device", d, "host", h->dtype, h->ndim, h->s.shape);
+  copy_htod(L, S, d, h, table ? NULL : st);
+  return 0;
+}
+
+/* d:copy_to(other): copies d into a device array of the same shape and
+** dtype on any device: within a device as a device copy, between devices
+** peer-to-peer (cuMemcpyPeer; the driver stages through the host where the
+** GPUs cannot reach each other). Synchronous. */
+static int devarray_lua_copy_to(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *src = devarray_test(L, 1), *dst = devarray_test(L, 2);
+  luaL_argcheck(L, src != NULL, 1, "lumba.devicearray expected");
+  luaL_argcheck(L, dst != NULL, 2, "lumba.devicearray expected");
+  if (src->buf == NULL || dst->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  check_same(L, "copy_to", dst, "source", src->dtype, src->ndim, src->shape);
+  if (src->nbytes == 0) return 0;
+  cudrv_maybe_flush(S);
+  if (src->buf->ctx == dst->buf->ctx) {
+    cudrv_make_current(S, src->buf->ctx);
+    CUresult r = S->fn.cuMemcpyDtoD(dst->data, src->data, src->nbytes);
+    cudrv_make_current(S, S->cur->ctx);
+    if (r != 0) cudrv_error(L, S, r, "cuMemcpyDtoD");
+  } else {
+    CU_CALL(L, S, cuMemcpyPeer, (dst->data, dst->buf->ctx, src->data, src->buf->ctx, src->nbytes));
+  }
+  return 0;
+}
+
+/* d:slice(first[, last]): rows first..last along the first axis, 1-based
+** and inclusive, negative counting from the end (string.sub's rules); a
+** view sharing d's memory */
+static int devarray_lua_slice(lua_State *L) {
+  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  if (d->ndim == 0) luaL_error(L, "slice of a 0-d device array");
+  int64_t n = d->shape[0];
+  lua_Integer first = luaL_checkinteger(L, 2), last = luaL_optinteger(L, 3, -1);
+  if (first < 0) first = n + first + 1;
+  if (last < 0) last = n + last + 1;
+  if (first < 1) first = 1;
+  if (last > n) last = n;
+  int64_t rows = last >= first ? last - first + 1 : 0;
+  DevArray *v = push_empty(L);
+  *v = *d;
+  v->buf = NULL;
+  v->shape[0] = rows;
+  v->data = d->data + (CUdeviceptr)(rows ? (int64_t)(first - 1) * d->strides[0] : 0);
+  v->size = rows * (d->shape[0] ? d->size / d->shape[0] : 0);
+  v->nbytes = (size_t)v->size * (size_t)dtype_sizes[d->dtype];
+  v->buf = d->buf;
+  d->buf->refct++;
+  return 1;
+}
+
+/* d:free() / __close / __gc: hands the memory to the deferred-free list */
+static int devarray_lua_free(lua_State *L) {
+  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  if (d->buf) {
+    buf_release(d->buf);
+    d->buf = NULL;
+  }
+  return 0;
+}
+
+static void push_ints(lua_State *L, int n, const int64_t *v) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushinteger(L, v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* methods first, then the fields shape, strides, dtype, size, ndim, nbytes */
+static int devarray_lua_index(lua_State *L) {
+  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  const char *k = lua_tostring(L, 2);
+  if (k == NULL) return 1;
+  if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  if (strcmp(k, "shape") == 0) push_ints(L, d->ndim, d->shape);
+  else if (strcmp(k, "strides") == 0) push_ints(L, d->ndim, d->strides);
+  else if (strcmp(k, "dtype") == 0) lua_pushstring(L, dtype_names[d->dtype]);
+  else if (strcmp(k, "size") == 0) lua_pushinteger(L, d->size);
+  else if (strcmp(k, "ndim") == 0) lua_pushinteger(L, d->ndim);
+  else if (strcmp(k, "nbytes") == 0) lua_pushinteger(L, (lua_Integer)d->nbytes);
+  else if (strcmp(k, "device") == 0) {
+    if (d->buf) lua_pushinteger(L, d->buf->devno);
+    else lua_pushnil(L);
+  }
+  else lua_pushnil(L);
+  return 1;
+}
+
+static int devarray_lua_len(lua_State *L) {
+  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  if (d->ndim == 0) luaL_error(L, "len() of a 0-d device array");
+  lua_pushinteger(L, d->shape[0]);
+  return 1;
+}
+
+static int devarray_lua_tostring(lua_State *L) {
+  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  if (d->buf == NULL) {
+    lua_pushliteral(L, "lumba.devicearray (freed)");
+    return 1;
+  }
+  const char *shape = push_shape(L, d->ndim, d->shape);
+  lua_pushfstring(L, "lumba.devicearray(%s, %s)", dtype_names[d->dtype], shape);
+  return 1;
+}
+
+/* ---- pinned host arrays ---- */
+
+static void pinned_free(void *data, void *ud) {
+  CudaState *S = ud;
+  if (S->alive) {  /* after lua_close released the context the memory went with it */
+    cudrv_make_current(S, S->cur->ctx);
+    S->fn.cuMemFreeHost(data);
+  }
+  cudrv_release(S);
+}
+
+/* cuda.pinned_array(shape[, dtype]): a zeroed lumba.ndarray in page-locked
+** memory, which the DMA engines read without a staging copy */
+static int devarray_lua_pinned_array(lua_State *L) {
+  int64_t shape[LM_MAXDIM];
+  int ndim = check_shape(L, 1, shape);
+  DType dt = dtype_check(L, 2, DT_FLOAT64);
+  CudaState *S = cudrv_get(L);
+  ArrayStruct s = {.itemsize = dtype_sizes[dt]};
+  memcpy(s.shape, shape, (size_t)ndim * sizeof *shape);
+  s.nitems = c_strides(ndim, shape, s.itemsize, s.strides);
+  if (s.nitems < 0) luaL_error(L, "pinned array too large");
+  size_t nbytes = (size_t)(s.nitems * s.itemsize);
+  if (nbytes == 0) {
+    array_push_new(L, dt, ndim, shape);
+    return 1;
+  }
+  void *p = NULL;
+  CU_CALL(L, S, cuMemHostAlloc, (&p, nbytes, 1 /* CU_MEMHOSTALLOC_PORTABLE */));
+  memset(p, 0, nbytes);
+  s.data = p;
+  s.meminfo = nrt_wrap(p, nbytes, pinned_free, S);
+  if (s.meminfo == NULL) {
+    S->fn.cuMemFreeHost(p);
+    luaL_error(L, "not enough memory");
+  }
+  cudrv_retain(S);
+  array_push_struct(L, &s, dt, ndim);
+  return 1;
+}
+
+static const luaL_Reg devarray_methods[] = {
+  {"copy_to_host", devarray_lua_copy_to_host},
+  {"copy_to_device", devarray_lua_copy_to_device},
+  {"copy_to", devarray_lua_copy_to},
+  {"slice", devarray_lua_slice},
+  {"free", devarray_lua_free},
+  {NULL, NULL}
+};
+
+static const luaL_Reg devarray_funcs[] = {
+  {"to_device", devarray_lua_to_device},
+  {"device_array", devarray_lua_device_array},
+  {"device_array_like", devarray_lua_device_array_like},
+  {"pinned_array", devarray_lua_pinned_array},
+  {NULL, NULL}
+};
+
+void devarray_open(lua_State *L) {
+  luaL_newmetatable(L, DEVARRAY_MT);
+  luaL_newlib(L, devarray_methods);
+  lua_pushcclosure(L, devarray_lua_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, devarray_lua_free);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, devarray_lua_free);
+  lua_setfield(L, -2, "__close");
+  lua_pushcfunction(L, devarray_lua_len);
+  lua_setfield(L, -2, "__len");
+  lua_pushcfunction(L, devarray_lua_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  luaL_setfuncs(L, devarray_funcs, 0);
+}

@@ -1,0 +1,46 @@
+/*
+** devarray.h — lumba.devicearray: N-d arrays in GPU memory, their
+** host<->device copies, and page-locked (pinned) host ndarrays.
+*/
+#ifndef devarray_h
+#define devarray_h
+
+#include "array.h"
+#include "cudadrv.h"
+
+/* One cuMemAlloc'd block, shared by an array and its views. The last
+** release queues the block on the state's pending-free list. */
+typedef struct DevBuf {
+  int refct;         // arrays and views using it
+  CUdeviceptr ptr;   // 0 for an empty array
+  size_t size;       // bytes
+  CUcontext ctx;     // the context it was allocated in
+  int devno;         // that context's device
+  CudaState *S;      // holds a reference
+} DevBuf;
+
+/* userdata "lumba.devicearray"; always C-contiguous */
+struct DevArray {
+  CUdeviceptr data;            // first element
+  DType dtype;
+  int ndim;
+  int64_t size;                // elements
+  size_t nbytes;
+  int64_t shape[LM_MAXDIM];
+  int64_t strides[LM_MAXDIM];  // bytes
+  DevBuf *buf;                 // NULL once freed
+};
+
+#define DEVARRAY_MT "lumba.devicearray"
+
+DevArray *devarray_test(lua_State *L, int idx);  /* NULL if not a device array */
+/* A live device array of S's current context; raises "attempt to use a
+** freed device array" or "device array of another context". */
+DevArray *devarray_check(lua_State *L, int idx, CudaState *S);
+/* New uninitialised C-contiguous device array on the stack. */
+DevArray *devarray_push_new(lua_State *L, CudaState *S, DType dt, int ndim, const int64_t *shape);
+
+/* registers the metatable and adds to_device, device_array, ... to the table on top */
+void devarray_open(lua_State *L);
+
+#endif

@@ -1,0 +1,219 @@
+/*
+** kernel.c — launching cuda.jit kernels: k[{grid, block[, stream[, shared]]}]
+** makes a launch object; calling it types the arguments, compiles the
+** kernel for that signature (NVVM IR → PTX → CUfunction, cached per
+** specialization and device), packs the parameters and launches
+** asynchronously. Host ndarrays are copied in and back, as Numba does.
+*/
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "backend.h"
+#include "devarray.h"
+#include "dispatch.h"
+#include "kernel.h"
+
+#define LAUNCH_MT "lumba.kernel_launch"
+
+typedef struct Launch {
+  unsigned grid[3], block[3];
+  unsigned shared;
+  CUstream stream;
+} Launch;
+
+/* per specialization: the PTX and the loaded function of each device */
+typedef struct KernelGpu {
+  char *ptx;
+  CUfunction fn[CUDRV_MAXDEV];
+} KernelGpu;
+
+static void kernelgpu_free(void *p) {
+  KernelGpu *k = p;
+  free(k->ptx);
+  free(k);
+}
+
+/* d[{grid, block, stream, shared}] */
+int kernel_push_launch(lua_State *L, int disp_idx, int cfg_idx) {
+  Launch *ln = lua_newuserdatauv(L, sizeof(Launch), 1);
+  memset(ln, 0, sizeof *ln);
+  luaL_setmetatable(L, LAUNCH_MT);
+  lua_geti(L, cfg_idx, 1);
+  lua_geti(L, cfg_idx, 2);
+  if (lua_isnil(L, -2) || lua_isnil(L, -1))
+    luaL_error(L, "a kernel launch needs {blocks, threads_per_block}");
+  cudrv_dims(L, lua_absindex(L, -2), "grid", ln->grid);
+  cudrv_dims(L, lua_absindex(L, -1), "block", ln->block);
+  lua_pop(L, 2);
+  lua_geti(L, cfg_idx, 4);
+  if (!lua_isnil(L, -1)) {
+    lua_Integer sh = luaL_checkinteger(L, -1);
+    if (sh < 0 || sh > (1 << 30)) luaL_error(L, "bad dynamic shared memory size %I", sh);
+    ln->shared = (unsigned)sh;
+  }
+  lua_pop(L, 1);
+  lua_geti(L, cfg_idx, 3);
+  if (!lua_isnil(L, -1)) {
+    CudaState *S = cudrv_get(L);
+    ln->stream = cudrv_opt_stream(L, lua_absindex(L, -1), S);
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, disp_idx);
+  lua_setiuservalue(L, -2, 1);
+  return 1;
+}
+
+/* the type of a kernel argument */
+static Type *kernel_arg_type(lua_State *L, LmState *LS, int idx, int argn) {
+  switch (lua_type(L, idx)) {
+    case LUA_TNUMBER: return lua_isinteger(L, idx) ? ty_int64 : ty_float64;
+    case LUA_TBOOLEAN: return ty_bool;
+    case LUA_TUSERDATA: {
+      DevArray *d = devarray_test(L, idx);
+      if (d) return ty_array(&LS->types, d->dtype, d->ndim, 'C');
+      NdArray *a = array_test(L, idx);
+      if (a) return ty_array(&LS->types, a->dtype, a->ndim, 'C');
+      break;
+    }
+    default: break;
+  }
+  luaL_error(L, "bad argument #%d to kernel (device array, ndarray, number or boolean expected, got %s)", argn,
+             luaL_typename(L, idx));
+  return NULL;
+}
+
+static KernelGpu *gpu_of(DispSpec *s) {
+  if (s->gpu == NULL) {
+    KernelGpu *k = calloc(1, sizeof(KernelGpu));
+    s->gpu = k;
+    s->gpu_free = kernelgpu_free;
+  }
+  return s->gpu;
+}
+
+static CUfunction kernel_function(lua_State *L, CudaState *S, Dispatcher *d, DispSpec *s) {
+  KernelGpu *k = gpu_of(s);
+  if (k == NULL) luaL_error(L, "not enough memory");
+  int dev = S->devno;
+  if (k->fn[dev]) return k->fn[dev];
+  if (k->ptx == NULL) {
+    cudrv_push_ptx(L, S, s->kernel_ir, strlen(s->kernel_ir), S->cur->cc_major, S->cur->cc_minor,
+                   d->opt.fastmath != 0, NULL);
+    size_t n;
+    const char *ptx = lua_tolstring(L, -1, &n);
+    k->ptx = malloc(n + 1);
+    if (k->ptx == NULL) luaL_error(L, "not enough memory");
+    memcpy(k->ptx, ptx, n + 1);
+    lua_pop(L, 1);
+  }
+  k->fn[dev] = cudrv_load_ptx(L, S, k->ptx, s->kernel_name);
+  return k->fn[dev];
+}
+
+DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
+  Dispatcher *d = lua_touserdata(L, disp_idx);
+  LmState *LS = lmstate_get(L);
+  if (nargs != d->nparams)
+    luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams, d->nparams == 1 ? "" : "s", nargs);
+  Type *at[LM_MAXARGS];
+  for (int i = 0; i < nargs; i++) at[i] = kernel_arg_type(L, LS, first + i, i + 1);
+  /* the simulator's specializations (CPU code) have no NVVM IR */
+  bool sim = cudrv_simulating(L);
+  for (DispSpec *s = d->specs; s; s = s->next)
+    if (s->nargs == nargs && memcmp(s->argtypes, at, sizeof(Type *) * (size_t)nargs) == 0 && sim == (s->kernel_ir == NULL))
+      return s;
+  if (d->eager) {
+    /* signatures were given: numbers convert to the declared scalar types.
+    ** A signature compiled only for the other side (the GPU or the
+    ** simulator) is compiled for this one now. */
+    DispSpec *other = NULL;
+    for (DispSpec *s = d->specs; s; s = s->next) {
+      bool fits = s->nargs == nargs;
+      for (int i = 0; i < nargs && fits; i++) {
+        Type *want = s->argtypes[i];
+        if (want == at[i]) continue;
+        fits = want->kind == TY_SCALAR && at[i]->kind == TY_SCALAR && want->dtype != DT_BOOL &&
+               at[i]->dtype != DT_BOOL && (ty_is_float(want) || ty_is_int(at[i]));
+      }
+      if (fits && sim == (s->kernel_ir == NULL)) return s;
+      if (fits && other == NULL) other = s;
+    }
+    if (other == NULL) luaL_error(L, "%s: no compiled signature matches the argument types", d->name);
+    return dispatch_add_spec(L, d, disp_idx, other->argtypes, nargs);
+  }
+  return dispatch_add_spec(L, d, disp_idx, at, nargs);
+}
+
+/* launch(args...) */
+static int kernel_lua_call(lua_State *L) {
+  Launch *ln = luaL_checkudata(L, 1, LAUNCH_MT);
+  int nargs = lua_gettop(L) - 1;
+  lua_getiuservalue(L, 1, 1);
+  int didx = lua_gettop(L);
+  Dispatcher *d = lua_touserdata(L, didx);
+  if (d->opt.device) return luaL_error(L, "%s is a device function: call it from a kernel", d->name);
+  CudaState *S = cudrv_get(L);
+  DispSpec *s = kernel_spec(L, didx, 2, nargs);
+  CUfunction f = S->sim ? NULL : kernel_function(L, S, d, s);
+  /* host arrays go to the device now and come back after the launch */
+  int host[LM_MAXARGS], devpos[LM_MAXARGS], ncopies = 0;
+  CudaParams P;
+  cudrv_params_reset(&P);
+  for (int i = 0; i < nargs; i++) {
+    int idx = i + 2;
+    Type *t = s->argtypes[i];
+    if (t->kind == TY_ARRAY) {
+      DevArray *dv = devarray_test(L, idx);
+      if (dv == NULL) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "lumba.cuda.to_device");
+        lua_pushvalue(L, idx);
+        lua_call(L, 1, 1);
+        host[ncopies] = idx;
+        devpos[ncopies++] = lua_gettop(L);
+        dv = devarray_test(L, -1);
+      }
+      cudrv_pack_array(L, S, &P, dv, i + 1);
+      continue;
+    }
+    uint64_t v = 0;
+    int size = 8;
+    switch (t->dtype) {
+      case DT_FLOAT64: { double x = lua_tonumber(L, idx); memcpy(&v, &x, 8); break; }
+      case DT_FLOAT32: { float x = (float)lua_tonumber(L, idx); memcpy(&v, &x, 4); size = 4; break; }
+      case DT_BOOL: v = (uint64_t)lua_toboolean(L, idx); size = 1; break;
+      default: v = (uint64_t)lua_tointeger(L, idx); size = dtype_sizes[t->dtype]; break;
+    }
+    cudrv_param(L, &P, &v, (size_t)size);
+  }
+  if (S->sim) backend_get(L)->cudasim_launch(L, S, s->gpu, ln->grid, ln->block, P.ptrs);
+  else cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
+  for (int c = 0; c < ncopies; c++) {
+    lua_getfield(L, devpos[c], "copy_to_host");
+    lua_pushvalue(L, devpos[c]);
+    lua_pushvalue(L, host[c]);
+    lua_call(L, 2, 0);
+  }
+  return 0;
+}
+
+static int kernel_lua_tostring(lua_State *L) {
+  Launch *ln = luaL_checkudata(L, 1, LAUNCH_MT);
+  lua_pushfstring(L, "lumba.kernel_launch: grid (%d, %d, %d), block (%d, %d, %d)", (int)ln->grid[0],
+                  (int)ln->grid[1], (int)ln->grid[2], (int)ln->block[0], (int)ln->block[1], (int)ln->block[2]);
+  return 1;
+}
+
+/* called with the module table on top, after cuda_open */
+void kernel_open(lua_State *L) {
+  lua_getfield(L, -1, "cuda");
+  lua_getfield(L, -1, "to_device");
+  lua_setfield(L, LUA_REGISTRYINDEX, "lumba.cuda.to_device");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, LAUNCH_MT);
+  lua_pushcfunction(L, kernel_lua_call);
+  lua_setfield(L, -2, "__call");
+  lua_pushcfunction(L, kernel_lua_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+}

@@ -1,0 +1,200 @@
+-- bench_spec.lua — the benchmark's own trustworthiness, in BENCH_QUICK mode:
+-- every kernel's C references run and agree with values computed here in
+-- plain Lua, every other available tool agrees with C (or says why it did
+-- not run), and a result that disagrees is caught. No timing is asserted.
+
+local function sh(cmd)
+  local p = io.popen(cmd .. " 2>&1")
+  local out = p:read("a")
+  local ok = p:close()
+  return out, ok == true
+end
+
+local function read(path)
+  local f = assert(io.open(path))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- results.tsv -> rows[row_id][tool] = {status, check, reason}
+local function read_tsv(path)
+  local rows = {}
+  local first = true
+  for line in io.lines(path) do
+    if first then
+      first = false
+    else
+      local f = {}
+      for field in (line .. "\t"):gmatch("([^\t]*)\t") do f[#f + 1] = field end
+      rows[f[1]] = rows[f[1]] or {}
+      rows[f[1]][f[2]] = { status = f[3], check = tonumber(f[4]), reason = f[10] }
+    end
+  end
+  return rows
+end
+
+local function bench(tmp, extra)
+  return sh(string.format("BENCH_QUICK=1 BENCH_OUT=%s %s lua5.4 bench/run.lua", tmp, extra or ""))
+end
+
+-- the inputs of bench/c/bench.h, computed again here
+local function minstd(seed, n)
+  local s, t = seed, {}
+  for k = 1, n do
+    s = s * 48271 % 2147483647
+    t[k] = s
+  end
+  return t
+end
+
+local function expected_sum(n, seed)
+  local total = 0.0
+  for _, s in ipairs(minstd(seed, n)) do total = total + s / 2147483647.0 end
+  return total
+end
+
+local function expected_expdecay(n, seed, tau)
+  local total = 0.0
+  for _, s in ipairs(minstd(seed, n)) do total = total + math.exp(-(s / 2147483647.0) / tau) end
+  return total
+end
+
+local function expected_ising(N, seed)
+  local st, spin = minstd(seed, N * N), {}
+  for k, s in ipairs(st) do spin[k] = s >= 1073741824 and 1.0 or -1.0 end
+  local e = 0.0
+  for i = 0, N - 1 do
+    for j = 0, N - 1 do
+      e = e - spin[i * N + j + 1] * (spin[i * N + (j + 1) % N + 1] + spin[((i + 1) % N) * N + j + 1])
+    end
+  end
+  return e
+end
+
+local function expected_mandelbrot(w, h, max_iter)
+  local total = 0
+  for i = 0, h - 1 do
+    local ci = -1.0 + i * (2.0 / h)
+    for j = 0, w - 1 do
+      local cr = -2.0 + j * (3.0 / w)
+      local zr, zi, n = 0.0, 0.0, 0
+      while n < max_iter and zr * zr + zi * zi <= 4.0 do
+        zr, zi = zr * zr - zi * zi + cr, 2.0 * zr * zi + ci
+        n = n + 1
+      end
+      total = total + n * ((i * w + j) % 97 + 1)
+    end
+  end
+  return total
+end
+
+describe("make bench, BENCH_QUICK #bench #noasan", function()
+  local tmp, out, ok, rows
+
+  setup(function()
+    tmp = sh("mktemp -d"):gsub("%s+$", "")
+    out, ok = bench(tmp)
+    rows = read_tsv(tmp .. "/results.tsv")
+  end)
+
+  teardown(function()
+    if tmp and tmp:match("^/tmp/") then sh("rm -rf " .. tmp) end
+  end)
+
+  it("finishes and writes RESULTS.md with the machine, chart.svg and results.tsv", function()
+    assert.is_true(ok, out)
+    local md = read(tmp .. "/RESULTS.md")
+    local cpu = read("/proc/cpuinfo"):match("model name%s*:%s*([^\n]+)")
+    assert.truthy(md:find("| CPU | " .. cpu, 1, true))
+    assert.truthy(md:find("## Targets", 1, true))
+    assert.truthy(md:find("BENCH_QUICK run", 1, true))
+    local svg = read(tmp .. "/chart.svg")
+    assert.are.equal("<svg ", svg:sub(1, 5))
+    assert.are.equal("</svg>\n", svg:sub(-7))
+  end)
+
+  it("runs every kernel's C references, and they agree with values computed here", function()
+    local want = {
+      ["ising-64"] = expected_ising(64, 2024),
+      ["sum-1e4"] = expected_sum(10000, 12345),
+      ["expdecay-1e4"] = expected_expdecay(10000, 777, 0.5),
+      ["mandelbrot-64"] = expected_mandelbrot(64, 48, 200),
+      ["psum-1e5"] = expected_sum(100000, 12345),
+      ["pexpdecay-1e4"] = expected_expdecay(10000, 777, 0.5),
+      ["pmandelbrot-64"] = expected_mandelbrot(64, 48, 200),
+      ["pising-64"] = expected_ising(64, 2024),
+    }
+    for id, v in pairs(want) do
+      assert.is_table(rows[id], id)
+      local par = id:sub(1, 1) == "p"
+      for _, t in ipairs(par and { "gcc", "clang", "gcc-omp", "clang-omp" } or { "gcc", "clang" }) do
+        local r = rows[id][t]
+        assert.are.equal("ok", r.status, id .. " " .. t .. ": " .. tostring(r.reason))
+        if t:match("omp") then
+          -- the threads sum in another order
+          assert.is_true(math.abs(r.check - v) <= 1e-9 * math.abs(v), id .. " " .. t)
+        else
+          assert.are.equal(v, r.check, id .. " " .. t)
+        end
+      end
+    end
+  end)
+
+  it("has every other tool agree with C, or say why it did not run", function()
+    local count = 0
+    for id, tools in pairs(rows) do
+      if id ~= "latency" then
+        local ref = tools.gcc.check
+        local rtol = id:match("mandelbrot") and 0 or 1e-9
+        for t, r in pairs(tools) do
+          assert.are_not.equal("failed", r.status, id .. " " .. t .. ": " .. tostring(r.reason))
+          if r.status == "ok" then
+            assert.is_true(math.abs(r.check - ref) <= rtol * math.abs(ref), id .. " " .. t)
+            count = count + 1
+          elseif t:match("^lumba") then
+            -- the compiler may be absent or incomplete: then the row says why
+            assert.is_true(#r.reason > 0, id .. " " .. t)
+          else
+            -- a tool missing from this machine is skipped with its name
+            assert.are.equal("skip", r.status, id .. " " .. t .. ": " .. tostring(r.reason))
+            assert.truthy(r.reason:find("not found", 1, true) or r.reason:find("not available", 1, true) or
+              r.reason:find("not run at this size", 1, true), r.reason)
+          end
+        end
+      end
+    end
+    assert.is_true(count >= 16) -- at least both C builds of the eight rows
+  end)
+
+  it("skips the lumba rows with 'lumba: not available (...)' when its probe fails", function()
+    local probe_out, probe_ok = sh("lua5.4 bench/lumba/run.lua probe")
+    for id, tools in pairs(rows) do
+      if id ~= "latency" then
+        local r = tools.lumba
+        if probe_ok then
+          assert.are_not.equal("skip", r.status, id)
+        else
+          assert.are.equal("skip", r.status, id)
+          local err = probe_out:match("ERROR ([^\n]*)")
+          assert.are.equal("lumba: not available (" .. err .. ")", r.reason)
+        end
+      end
+    end
+  end)
+
+  it("marks a result that disagrees with C as FAILED and exits with an error", function()
+    local tmp2 = sh("mktemp -d"):gsub("%s+$", "")
+    local out2, ok2 = bench(tmp2, "BENCH_ONLY=sum BENCH_CORRUPT=lua")
+    local r2 = read_tsv(tmp2 .. "/results.tsv")
+    local md = read(tmp2 .. "/RESULTS.md")
+    sh("rm -rf " .. tmp2)
+    assert.is_false(ok2)
+    assert.are.equal("failed", r2["sum-1e4"].lua.status)
+    assert.are.equal("ok", r2["sum-1e4"].clang.status)
+    assert.is_nil(r2["ising-64"])
+    assert.truthy(out2:find("FAILED: 1 result(s) disagree with C", 1, true))
+    local line = md:match("\n(| plain Lua 5.4, tables |[^\n]*)")
+    assert.truthy(line:find("| **FAILED**: result ", 1, true), line)
+  end)
+end)

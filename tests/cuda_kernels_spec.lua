@@ -1,0 +1,71 @@
+-- cuda.jit kernels: NVVM IR → PTX everywhere libNVVM is installed (checked
+-- with ptxas for sm_90), and run on a GPU with checked results (tag gpu;
+-- the same tests run in the simulator in cuda_sim_spec.lua).
+local lumba = require "lumba"
+local H = require "helpers"
+local cuda = lumba.cuda
+local core = require "lumba.core"
+
+local KERNELS = require("cuda_kernel_cases").KERNELS
+
+describe("cuda kernels compile to PTX", function()
+  -- PTX needs the GPU target even under LUMBA_CUDA_SIM=1
+  local was
+  setup(function() was = cuda.simulate(false) end)
+  teardown(function() cuda.simulate(was) end)
+  local have_nvvm = false
+  if core.cuda._toolkit then
+    local ok, info = pcall(core.cuda._toolkit)
+    have_nvvm = ok and info and info.nvvm ~= nil
+  end
+  for name, k in pairs(KERNELS) do
+    if have_nvvm then
+      it(name .. " through libNVVM, assembled by ptxas for sm_90", function()
+        local kern = cuda.jit(k[1])
+        kern:compile(k[2])
+        local ptx = kern:inspect_ptx(nil, { cc = { 9, 0 } })
+        assert.truthy(ptx:find(".entry", 1, true))
+        local f = os.tmpname()
+        local fh = io.open(f, "w")
+        fh:write(ptx)
+        fh:close()
+        local ptxas = "/usr/local/cuda/bin/ptxas"
+        if io.open(ptxas) then
+          local ok = os.execute(ptxas .. " -arch=sm_90 " .. f .. " -o /dev/null")
+          assert.is_true(ok)
+        end
+        os.remove(f)
+      end)
+    else
+      pending("[needs libNVVM] " .. name)
+    end
+  end
+
+  it("rejects a kernel that returns a value, with its position", function()
+    local k = cuda.jit "def k(x):\n    return x\n"
+    assert.are.equal([[<string>:1:1: TypingError: a CUDA kernel cannot return a value (it returns int64)
+    def k(x):
+    ^]], H.error_of(function() k:compile("(int64,)") end))
+  end)
+
+  it("rejects calling a kernel like a function", function()
+    local k = cuda.jit "def k(x):\n    pass\n"
+    assert.truthy(H.error_of(k, 1):find("k is a CUDA kernel: launch it with k[{blocks, threads}](...)", 1, true))
+  end)
+
+  it("rejects cuda.* outside kernels", function()
+    local f = lumba.njit "def f(x):\n    return cuda.grid(1)\n"
+    assert.truthy(H.error_of(f, 1):find("UnsupportedError: cuda.grid is only available inside cuda.jit kernels", 1, true))
+  end)
+end)
+
+-- it() for the GPU: pending with "[needs CUDA]" where no GPU is (busted's
+-- it and pending live in this file's environment, not in the cases module)
+local gpu_ok = cuda.is_available()
+local function gpu_it(name, fn)
+  if gpu_ok then it(name, fn) else pending("[needs CUDA] " .. name) end
+end
+
+describe("cuda kernels on the GPU #gpu", function()
+  require("cuda_kernel_cases").define(gpu_it)
+end)

@@ -1,0 +1,237 @@
+-- Every public name lumba exports is documented in docs/: module fields,
+-- lumba.random, lumba.cuda, lumba.config, array and dispatcher methods,
+-- fields and metamethods, njit options, environment variables, math
+-- functions, builtins and the C API. Names are read from the running
+-- module or from the sources, so a new name without documentation fails.
+local lumba = require "lumba"
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function ls(glob)
+  local p = io.popen("ls " .. glob .. " 2>/dev/null")
+  local t = {}
+  for line in p:lines() do t[#t + 1] = line end
+  p:close()
+  return t
+end
+
+local pages = {}
+for _, path in ipairs(ls("docs/*.md")) do pages[path:match("docs/(.*)")] = read(path) end
+local all = {}
+for _, text in pairs(pages) do all[#all + 1] = text end
+all = table.concat(all, "\n")
+
+-- `prefix .. name` followed by something that cannot continue a name
+local function mentions(text, prefix, name)
+  local pat = prefix:gsub("%p", "%%%0") .. name:gsub("%p", "%%%0") .. "[^%w_]"
+  return text:find(pat) ~= nil
+end
+
+-- the names of t, sorted, without the private "_x" ones
+local function public_keys(t)
+  local ks = {}
+  for k in pairs(t) do
+    if type(k) == "string" and not k:match("^_") then ks[#ks + 1] = k end
+  end
+  table.sort(ks)
+  return ks
+end
+
+local function missing_of(names, text, prefix)
+  local missing = {}
+  for _, n in ipairs(names) do
+    if not mentions(text, prefix, n) then missing[#missing + 1] = prefix .. n end
+  end
+  return missing
+end
+
+local function assert_none_missing(missing)
+  assert(#missing == 0, "not documented in docs/: " .. table.concat(missing, ", "))
+end
+
+describe("docs", function()
+  it("has the reference pages", function()
+    for _, page in ipairs { "README.md", "api.md", "dispatchers.md", "language.md", "arrays.md", "parallel.md",
+                            "errors.md", "ast.md", "embedding.md", "cuda.md", "porting.md", "install.md" } do
+      assert(pages[page], "docs/" .. page .. " is missing")
+    end
+  end)
+
+  it("documents every field of the lumba module", function()
+    assert.is_true(#public_keys(lumba) >= 20)
+    assert_none_missing(missing_of(public_keys(lumba), all, "lumba."))
+  end)
+
+  it("documents lumba.random, lumba.cuda and lumba.config", function()
+    assert_none_missing(missing_of(public_keys(lumba.random), all, "lumba.random."))
+    assert_none_missing(missing_of(public_keys(lumba.cuda), pages["cuda.md"], "cuda."))
+    assert.are.equal(lumba.get_num_threads(), lumba.config.num_threads)
+    assert_none_missing(missing_of({ "num_threads" }, all, "lumba.config."))
+  end)
+
+  it("documents lumba.cache and every key lumba.config reads", function()
+    assert.is_true(#public_keys(lumba.cache) >= 2)
+    assert_none_missing(missing_of(public_keys(lumba.cache), all, "lumba.cache."))
+    local init = read("lua/lumba/init.lua")
+    local config = assert(init:match("\nlumba%.config = setmetatable(.-)\n}%)"), "lumba.config moved in init.lua")
+    local keys, seen = {}, {}
+    for k in config:gmatch('k == "([%w_]+)"') do
+      if not seen[k] then seen[k] = true; keys[#keys + 1] = k end
+    end
+    assert.is_true(seen.num_threads and seen.verbose, "the scan found no config keys")
+    assert_none_missing(missing_of(keys, pages["api.md"], "lumba.config."))
+  end)
+
+  it("documents the methods and fields of device arrays, streams and events in cuda.md", function()
+    local reg = debug.getregistry()
+    local dmt = assert(reg["lumba.devicearray"], "no lumba.devicearray metatable")
+    local upname, dmethods = debug.getupvalue(dmt.__index, 1)
+    assert.are.equal("", upname)  -- a C closure: its upvalue is the method table
+    assert.is_function(dmethods.copy_to_host)
+    local names = public_keys(dmethods)
+    for _, mt in ipairs { "lumba.cudastream", "lumba.cudaevent" } do
+      for _, n in ipairs(public_keys(assert(reg[mt], mt).__index)) do names[#names + 1] = n end
+    end
+    assert_none_missing(missing_of(names, pages["cuda.md"], ":"))
+    local index = assert(read("src/devarray.c"):match("devarray_lua_index(.-)\n}"), "devarray_lua_index moved")
+    local fields = {}
+    for f in index:gmatch('strcmp%(k, "([%w_]+)"%)') do fields[#fields + 1] = f end
+    assert.is_true(#fields >= 6)
+    assert_none_missing(missing_of(fields, pages["cuda.md"], "d."))
+  end)
+
+  describe("arrays", function()
+    local a = lumba.zeros({ 2, 3 })
+    local mt = getmetatable(a)
+    local upname, methods = debug.getupvalue(mt.__index, 1)
+
+    it("documents every method", function()
+      assert.are.equal("", upname)  -- a C closure: its upvalue is the method table
+      assert.is_function(methods.get)
+      assert_none_missing(missing_of(public_keys(methods), all, ":"))
+    end)
+
+    it("documents every field", function()
+      local fields = { "shape", "strides", "dtype", "ndim", "size", "itemsize", "nbytes", "layout", "flags", "T" }
+      for _, f in ipairs(fields) do assert(a[f] ~= nil, "arrays have no field " .. f) end
+      assert_none_missing(missing_of(fields, all, "a."))
+    end)
+
+    it("documents every metamethod by its Lua form", function()
+      local forms = {
+        __index = "a[i]", __newindex = "a[i] = ", __len = "#a", __pairs = "pairs(a)",
+        __close = "<close>", __tostring = "tostring(a)", __gc = false, __name = false,
+      }
+      local missing = {}
+      for k in pairs(mt) do
+        assert(forms[k] ~= nil, "a new metamethod to document: " .. tostring(k))
+        if forms[k] and not all:find(forms[k], 1, true) then missing[#missing + 1] = forms[k] end
+      end
+      assert_none_missing(missing)
+    end)
+  end)
+
+  describe("dispatchers", function()
+    local d = lumba.njit({ env = {} }, "def f(x, y=2):\n    return x * y\n")
+    d(3)
+
+    it("documents every method", function()
+      local names = public_keys(lumba.dispatcher_methods)
+      for _, m in ipairs { "compile", "inspect_types", "inspect_llvm", "inspect_asm", "interpret" } do
+        assert.is_function(d[m])
+      end
+      assert_none_missing(missing_of(names, pages["dispatchers.md"], ":"))
+    end)
+
+    it("documents every field and every key of d.options", function()
+      local fields = { "signatures", "name", "__name__", "source", "env", "globals", "defaults", "objmode", "options" }
+      for _, f in ipairs(fields) do assert(d[f] ~= nil, "dispatchers have no field " .. f) end
+      assert_none_missing(missing_of(fields, pages["dispatchers.md"], "d."))
+      assert_none_missing(missing_of(public_keys(d.options), pages["api.md"], "`"))
+    end)
+  end)
+
+  it("documents every option njit accepts", function()
+    local src = read("src/dispatch.c")
+    local list = assert(src:match("known%[%] = (%b{})"), "the option list of src/dispatch.c moved")
+    local names = {}
+    for name in list:gmatch('"([%w_]+)"') do names[#names + 1] = name end
+    assert.is_true(#names >= 10)
+    for _, extra in ipairs { "env", "chunkname", "signatures", "name" } do names[#names + 1] = extra end
+    assert_none_missing(missing_of(names, pages["api.md"], "`"))
+  end)
+
+  it("documents every LUMBA_ environment variable the code reads", function()
+    local files = ls("src/*.c lua/lumba/*.lua examples/*.lua .busted")
+    local seen, names = {}, {}
+    for _, path in ipairs(files) do
+      for name in read(path):gmatch('getenv%("(LUMBA_[%u_]+)"%)') do  -- C's getenv, Lua's os.getenv
+        if not seen[name] then
+          seen[name] = true
+          names[#names + 1] = name
+        end
+      end
+    end
+    table.sort(names)
+    assert(seen.LUMBA_NUM_THREADS and seen.LUMBA_BOUNDSCHECK, "the scan found no variables")
+    assert_none_missing(missing_of(names, pages["api.md"], "`"))
+  end)
+
+  it("documents every math function, numpy spelling and builtin of compiled code", function()
+    local names = {}
+    for name in read("src/math.def"):gmatch("\nMATH%(([%w_]+),") do names[#names + 1] = name end
+    assert.is_true(#names >= 30)
+    assert_none_missing(missing_of(names, pages["language.md"], "math."))
+
+    local aliases = assert(read("src/infer_call.c"):match("numpy_alias.-(%b{})"), "numpy_alias moved")
+    local np = {}
+    for name in aliases:gmatch('{"([%w_]+)", "[%w_]+"}') do np[#np + 1] = name end
+    assert.is_true(#np >= 10)
+    assert_none_missing(missing_of(np, pages["language.md"], "np."))
+
+    local builtins = assert(read("src/resolve.c"):match("builtin_names%[%] = (%b{})"), "builtin_names moved")
+    local b = {}
+    for name in builtins:gmatch('{"([%w_]+)", "[%w_.]+"}') do b[#b + 1] = name end
+    assert.is_true(#b >= 20)
+    assert_none_missing(missing_of(b, pages["language.md"], "`"))
+  end)
+
+  it("documents every function and constant of the C API", function()
+    local h = read("src/lumba.h")
+    local names, seen = {}, {}
+    for name in h:gmatch("[^%w_](lumba_%w+)") do
+      if not seen[name] and name ~= "lumba_h" then seen[name] = true; names[#names + 1] = name end
+    end
+    for name in h:gmatch("#define (LUMBA_[%u_]+)") do
+      if name ~= "LUMBA_API" then names[#names + 1] = name end
+    end
+    assert.is_true(#names >= 9)
+    assert_none_missing(missing_of(names, pages["embedding.md"], ""))
+  end)
+
+  it("links only to files that exist", function()
+    local broken = {}
+    local function check(dir, text, from)
+      text = text:gsub("\n```.-\n```", ""):gsub("`[^`\n]*`", "")  -- links, not code
+      for target in text:gmatch("%]%(([^)#%s]+)[^)]*%)") do
+        if not target:match("^%a+://") then
+          local f = io.open(dir .. target, "rb")
+          if f then f:close() else broken[#broken + 1] = from .. " -> " .. target end
+        end
+      end
+    end
+    for page, text in pairs(pages) do check("docs/", text, "docs/" .. page) end
+    check("", read("README.md"), "README.md")
+    -- bench/chart.svg is written by `make bench` (bench/run.lua)
+    local ok = {}
+    for _, b in ipairs(broken) do
+      if not b:match("bench/chart%.svg$") and not b:match("bench/RESULTS%.md$") then ok[#ok + 1] = b end
+    end
+    assert(#ok == 0, "broken links: " .. table.concat(ok, ", "))
+  end)
+end)
