@@ -6,8 +6,8 @@
 -- of killing the runner).
 --
 -- A row: { "what", [[Lua chunk]], err = "whole message" } or returns = "v1, v2".
--- The chunk sees `lumba` and ADD (a two-argument def) and is named "row"
--- ("row:1:" in positions).
+-- The chunk sees `lumba`, ADD (a two-argument def) and SIM (runs a function
+-- with the CUDA simulator on) and is named "row" ("row:1:" in positions).
 local lumba = require "lumba"
 local B = {}
 
@@ -395,6 +395,30 @@ B.rows = {
   { "inspect of a signature never compiled", [[local f = lumba.njit(ADD); f(1, 2); return f:inspect_llvm("float64(float64, float64)")]],
     err = "row:1: f has no specialization for float64(float64, float64)" },
 
+  -- ---- CUDA kernels, on the simulator (no GPU needed) ----
+  { "cuda: a launch with a zero grid", [[return SIM(function(k, dx, dout) k[{0, 4}](dx, dout) end)]],
+    err = "row:1: launch: zero grid dimension (0x1x1)" },
+  { "cuda: more threads per block than the device allows", [[return SIM(function(k, dx, dout) k[{1, 1 << 20}](dx, dout) end)]],
+    err = "row:1: launch: 1048576 threads per block (1048576x1x1); the device allows at most 1024" },
+  { "cuda: a grid beyond 2^31", [[return SIM(function(k, dx, dout) k[{1 << 40, 1}](dx, dout) end)]],
+    err = "row:1: launch: grid 1099511627776 out of range" },
+  { "cuda: a launch configuration without threads", [[return SIM(function(k, dx, dout) k[{1}](dx, dout) end)]],
+    err = "row:1: a kernel launch needs {blocks, threads_per_block}" },
+  { "cuda: a kernel called like a function", [[return SIM(function(k, dx, dout) k(dx, dout) end)]],
+    err = "row:1: add is a CUDA kernel: launch it with add[{blocks, threads}](...)" },
+  { "cuda: a freed device array", [[return SIM(function(k, dx, dout) dout:free(); k[{1, 8}](dx, dout) end)]],
+    err = "row:1: attempt to use a freed device array" },
+  { "cuda: a device array of 2^62 elements", [[return SIM(function() return lumba.cuda.device_array(1 << 62, "float64") end)]],
+    err = "row:1: device array too large" },
+  { "cuda: an index out of bounds in a kernel", [[
+      return SIM(function(_, _, dout) lumba.cuda.jit("def oob(out):\n    out[1000000] = 1.0\n")[{1, 1}](dout) end)]],
+    err = "IndexError in block (0,0,0) thread (0,0,0): index 1000000 out of bounds for axis 0 with size 8" },
+  { "cuda: a barrier only some threads reach", [[
+      return SIM(function(_, _, dout)
+        lumba.cuda.jit("def bar(out):\n    if cuda.threadIdx.x == 0:\n        cuda.syncthreads()\n    out[0] = 1.0\n")[{1, 4}](dout)
+      end)]],
+    err = "cuda.syncthreads() in block (0,0,0) was reached by 1 of its 4 threads: the others returned" },
+
   -- ---- lumba.load ----
   { "load: not a string", [[return (lumba.load(5))]],
     err = "row:1: bad argument #1 to 'load' (source string expected, got number)" },
@@ -404,9 +428,22 @@ B.rows = {
     err = "lumba.load: decorator option boundscheck must be a constant (line 1)" },
 }
 
+-- SIM(f): f(kernel, dx, dout) with the CUDA simulator on (an add-one kernel,
+-- x = 0..7 on the device, an 8-element output), the simulator off again after
+local function sim(f)
+  local cuda = lumba.cuda
+  local was = cuda.simulate
+  cuda.simulate = true
+  local k = cuda.jit("def add(x, out):\n    i = cuda.grid(1)\n    if i < x.shape[0]:\n        out[i] = x[i] + 1\n")
+  local res = table.pack(pcall(f, k, cuda.to_device(lumba.arange(8.0)), cuda.device_array(8, "float64")))
+  cuda.simulate = was
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+
 -- Runs a row; returns what it raised, or "returned: v1, v2" when it did not.
 function B.run(row)
-  local env = setmetatable({ lumba = lumba, ADD = ADD }, { __index = _G })
+  local env = setmetatable({ lumba = lumba, ADD = ADD, SIM = sim }, { __index = _G })
   local chunk = assert(load(row[2], "=row", "t", env))
   local res = table.pack(pcall(chunk))
   if not res[1] then return tostring(res[2]) end
