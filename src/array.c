@@ -239,6 +239,23 @@ int64_t array_check_size(lua_State *L, DType dt, int ndim, const int64_t *shape,
   return empty ? 0 : bytes;
 }
 
+/* Tells the collector about memory it cannot see (the buffer and its
+** MemInfo), so that loops dropping arrays collect them in time, unless the
+** user stopped the GC. Small arrays add up: their bytes accumulate (per
+** thread: a pacing hint, never state) and are reported in 16 KiB steps.
+** Without this a Lua heap grown large (many compiled functions) let
+** hundreds of thousands of small dead arrays wait for the next cycle. */
+static _Thread_local size_t unseen;
+
+static void unseen_memory(lua_State *L, size_t bytes) {
+  size_t add = sizeof(MemInfo) + NRT_ALIGN + bytes;
+  unseen = add > SIZE_MAX - unseen ? SIZE_MAX : unseen + add;
+  if (unseen < 16384 || !lua_gc(L, LUA_GCISRUNNING)) return;
+  size_t kb = unseen / 1024;
+  unseen = 0;
+  lua_gc(L, LUA_GCSTEP, (int)(kb > 1 << 30 ? 1 << 30 : kb));
+}
+
 /* Validates the shape (non-negative, product fits in int64 bytes),
 ** allocates the zeroed buffer and sets C or F strides. */
 NdArray *array_new(lua_State *L, DType dt, int ndim, const int64_t *shape,
@@ -267,10 +284,7 @@ NdArray *array_new(lua_State *L, DType dt, int ndim, const int64_t *shape,
     sd *= shape[k] ? shape[k] : 1;
   }
   array_update_flags(a);
-  /* tell the collector about memory it cannot see, so loops that drop big
-  ** arrays collect them in time (unless the user stopped the GC) */
-  if (bytes >= 1024 && lua_gc(L, LUA_GCISRUNNING))
-    lua_gc(L, LUA_GCSTEP, (int)(bytes / 1024 > 1 << 30 ? 1 << 30 : bytes / 1024));
+  unseen_memory(L, (size_t)bytes);
   return a;
 }
 
@@ -312,6 +326,7 @@ NdArray *array_push_struct(lua_State *L, const ArrayStruct *s, DType dt, int ndi
   a->ndim = ndim;
   array_update_flags(a);
   luaL_setmetatable(L, ARRAY_MT);
+  if (s->meminfo) unseen_memory(L, s->meminfo->size);  /* made by compiled code */
   return a;
 }
 
