@@ -141,7 +141,7 @@ fuzz-lib:
 	  $(FUZZ_BUILD)/lumba/core.so $(FUZZ_BUILD)/lumba/backend.so
 $(FUZZ_BUILD)/%: tests/fuzz/%.c tests/fuzz/fuzz.h fuzz-lib
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer $(LUA_INC) -Isrc -o $@ $< \
-	  -L$(FUZZ_BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lm
+	  $(FUZZ_BUILD)/obj/sha256.o -L$(FUZZ_BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lm
 fuzz: $(FUZZ_TARGETS)
 fuzz-smoke: fuzz
 	@for t in $(FUZZ_TARGETS); do n=$$(basename $$t); mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
