@@ -29,7 +29,7 @@ typedef enum Ty { T_INT, T_FLOAT, T_BOOL } Ty;
 
 enum {
   E_LIT, E_VAR, E_BIN, E_NEG, E_INV, E_NOT, E_ABS, E_MIN, E_MAX, E_INTOF, E_FLOATOF, E_SQRT, E_CMP, E_CMP2,
-  E_AND, E_OR, E_IFEXP, E_AREF, E_ALEN, E_ASUM, E_CALL, E_POW2,
+  E_AND, E_OR, E_IFEXP, E_AREF, E_ALEN, E_ASUM, E_CALL, E_POW2, E_TREF, E_TSUM,
 };
 enum { B_ADD, B_SUB, B_MUL, B_DIV, B_FDIV, B_MOD, B_AND, B_OR, B_XOR, B_SHL, B_SHR };
 enum { C_LT, C_LE, C_EQ, C_NE, C_GT, C_GE };
@@ -45,7 +45,7 @@ struct E {
   int var;    // variable slot
 };
 
-enum { S_ASSIGN, S_AUG, S_IF, S_FOR, S_WHILE, S_ASTORE, S_RETURN, S_BREAK, S_CONTINUE };
+enum { S_ASSIGN, S_AUG, S_IF, S_FOR, S_WHILE, S_ASTORE, S_RETURN, S_BREAK, S_CONTINUE, S_FORTUP, S_TSTORE };
 
 typedef struct St St;
 struct St {
@@ -53,6 +53,7 @@ struct St {
   int var;       // ASSIGN/AUG target, FOR loop variable, WHILE counter
   int op;        // AUG: B_ADD/B_SUB/B_MUL/B_DIV
   E *e, *e2;     // value / test / range bound / index; e2: RETURN's second value
+  E *third;      // FORTUP: a third element (or NULL)
   St *body, *orelse;
   int64_t lim;   // WHILE: iterations
   St *next;
@@ -72,6 +73,7 @@ typedef struct Prog {
   int nparams;
   bool has_arr;            // parameter "arr": float64[:]
   int arrlen;
+  int tlen;                // local "t = np.zeros(tlen)" (0: none)
   Ty ret;                  // T_INT/T_FLOAT/T_BOOL, or ret2 for a tuple (int, float)
   bool ret2;
   /* the helper: def h(u, v): return <hexpr> with u int, v float */
@@ -241,6 +243,12 @@ static E *gen_float(Prog *P, int depth) {
       e->a = gen(P, T_INT, depth - 1);
       return e;
     case 13: if (P->has_arr && !P->in_helper) return mk(P, E_ASUM, T_FLOAT); return lit(P, T_FLOAT);
+    case 18:
+      if (!P->tlen || P->in_helper) return lit(P, T_FLOAT);
+      e = mk(P, E_TREF, T_FLOAT);
+      e->a = gen(P, T_INT, depth - 1);
+      return e;
+    case 19: if (P->tlen && !P->in_helper) return mk(P, E_TSUM, T_FLOAT); return lit(P, T_FLOAT);
     case 16:  /* x ** 3 is pow() in Python but two multiplications in Numba: stop at 2 */
       e = mk(P, E_POW2, T_FLOAT);
       e->a = gen(P, T_FLOAT, depth - 1);
@@ -317,7 +325,27 @@ static St *gen_block(Prog *P, int depth, int in_loop, int n);
 static St *gen_stmt(Prog *P, int depth, int in_loop) {
   St *s = alloc(P, sizeof(St));
   P->nodes++;
-  unsigned k = depth > 2 || P->nodes > MAXNODES ? pick(P, 3) : pick(P, 12);
+  unsigned k = depth > 2 || P->nodes > MAXNODES ? pick(P, 3) : pick(P, 14);
+  if (k == 12) {  /* for x in (e1, e2[, e3]): ints and floats, x a float */
+    int v = new_var(P, T_FLOAT, "x");
+    if (v < 0) goto ret;
+    s->k = S_FORTUP;
+    s->var = v;
+    s->e = gen(P, pick(P, 2) ? T_INT : T_FLOAT, 2);
+    s->e2 = gen(P, T_FLOAT, 2);
+    s->third = pick(P, 2) ? gen(P, pick(P, 2) ? T_INT : T_FLOAT, 2) : NULL;
+    P->visible[v] = true;
+    s->body = gen_block(P, depth + 1, 1, 1 + (int)pick(P, 2));
+    P->visible[v] = false;
+    return s;
+  }
+  if (k == 13) {
+    if (!P->tlen) goto ret;
+    s->k = S_TSTORE;
+    s->e = gen(P, T_INT, 2);
+    s->e2 = gen(P, T_FLOAT, 3);
+    return s;
+  }
   switch (k) {
     case 0: case 1: case 9: {  /* assignment to an existing local (never a parameter: keeps its type simple) */
       int cand[MAXVARS], n = 0;
@@ -420,6 +448,7 @@ static void gen_prog(Prog *P) {
   }
   P->has_arr = pick(P, 3) == 0;
   P->arrlen = 1 + (int)pick(P, 6);
+  P->tlen = pick(P, 2) ? 1 + (int)pick(P, 5) : 0;
   unsigned r = pick(P, 5);
   P->ret2 = r == 4;
   P->ret = r == 4 ? T_INT : (Ty)(r % 3);
@@ -566,6 +595,8 @@ static void print_e(Prog *P, Out *o, E *e, const char *u, const char *v) {
       put(o, ")");
       break;
     case E_POW2: put(o, "("); print_e(P, o, e->a, u, v); put(o, " ** %d)", (int)e->iv); break;
+    case E_TREF: put(o, "t["); print_e(P, o, e->a, u, v); put(o, " %% %d]", P->tlen); break;
+    case E_TSUM: put(o, "t.sum()"); break;
   }
 }
 
@@ -626,12 +657,31 @@ static void print_block(Prog *P, Out *o, St *s, int ind) {
         break;
       case S_BREAK: put(o, "break\n"); break;
       case S_CONTINUE: put(o, "continue\n"); break;
+      case S_FORTUP:
+        put(o, "for %s in (", P->vname[s->var]);
+        print_e(P, o, s->e, NULL, NULL);
+        put(o, ", ");
+        print_e(P, o, s->e2, NULL, NULL);
+        if (s->third) {
+          put(o, ", ");
+          print_e(P, o, s->third, NULL, NULL);
+        }
+        put(o, "):\n");
+        print_block(P, o, s->body, ind + 1);
+        break;
+      case S_TSTORE:
+        put(o, "t[");
+        print_e(P, o, s->e, NULL, NULL);
+        put(o, " %% %d] = ", P->tlen);
+        print_e(P, o, s->e2, NULL, NULL);
+        put(o, "\n");
+        break;
     }
   }
 }
 
 static void print_prog(Prog *P, Out *o) {
-  put(o, "import math\n\ndef h(u, v):\n    return ");
+  put(o, "import math\nimport numpy as np\n\ndef h(u, v):\n    return ");
   P->in_helper = true;
   print_e(P, o, P->hexpr, "u", "v");
   P->in_helper = false;
@@ -640,6 +690,7 @@ static void print_prog(Prog *P, Out *o) {
   for (int i = 0; i < P->nparams; i++) put(o, "%s%s", k++ ? ", " : "", P->vname[i]);
   if (P->has_arr) put(o, "%sarr", k ? ", " : "");
   put(o, "):\n");
+  if (P->tlen) put(o, "    t = np.zeros(%d)\n", P->tlen);
   print_block(P, o, P->body, 1);
 }
 
@@ -657,6 +708,7 @@ typedef struct Env {
   Val vars[MAXVARS];
   double *arr;
   int arrlen;
+  double t[8];    // the local t = np.zeros(tlen)
   int err;        // first error
   Val ret, ret2;  // DONE_RETURN
   /* the helper's arguments */
@@ -853,6 +905,12 @@ static Val ev(Prog *P, Env *V, E *e) {
       return ev(P, V, a.i ? e->b : e->c);
     case E_AREF: TRY(a = ev(P, V, e->a)); return vf(V->arr[py_mod(a.i, V->arrlen)]);
     case E_ALEN: return vi(V->arrlen);
+    case E_TREF: TRY(a = ev(P, V, e->a)); return vf(V->t[py_mod(a.i, P->tlen)]);
+    case E_TSUM: {
+      double s = 0;
+      for (int i = 0; i < P->tlen; i++) s += V->t[i];
+      return vf(s);
+    }
     case E_ASUM: {
       double s = 0;
       for (int i = 0; i < V->arrlen; i++) s += V->arr[i];
@@ -948,6 +1006,35 @@ static int run_block(Prog *P, Env *V, St *s) {
         return DONE_RETURN;
       case S_BREAK: return DONE_BREAK;
       case S_CONTINUE: return DONE_CONTINUE;
+      case S_FORTUP: {
+        /* the tuple is built first, then each element becomes a float */
+        Val el[3];
+        int n = s->third ? 3 : 2;
+        el[0] = ev(P, V, s->e);
+        if (V->err) return V->err;
+        el[1] = ev(P, V, s->e2);
+        if (V->err) return V->err;
+        if (s->third) {
+          el[2] = ev(P, V, s->third);
+          if (V->err) return V->err;
+        }
+        for (int i = 0; i < n; i++) {
+          V->vars[s->var] = vf(as_f(el[i]));
+          int r = run_block(P, V, s->body);
+          if (r == DONE_BREAK) break;
+          if (r == DONE_CONTINUE) continue;
+          if (r != OK) return r;
+        }
+        break;
+      }
+      case S_TSTORE: {
+        Val i = ev(P, V, s->e);
+        if (V->err) return V->err;
+        Val x = ev(P, V, s->e2);
+        if (V->err) return V->err;
+        V->t[py_mod(i.i, P->tlen)] = x.f;
+        break;
+      }
     }
   }
   return OK;
@@ -961,7 +1048,16 @@ static void push_val(lua_State *L, Val v) {
   else lua_pushinteger(L, v.i);
 }
 
+/* loose: object mode follows Python, where a variable's type may change
+** (for x in (9, 1.5) gives the int 9 first); compiled code gives every
+** variable one type (9.0). Numbers of equal value then count as the same. */
+static bool loose_numbers;
+
 static bool same_val(lua_State *L, int idx, Val v) {
+  if (loose_numbers && v.ty != T_BOOL && lua_type(L, idx) == LUA_TNUMBER) {
+    double x = lua_tonumber(L, idx), y = as_f(v);
+    if (x == y || (isnan(x) && isnan(y))) return true;
+  }
   switch (v.ty) {
     case T_INT: return lua_isinteger(L, idx) && lua_tointeger(L, idx) == v.i;
     case T_BOOL: return lua_isboolean(L, idx) && lua_toboolean(L, idx) == (v.i != 0);
@@ -1139,7 +1235,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       luaL_loadstring(L, "local d = ...; return function(...) return d:interpret(...) end");
       lua_pushvalue(L, d);
       lua_call(L, 1, 1);
+      loose_numbers = true;
       check_call(L, &P, o.s, "interpret", args, arr0, r, &V);
+      loose_numbers = false;
       lua_pop(L, 1);
     }
   }
