@@ -211,6 +211,13 @@ function M.markdown(ctx)
   w("inputs (MINSTD stream, `bench/c/bench.h`), runs the kernel " .. e.BENCH_WARMUP .. " times untimed")
   w("(the JITs compile there), then times single calls with a monotonic clock until at least " .. e.BENCH_MINREPS)
   w("calls and " .. e.BENCH_BUDGET .. " s have passed (at most " .. e.BENCH_MAXREPS .. " calls): median, min and max.")
+  local he = ctx.settings.heavy_env
+  if he then
+    w("The heavy rows (a call takes 50 ms to a second: the n-body step and the stencil) run " .. he.BENCH_WARMUP ..
+      " untimed call(s)")
+    w("and " .. he.BENCH_MINREPS .. " timed ones" .. (ctx.settings.heavy_rounds and
+      string.format(", in %d round", ctx.settings.heavy_rounds) or "") .. ".")
+  end
   w(string.format("Each row runs every tool %d time(s), round after round, each in a fresh process; the round", ctx.settings.rounds))
   w("with the lower median counts (the machine may be shared: this drops a round another process slowed).")
   w("Each tool's result (the returned value, or a checksum of the output array) is checked against C's")
