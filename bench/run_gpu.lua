@@ -108,17 +108,21 @@ else
   local out = sys.shell(table.concat(jobs, " ") .. " wait")
   m.nvcc_build_s = sys.cpu_sample().up - t0
   for _, p in ipairs(catalog.programs(sizes)) do
+    -- a program that fails gives its reason to each figure it did not print
+    local function failed(why)
+      for _, id in ipairs(catalog.program_rows[p[1]] or { p[1] }) do
+        results.cuda[id] = results.cuda[id] or { error = why }
+      end
+    end
     if out:find("FAILED " .. p[1], 1, true) then
-      results.cuda[p[1]] = { error = "nvcc failed: " .. ((sys.read(build_dir .. "/" .. p[1] .. ".log") or "")
-        :match("[^\n]*error[^\n]*") or "see " .. build_dir .. "/" .. p[1] .. ".log") }
+      failed("nvcc failed: " .. ((sys.read(build_dir .. "/" .. p[1] .. ".log") or "")
+        :match("[^\n]*error[^\n]*") or "see " .. build_dir .. "/" .. p[1] .. ".log"))
     else
       local argv = { build_dir .. "/" .. p[1] }
       for i = 2, #p do argv[#argv + 1] = tostring(p[i]) end
       local r = sys.run(argv, {}, limit)
       parse("cuda", r.out)
-      if not r.ok then
-        results.cuda[p[1]] = results.cuda[p[1]] or { error = r.error or "failed" }
-      end
+      if not r.ok then failed((r.error or "failed"):gsub("^[^:]*/bench/cuda/", "bench/cuda/")) end
     end
   end
 end

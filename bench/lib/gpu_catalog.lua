@@ -22,6 +22,12 @@ function M.sizes(quick)
     GPU_LAUNCH_BATCH = 100 }
 end
 
+-- The figures of a CUDA C program (its name, when absent here)
+M.program_rows = {
+  copy = { "copy", "h2d-pageable", "d2h-pageable", "h2d-pinned", "d2h-pinned" },
+  launch = { "firstlaunch", "launch0", "launch1", "launch3" },
+}
+
 -- The CUDA C programs (bench/cuda/<name>.cu) and their arguments
 function M.programs(z)
   return {

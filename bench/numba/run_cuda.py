@@ -142,6 +142,16 @@ def main():
         row("firstlaunch", [time.perf_counter() - t0])
     figure("firstlaunch", firstlaunch)
 
+    def newkernel():
+        x = cuda.device_array(1024, dtype=np.float32)
+        o = cuda.device_array(1024, dtype=np.float32)
+        t0 = time.perf_counter()
+        k = load("cuda_vadd.py").add_kernel
+        k[4, 256](x, x, o)
+        cuda.synchronize()
+        row("newkernel", [time.perf_counter() - t0])
+    figure("newkernel", newkernel)
+
     def copy():
         a, b = cuda.device_array(N), cuda.device_array(N)
         row("copy", events(lambda: b.copy_to_device(a), 3, REPS))
