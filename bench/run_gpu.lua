@@ -152,27 +152,9 @@ do
 end
 
 -- 3. agreement with CUDA C, then the report
-local failed = 0
-for _, k in ipairs(catalog.kernels(sizes)) do
-  local ref = results.cuda[k.id]
-  for _, t in ipairs { "lumba", "numba" } do
-    local r = results[t][k.id]
-    if r and not r.error then
-      if not (ref and ref.check) then
-        r.unchecked = true
-      elseif not (r.check and math.abs(r.check - ref.check) <= k.rtol * math.max(math.abs(r.check),
-          math.abs(ref.check))) then
-        r.error = string.format("FAILED: result %.17g differs from CUDA C's %.17g (rtol %g)", r.check or 0 / 0,
-          ref.check, k.rtol)
-        r.failed = true
-        failed = failed + 1
-      end
-    end
-  end
-end
-
 local ctx = { machine = m, quick = quick, sizes = sizes, results = results, skipped = skipped, notes = notes,
-  catalog = catalog, failed = failed, arch = arch }
+  catalog = catalog, arch = arch }
+local failed = report.check(ctx)
 ctx.targets = report.targets(ctx)
 say(report.text(ctx))
 local previous = sys.read(root .. "/bench/RESULTS-gpu.md") or ""

@@ -25,6 +25,33 @@ local function why(ctx, tool, id)
   return "not run"
 end
 
+-- Marks every kernel result of lumba and numba-cuda that disagrees with CUDA
+-- C's (beyond the kernel's rtol) as FAILED: its time then counts nowhere.
+-- Without a CUDA C result a figure stays, marked unchecked. Returns (and
+-- sets ctx.failed to) the number that failed.
+function M.check(ctx)
+  local failed = 0
+  for _, k in ipairs(ctx.catalog.kernels(ctx.sizes)) do
+    local ref = ctx.results.cuda[k.id]
+    for _, t in ipairs { "lumba", "numba" } do
+      local r = ctx.results[t][k.id]
+      if r and not r.error then
+        if not (ref and not ref.error and ref.check) then
+          r.unchecked = true
+        elseif not (r.check and math.abs(r.check - ref.check) <= k.rtol * math.max(math.abs(r.check),
+            math.abs(ref.check))) then
+          r.error = string.format("FAILED: result %.17g differs from CUDA C's %.17g (rtol %g)", r.check or 0 / 0,
+            ref.check, k.rtol)
+          r.failed = true
+          failed = failed + 1
+        end
+      end
+    end
+  end
+  ctx.failed = failed
+  return failed
+end
+
 -- the roof: the best device-to-device copy of the run (bytes read + written)
 function M.roof(ctx)
   local best, who
@@ -92,6 +119,11 @@ function M.targets(ctx)
   local l3, n3 = ctx.results.lumba.launch3, ctx.results.numba.launch3
   target(list, 6, "launch overhead, 3 array arguments: lumba ≤ 5 µs", ok(l3) and l3.median * 1e6, 5, "%.2f µs",
     why(ctx, "lumba", "launch3"))
+  local c3 = ctx.results.cuda.launch3
+  if ok(l3) and ok(c3) then
+    local t = list[#list]
+    t.detail = (t.detail and (t.detail .. " ") or "") .. string.format("(CUDA C <<<>>>: %.2f µs)", c3.median * 1e6)
+  end
   target(list, 8, "launch overhead, 3 array arguments: lumba below numba-cuda (lumba / numba-cuda < 1)",
     ok(l3) and ok(n3) and l3.median / n3.median, 0.9999, "%.2f×",
     ok(l3) and why(ctx, "numba", "launch3") or why(ctx, "lumba", "launch3"))
@@ -125,6 +157,7 @@ local function cell(ctx, k, tool)
   if d.gbs then s = s .. string.format(", %.0f GB/s", d.gbs) end
   if d.share then s = s .. string.format(" (%.0f%% of roof)", d.share * 100) end
   if d.gflops then s = s .. string.format(", %.0f GFLOP/s", d.gflops) end
+  if ctx.results[tool][k.id].unchecked then s = s .. " (unchecked: no CUDA C result)" end
   return s, d
 end
 
@@ -234,11 +267,12 @@ function M.markdown(ctx, two_gpus)
   w("(which also pays the one-time loads: lumba's LLVM backend, libNVVM and libdevice, the driver's first")
   w("module), then a second new kernel. The driver's JIT cache is off (`CUDA_CACHE_DISABLE=1`), so both")
   w("include the driver turning PTX into machine code, as a user's first run does; later processes may")
-  w("find that step in the cache. CUDA C compiles ahead of time (nvcc built the " .. #ctx.catalog.programs(z))
-  w(string.format("programs in %.1f s, in parallel); its first launch is the driver loading the module. Transfers:",
-    m.nvcc_build_s or 0))
-  w(string.format("%d MiB between one device", z.GPU_XFER_BYTES // (1 << 20)))
-  w("array and a pageable (malloc'd, touched) or pinned host buffer, events around each copy.")
+  w(string.format("find that step in the cache. CUDA C compiles ahead of time (nvcc built the %d programs in %.1f s,",
+    #ctx.catalog.programs(z), m.nvcc_build_s or 0))
+  w("in parallel); its first launch is the driver loading the module.")
+  w(string.format("Transfers: %d MiB between one device array and a pageable (malloc'd, touched) or pinned host",
+    z.GPU_XFER_BYTES // (1 << 20)))
+  w("buffer, events around each copy.")
   w("")
   w("## Kernels")
   w("")
