@@ -125,6 +125,7 @@ function M.latency(L)
   out("LATENCY (each in fresh processes; median)")
   out("  require \"lumba\"                 " .. lat(L.lumba_require, true))
   out("  import numba                     " .. lat(L.numba_import, true))
+  out("  load libLLVM (lumba's backend)   " .. lat(L.llvm_load, true))
   out("  lumba first call (compile+run)   " .. lat(L.lumba_first, true))
   out("  Numba first call (compile+run)   " .. lat(L.numba_first, true))
   out("  lumba first call, warm cache     " .. lat(L.lumba_cache, true))
@@ -283,6 +284,8 @@ function M.markdown(ctx)
     w("|---|---|---|")
     w("| `require \"lumba\"` / `import numba` | " .. md_escape(lat(L.lumba_require, true)) .. " | " ..
       md_escape(lat(L.numba_import, true)) .. " |")
+    w("| loading libLLVM-14, which the backend links (part of every first call) | " ..
+      md_escape(lat(L.llvm_load, true)) .. " | |")
     w("| first call, compiling | " .. md_escape(lat(L.lumba_first, true)) .. " | " ..
       md_escape(lat(L.numba_first, true)) .. " |")
     w("| first call, warm cache | " .. md_escape(lat(L.lumba_cache, true)) .. " | " ..

@@ -69,6 +69,11 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       end
     end
   end
+  -- the reason of a miss, when this run's figures (or the row) know it
+  local function because(text)
+    local t = list[#list]
+    if t.status == "MISS" and text then t.detail = (t.detail and (t.detail .. "; ") or "") .. text end
+  end
   -- issues 3 and 8: each CPU kernel within 1.10x the faster C, faster than
   -- LuaJIT (2x where the loop vectorises) and faster than Numba; the kernels
   -- issue 3 named first are judged under it, the ones issue 8 added under 8
@@ -89,6 +94,16 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
         ok(lu) and ok(lj) and lu.time.median / lj.time.median or nil, vec and 0.5 or 0.9999, "%.2f×",
         why_not(lu, why_not(lj, "?")))
       noisy(lu, lj)
+      because(d.row.why_luajit)
+      -- a vectorised loop that misses only at the large size is bound by memory there
+      local small = find(done, function(r) return r.group == "serial" and r.kind == k and r.lua end)
+      if vec and small and ok(small.results.lumba) and ok(small.results.luajit) then
+        local q = small.results.lumba.time.median / small.results.luajit.time.median
+        if q <= 0.5 then
+          because(string.format("at %s (in cache) lumba / LuaJIT is %.2f×: this size is bound by memory bandwidth",
+            small.row.size, q))
+        end
+      end
       at_most(list, 8, name .. ": lumba faster than Numba (lumba / Numba < 1)",
         ok(lu) and ok(nb) and lu.time.median / nb.time.median or nil, 0.9999, "%.2f×",
         why_not(lu, why_not(nb, "?")))
@@ -98,12 +113,16 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
   local L = latency
   local function lv(x) return x and x.status == "ok" and x.median or nil end
   local function lwhy(x) return short(x and x.reason or "not run") end
+  local llvm_ms = lv(L.llvm_load) and lv(L.llvm_load) * 1e3
   at_most(list, 3, "first call of ising_energy_numba in a fresh process ≤ 30 ms",
     lv(L.lumba_first) and lv(L.lumba_first) * 1e3, 30, "%.3g ms", lwhy(L.lumba_first))
   noisy(L.lumba_first)
+  because(llvm_ms and string.format("loading libLLVM takes %.3g ms of it", llvm_ms))
   at_most(list, 5, "first call with a warm cache (njit{cache=true}, fresh process) ≤ 3 ms",
     lv(L.lumba_cache) and lv(L.lumba_cache) * 1e3, 3, "%.3g ms", lwhy(L.lumba_cache))
   noisy(L.lumba_cache)
+  because(llvm_ms and string.format(
+    "a hit still links the cached object code with LLVM's JIT, and loading libLLVM alone takes %.3g ms", llvm_ms))
   local ld = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.DISPATCH
   at_most(list, 3, "dispatch overhead ≤ 75 ns per call", ld or nil, 75, "%.1f ns", lwhy(L.lumba_dispatch))
   noisy(L.lumba_dispatch)
@@ -114,6 +133,8 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
     lv(L.lumba_first) and lv(L.numba_first) and lv(L.numba_first) / lv(L.lumba_first), 10, "%.1f×",
     lwhy(lv(L.lumba_first) and L.numba_first or L.lumba_first))
   noisy(L.lumba_first, L.numba_first)
+  because(llvm_ms and string.format("%.3g ms of lumba's first call are loading libLLVM; Numba's excludes `import numba`",
+    llvm_ms))
   local nd = L.numba_dispatch and L.numba_dispatch.status == "ok" and L.numba_dispatch.values.DISPATCH
   at_most(list, 8, "dispatch overhead below Numba's (lumba / Numba < 1)", ld and nd and ld / nd or nil,
     0.9999, "%.2f×", lwhy(ld and L.numba_dispatch or L.lumba_dispatch))
@@ -133,6 +154,8 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
         at_least(list, 4, string.format("%s: speed-up over lumba serial ≥ %.2g× (%d cores)", name, need, cores),
           ok(s) and ok(p) and s.time.median / p.time.median or nil, need, "%.2f×", missing)
         noisy(s, p)
+        because((d.row.foreign or 0) > 0.5 and string.format(
+          "other processes kept %.2f of the %d cores busy during this row", d.row.foreign, cores) or nil)
       end
       at_most(list, 4, name .. ": lumba parallel ≤ 1.15× fastest C+OpenMP", ok(p) and p.ratio or nil, 1.15,
         "%.2f×", why_not(p, "no C+OpenMP reference"))

@@ -6,6 +6,7 @@
 --        lua5.4 bench/lumba/run.lua kernel <kind> <file.py> <parallel 0|1> args...
 --        lua5.4 bench/lumba/run.lua firstcall <file.py> <N> [cache]   (cache: HITS/MISSES too)
 --        lua5.4 bench/lumba/run.lua require
+--        lua5.4 bench/lumba/run.lua llvmload <libLLVM.so>
 --        lua5.4 bench/lumba/run.lua dispatch <file.py> <calls>
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local root = here .. "/../.."
@@ -225,6 +226,16 @@ function modes.firstcall(path, n, cache)
     print(string.format("HITS %d", info.hits))
     print(string.format("MISSES %d", info.misses))
   end
+end
+
+-- seconds to load the LLVM shared library lumba's backend links (dlopen and
+-- relocation): the floor under a first call, cached or not, in a process
+function modes.llvmload(path)
+  local t0 = now()
+  local ok, err = package.loadlib(path, "*")
+  local t1 = now()
+  if not ok then error("cannot load " .. path .. ": " .. tostring(err), 0) end
+  print(string.format("SECONDS %.9g", t1 - t0))
 end
 
 function modes.require()
