@@ -39,7 +39,7 @@ CORE_OBJS := $(filter-out $(BACKEND_OBJS),$(OBJS))
 MODULE = $(BUILD)/lumba/core.so
 BACKEND = $(BUILD)/lumba/backend.so
 
-.PHONY: all test check-c example install uninstall asan tsan clean bench
+.PHONY: all test check-c example install uninstall asan tsan clean bench bench-gpu
 all: $(MODULE) $(BACKEND)
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
@@ -86,6 +86,10 @@ asan:
 
 bench: $(MODULE) $(BACKEND)
 	lua5.4 bench/run.lua
+
+# on a machine with an NVIDIA GPU and nvcc: lumba vs CUDA C vs numba-cuda
+bench-gpu: $(MODULE) $(BACKEND)
+	lua5.4 bench/run_gpu.lua
 
 install: $(MODULE) $(BACKEND)
 	install -d $(DESTDIR)$(LUA_LIBDIR)/lumba $(DESTDIR)$(LUA_SHAREDIR)/lumba $(DESTDIR)$(INCDIR)

@@ -129,7 +129,7 @@ local function run_tool(row, tool)
     return { status = "skip", reason = "not run at this size (too slow; see the smaller size)" }
   end
   local before = sys.cpu_sample()
-  local r = sys.run(argv_of(row, tool), env(), S.limit)
+  local r = sys.run(argv_of(row, tool), env(row.heavy and S.heavy_env), S.limit)
   local res = { notes = r.notes, time = r.time, check = r.check,
     foreign = sys.foreign(before, sys.cpu_sample()) }
   if r.skip then
@@ -167,7 +167,9 @@ for _, row in ipairs(rows) do
   local order = row.group == "serial" and catalog.serial_tools or catalog.parallel_tools
   local results = {}
   local before = sys.cpu_sample()
-  for _ = 1, S.rounds do
+  local rounds = row.heavy and S.heavy_rounds and math.min(S.rounds, S.heavy_rounds) or S.rounds
+  row.rounds = rounds
+  for _ = 1, rounds do
     for _, tool in ipairs(order) do results[tool] = merge_rounds(results[tool], run_tool(row, tool)) end
   end
   -- a figure taken while other processes kept a core busy is taken again,
@@ -191,7 +193,9 @@ end
 
 -- 3. latency: require, first call, cache hit, dispatch
 local latency = {}
-local function fresh_processes(name, argv, extra_env, per_proc_env, warm)
+-- accept(r) may reject a process's figure with a reason (a warm-cache run
+-- that compiled after all)
+local function fresh_processes(name, argv, extra_env, per_proc_env, warm, accept)
   local values = {}
   local before = sys.cpu_sample()
   if warm then sys.run(argv, env(extra_env), S.limit) end
@@ -201,6 +205,11 @@ local function fresh_processes(name, argv, extra_env, per_proc_env, warm)
     local r = sys.run(argv, env(e), S.limit)
     if not r.ok or not r.values.SECONDS then
       latency[name] = { status = "error", reason = r.error or "printed no SECONDS line" }
+      return
+    end
+    local why = accept and accept(r)
+    if why then
+      latency[name] = { status = "error", reason = why }
       return
     end
     values[#values + 1] = r.values.SECONDS
@@ -233,11 +242,25 @@ if selected("latency") then
   end
   -- require works without the compiler, so it is measured even then
   fresh_processes("lumba_require", { "lua5.4", lumba_run, "require" })
+  -- the LLVM library the backend links: its load is part of every first call
+  local llvm_lib = sys.line("ldd " .. sys.quote(root .. "/build/lumba/backend.so") ..
+    " | awk '/libLLVM/ {print $3}'")
+  if llvm_lib and llvm_lib ~= "" then
+    fresh_processes("llvm_load", { "lua5.4", lumba_run, "llvmload", llvm_lib })
+  else
+    latency.llvm_load = { status = "skip", reason = "backend.so links no libLLVM (or ldd is missing)" }
+  end
   if avail.lumba == true then
     fresh_processes("lumba_first", { "lua5.4", lumba_run, "firstcall", seed, n }, nil,
       fresh_cache("LUMBA_CACHE_DIR"))
+    -- every warm process must load the entry the first one wrote (lumba.cache.info)
     fresh_processes("lumba_cache", { "lua5.4", lumba_run, "firstcall", seed, n, "cache" },
-      { LUMBA_CACHE_DIR = tmp .. "/lumba-shared" }, nil, true)
+      { LUMBA_CACHE_DIR = tmp .. "/lumba-shared" }, nil, true, function(r)
+        local h, m = r.values.HITS, r.values.MISSES
+        if h and (h ~= 1 or m ~= 0) then
+          return string.format("a process with a warm cache had %d hit(s) and %d miss(es), not 1 and 0", h, m)
+        end
+      end)
     cache_written("lumba_cache", tmp .. "/lumba-shared", "lumba njit{cache=true}")
     local before = sys.cpu_sample()
     local r = sys.run({ "lua5.4", lumba_run, "dispatch", root .. "/bench/kernels/dispatch.py",

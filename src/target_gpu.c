@@ -108,6 +108,14 @@ static Val atomic(Lower *L, Node *n, CallInfo *ci) {
     return (Val){et, LLVMBuildBitCast(L->b, LLVMBuildExtractValue(L->b, pair, 0, ""), lower_mem_type(L, dt), ""), false};
   }
   LLVMValueRef v = lower_cast(L, lower_expr(L, n->args.items[2]), et).v;
+  /* float add/sub: the GPU's own atomic add (red/atom.add.f32, and .f64 on
+  ** sm_60 and later, all that CUDA 12+ supports). A CAS loop would serialise
+  ** every contending thread through L2 round trips: with 1024 blocks adding
+  ** to one total it made a block reduction 2.9x slower than CUDA C. */
+  if (dtype_kinds[dt] == 'f' && (strcmp(op, "add") == 0 || strcmp(op, "sub") == 0)) {
+    if (op[0] == 's') v = LLVMBuildFNeg(L->b, v, "");
+    return (Val){et, LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpFAdd, p, v, LLVMAtomicOrderingMonotonic, 0), false};
+  }
   if (dtype_kinds[dt] == 'f') return (Val){et, float_atomic(L, op, p, v, dt), false};
   bool sg = dtype_kinds[dt] == 'i';
   LLVMAtomicRMWBinOp rop = strcmp(op, "add") == 0 ? LLVMAtomicRMWBinOpAdd

@@ -41,6 +41,26 @@ describe("cuda kernels compile to PTX", function()
     end
   end
 
+  if have_nvvm then
+    -- a CAS loop would serialise every contending block through L2 round trips
+    it("float atomic add and sub use the GPU's atomic add, not a compare-and-swap loop", function()
+      local k = cuda.jit [[
+@cuda.jit
+def acc(x, out, out32):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        cuda.atomic.add(out, 0, x[i])
+        cuda.atomic.sub(out32, 1, np.float32(x[i]))
+]]
+      k:compile("(float64[::1], float64[::1], float32[::1])")
+      local ptx = k:inspect_ptx(nil, { cc = { 9, 0 } })
+      assert.truthy(ptx:find("%.global%.add%.f64") and ptx:find("%.global%.add%.f32"), ptx)
+      assert.is_nil(ptx:find("atom.global.cas", 1, true), ptx)
+    end)
+  else
+    pending("[needs libNVVM] float atomics")
+  end
+
   it("rejects a kernel that returns a value, with its position", function()
     local k = cuda.jit "def k(x):\n    return x\n"
     assert.are.equal([[<string>:1:1: TypingError: a CUDA kernel cannot return a value (it returns int64)

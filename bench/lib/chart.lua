@@ -1,6 +1,6 @@
 -- chart.lua — bench/chart.svg: each tool's speed relative to the fastest C
--- of its row (log scale, higher is faster), one group per kernel row, one bar
--- per tool. Plain SVG text, drawn here, nothing fetched.
+-- of its row (log scale, higher is faster), one group per kernel (the size
+-- its targets are judged on), one bar per tool. Plain SVG text, drawn here, nothing fetched.
 local M = {}
 
 local function esc(s)
@@ -12,8 +12,16 @@ local function log10(x) return math.log(x, 10) end
 function M.svg(ctx)
   local groups, lo, hi = {}, 0, 0 -- decades of the axis
   local legend, in_legend = {}, {}
+  -- one group per kernel: its target size (the parallel rows have one size);
+  -- the parallel section's titles lose their "parallel "
+  local shown = {}
   for _, d in ipairs(ctx.rows) do
-    local g = { label = d.row.title, size = d.row.size, par = d.row.group == "parallel", bars = {} }
+    if d.row.group == "parallel" or d.row.target then shown[#shown + 1] = d end
+  end
+  for _, d in ipairs(shown) do
+    local par = d.row.group == "parallel"
+    local g = { label = par and d.row.title:gsub("^parallel ", "") or d.row.title, size = d.row.size,
+      par = par, bars = {} }
     for _, t in ipairs(d.order) do
       local r = d.results[t]
       local v = r.status == "ok" and r.ratio and 1 / r.ratio or nil

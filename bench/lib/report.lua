@@ -125,6 +125,7 @@ function M.latency(L)
   out("LATENCY (each in fresh processes; median)")
   out("  require \"lumba\"                 " .. lat(L.lumba_require, true))
   out("  import numba                     " .. lat(L.numba_import, true))
+  out("  load libLLVM (lumba's backend)   " .. lat(L.llvm_load, true))
   out("  lumba first call (compile+run)   " .. lat(L.lumba_first, true))
   out("  Numba first call (compile+run)   " .. lat(L.numba_first, true))
   out("  lumba first call, warm cache     " .. lat(L.lumba_cache, true))
@@ -211,6 +212,13 @@ function M.markdown(ctx)
   w("inputs (MINSTD stream, `bench/c/bench.h`), runs the kernel " .. e.BENCH_WARMUP .. " times untimed")
   w("(the JITs compile there), then times single calls with a monotonic clock until at least " .. e.BENCH_MINREPS)
   w("calls and " .. e.BENCH_BUDGET .. " s have passed (at most " .. e.BENCH_MAXREPS .. " calls): median, min and max.")
+  local he = ctx.settings.heavy_env
+  if he then
+    w("The heavy rows (a call takes 50 ms to a second: the n-body step and the stencil) run " .. he.BENCH_WARMUP ..
+      " untimed call(s)")
+    w("and " .. he.BENCH_MINREPS .. " timed ones" .. (ctx.settings.heavy_rounds and
+      string.format(", in %d round", ctx.settings.heavy_rounds) or "") .. ".")
+  end
   w(string.format("Each row runs every tool %d time(s), round after round, each in a fresh process; the round", ctx.settings.rounds))
   w("with the lower median counts (the machine may be shared: this drops a round another process slowed).")
   w("Each tool's result (the returned value, or a checksum of the output array) is checked against C's")
@@ -268,12 +276,16 @@ function M.markdown(ctx)
     w("First call: from `njit(src)` (Numba: executing the decorated `def`) to the end of the first call of")
     w("`ising_energy_numba` (seed 1, verbatim) on a " .. ctx.settings.firstcall_n .. "² lattice: parse, type")
     w("inference, optimisation, JIT and the call; each process gets an empty cache directory.")
-    w("Warm cache: the same with a cache directory a previous process filled.")
+    w("Warm cache: the same with `njit{cache=true}` (Numba: `cache=True`) and a cache directory a previous")
+    w("process filled; every warm lumba process must report one cache hit and no miss (`lumba.cache.info()`),")
+    w("or the figure is an error.")
     w("")
     w("| figure | lumba | Numba |")
     w("|---|---|---|")
     w("| `require \"lumba\"` / `import numba` | " .. md_escape(lat(L.lumba_require, true)) .. " | " ..
       md_escape(lat(L.numba_import, true)) .. " |")
+    w("| loading libLLVM-14, which the backend links (part of every first call) | " ..
+      md_escape(lat(L.llvm_load, true)) .. " | |")
     w("| first call, compiling | " .. md_escape(lat(L.lumba_first, true)) .. " | " ..
       md_escape(lat(L.numba_first, true)) .. " |")
     w("| first call, warm cache | " .. md_escape(lat(L.lumba_cache, true)) .. " | " ..

@@ -1,4 +1,4 @@
--- targets.lua — the performance targets of issues 3, 4 and 8, judged from
+-- targets.lua — the performance targets of issues 3, 4, 5 and 8, judged from
 -- one run's figures: PASS, MISS (by how much), or why it was not measured.
 local M = {}
 
@@ -69,32 +69,68 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       end
     end
   end
-  local kernels = { "ising", "sum", "expdecay", "mandelbrot" }
-  -- issue 3: each CPU kernel within 1.10x the faster C, and faster than LuaJIT
-  for _, k in ipairs(kernels) do
+  -- the reason of a miss, when this run's figures (or the row) know it
+  local function because(text)
+    local t = list[#list]
+    if t.status == "MISS" and text then t.detail = (t.detail and (t.detail .. "; ") or "") .. text end
+  end
+  -- a "faster than" missed by less than 3%: the two ran the loop at one speed
+  local function tie()
+    local t = list[#list]
+    local v = t.status == "MISS" and tonumber((t.measured or ""):match("^([%d.]+)"))
+    if v and v <= 1.03 then because("within 3%: a tie, inside this run's noise") end
+  end
+  -- issues 3 and 8: each CPU kernel within 1.10x the faster C, faster than
+  -- LuaJIT (2x where the loop vectorises) and faster than Numba; the kernels
+  -- issue 3 named first are judged under it, the ones issue 8 added under 8
+  local kernels = { { "ising", 3 }, { "sum", 3 }, { "expdecay", 3 }, { "mandelbrot", 3 }, { "vadd", 8 },
+    { "nbody", 8 }, { "stencil", 8 }, { "matmul", 8 }, { "histogram", 8 } }
+  for _, kv in ipairs(kernels) do
+    local k, issue = kv[1], kv[2]
     local d = find(done, function(r) return r.group == "serial" and r.kind == k and r.target end)
     if d then
       local name = d.row.title .. " " .. d.row.size
       local lu, lj, nb = d.results.lumba, d.results.luajit, d.results.numba
-      at_most(list, 3, name .. ": lumba ≤ 1.10× fastest C", ok(lu) and lu.ratio or nil, 1.10, "%.2f×",
+      at_most(list, issue, name .. ": lumba ≤ 1.10× fastest C", ok(lu) and lu.ratio or nil, 1.10, "%.2f×",
         why_not(lu, "no C reference"))
       noisy(lu, d.results.gcc, d.results.clang)
-      at_most(list, 3, name .. ": lumba faster than LuaJIT (lumba / LuaJIT < 1)",
-        ok(lu) and ok(lj) and lu.time.median / lj.time.median or nil, 0.9999, "%.2f×",
+      local vec = d.row.vectorises
+      at_most(list, vec and 8 or issue, name .. (vec and ": lumba ≥ 2× faster than LuaJIT (vectorised loop: lumba / LuaJIT ≤ 0.5)"
+          or ": lumba faster than LuaJIT (lumba / LuaJIT < 1)"),
+        ok(lu) and ok(lj) and lu.time.median / lj.time.median or nil, vec and 0.5 or 0.9999, "%.2f×",
         why_not(lu, why_not(lj, "?")))
       noisy(lu, lj)
+      if not vec then tie() end
+      because(d.row.why_luajit)
+      -- a vectorised loop that misses only at the large size is bound by memory there
+      local small = find(done, function(r) return r.group == "serial" and r.kind == k and r.lua end)
+      if vec and small and ok(small.results.lumba) and ok(small.results.luajit) then
+        local q = small.results.lumba.time.median / small.results.luajit.time.median
+        if q <= 0.5 then
+          because(string.format("at %s (in cache) lumba / LuaJIT is %.2f×: this size is bound by memory bandwidth",
+            small.row.size, q))
+        end
+      end
       at_most(list, 8, name .. ": lumba faster than Numba (lumba / Numba < 1)",
         ok(lu) and ok(nb) and lu.time.median / nb.time.median or nil, 0.9999, "%.2f×",
         why_not(lu, why_not(nb, "?")))
       noisy(lu, nb)
+      tie()
     end
   end
   local L = latency
   local function lv(x) return x and x.status == "ok" and x.median or nil end
   local function lwhy(x) return short(x and x.reason or "not run") end
+  local llvm_ms = lv(L.llvm_load) and lv(L.llvm_load) * 1e3
   at_most(list, 3, "first call of ising_energy_numba in a fresh process ≤ 30 ms",
     lv(L.lumba_first) and lv(L.lumba_first) * 1e3, 30, "%.3g ms", lwhy(L.lumba_first))
   noisy(L.lumba_first)
+  because(llvm_ms and string.format("loading libLLVM takes %.3g ms of it", llvm_ms))
+  at_most(list, 5, "first call with a warm cache (njit{cache=true}, fresh process) ≤ 3 ms",
+    lv(L.lumba_cache) and lv(L.lumba_cache) * 1e3, 3, "%.3g ms", lwhy(L.lumba_cache))
+  noisy(L.lumba_cache)
+  because(llvm_ms and string.format(
+    "a hit still links the cached object code with LLVM's JIT, and loading libLLVM alone takes %.3g ms", llvm_ms))
   local ld = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.DISPATCH
   at_most(list, 3, "dispatch overhead ≤ 75 ns per call", ld or nil, 75, "%.1f ns", lwhy(L.lumba_dispatch))
   noisy(L.lumba_dispatch)
@@ -105,6 +141,8 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
     lv(L.lumba_first) and lv(L.numba_first) and lv(L.numba_first) / lv(L.lumba_first), 10, "%.1f×",
     lwhy(lv(L.lumba_first) and L.numba_first or L.lumba_first))
   noisy(L.lumba_first, L.numba_first)
+  because(llvm_ms and string.format("%.3g ms of lumba's first call are loading libLLVM; Numba's excludes `import numba`",
+    llvm_ms))
   local nd = L.numba_dispatch and L.numba_dispatch.status == "ok" and L.numba_dispatch.values.DISPATCH
   at_most(list, 8, "dispatch overhead below Numba's (lumba / Numba < 1)", ld and nd and ld / nd or nil,
     0.9999, "%.2f×", lwhy(ld and L.numba_dispatch or L.lumba_dispatch))
@@ -124,6 +162,8 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
         at_least(list, 4, string.format("%s: speed-up over lumba serial ≥ %.2g× (%d cores)", name, need, cores),
           ok(s) and ok(p) and s.time.median / p.time.median or nil, need, "%.2f×", missing)
         noisy(s, p)
+        because((d.row.foreign or 0) > 0.5 and string.format(
+          "other processes kept %.2f of the %d cores busy during this row", d.row.foreign, cores) or nil)
       end
       at_most(list, 4, name .. ": lumba parallel ≤ 1.15× fastest C+OpenMP", ok(p) and p.ratio or nil, 1.15,
         "%.2f×", why_not(p, "no C+OpenMP reference"))

@@ -4,8 +4,9 @@
 --
 -- usage: lua5.4 bench/lumba/run.lua probe
 --        lua5.4 bench/lumba/run.lua kernel <kind> <file.py> <parallel 0|1> args...
---        lua5.4 bench/lumba/run.lua firstcall <file.py> <N> [cache]
+--        lua5.4 bench/lumba/run.lua firstcall <file.py> <N> [cache]   (cache: HITS/MISSES too)
 --        lua5.4 bench/lumba/run.lua require
+--        lua5.4 bench/lumba/run.lua llvmload <libLLVM.so>
 --        lua5.4 bench/lumba/run.lua dispatch <file.py> <calls>
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local root = here .. "/../.."
@@ -55,16 +56,25 @@ local function compile(lumba, path, opts, first)
 end
 
 -- A first call forces compilation of lazy dispatchers; errors surface here.
+local fill_file = { spins = "fill_spins.py", uniform = "fill_uniform.py", ints = "fill_ints.py" }
+local function f32(v) return (string.unpack("<f", string.pack("<f", v))) end
+
 local function fill_checked(lumba, kind, a, seed, dims)
   local M = measure.MINSTD_M
-  local file = kind == "spins" and "fill_spins.py" or "fill_uniform.py"
-  compile(lumba, here .. "/../kernels/" .. file, nil, function(fill) return fill(a, seed) end)
+  compile(lumba, here .. "/../kernels/" .. fill_file[kind], nil, function(fill) return fill(a, seed) end)
   -- spot checks against the stream computed here, so a wrong fill is told
   -- apart from a wrong kernel
   local n = a.size
   for _, k in ipairs { 0, 1, n // 2, n - 1 } do
     local s = measure.minstd_at(seed, k)
-    local want = kind == "spins" and (s >= 1073741824 and 1.0 or -1.0) or s / M
+    local want
+    if kind == "spins" then
+      want = s >= 1073741824 and 1.0 or -1.0
+    elseif kind == "ints" then
+      want = s
+    else
+      want = a.dtype == "float32" and f32(s / M) or s / M
+    end
     local got
     if dims == 2 then
       local w = a.shape[2]
@@ -77,6 +87,13 @@ local function fill_checked(lumba, kind, a, seed, dims)
         k, got, want), 0)
     end
   end
+end
+
+-- sum(flat[k] * (k % 97 + 1)) in index order, computed here in Lua
+local function checksum97(flat)
+  local total, get = 0.0, flat.get
+  for k = 0, flat.size - 1 do total = total + get(flat, k + 1) * (k % 97 + 1) end
+  return total
 end
 
 local modes = {}
@@ -136,6 +153,55 @@ function modes.kernel(kind, path, parallel, ...)
         check = check + get(out, i, j) * (k % 97 + 1)
       end
     end
+  elseif kind == "vadd" then
+    local n, seed_a, seed_b = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
+    local a, b = lumba.zeros(n, "float32"), lumba.zeros(n, "float32")
+    local out = lumba.zeros(n, "float32")
+    fill_checked(lumba, "uniform", a, seed_a, 1)
+    fill_checked(lumba, "uniform", b, seed_b, 1)
+    local f = kernel_fn(lumba, path, parallel, a, b, out)
+    result, times = measure.measure(function() return f(a, b, out) end, now)
+    check = 0.0
+    local get = out.get
+    for i = 1, n do check = check + get(out, i) end
+  elseif kind == "nbody" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local dt, eps2 = tonumber(args[3]) + 0.0, tonumber(args[4]) + 0.0
+    local pos, mass = lumba.zeros({ 3, n }, "float64"), lumba.zeros(n, "float64")
+    local vel = lumba.zeros({ 3, n }, "float64")
+    local npos, nvel = lumba.zeros({ 3, n }, "float64"), lumba.zeros({ 3, n }, "float64")
+    fill_checked(lumba, "uniform", pos:reshape(3 * n), seed, 1)
+    fill_checked(lumba, "uniform", mass, seed + 1, 1)
+    local f = kernel_fn(lumba, path, parallel, pos, vel, mass, npos, nvel, dt, eps2)
+    result, times = measure.measure(function() return f(pos, vel, mass, npos, nvel, dt, eps2) end, now)
+    local fp, fv = npos:reshape(3 * n), nvel:reshape(3 * n)
+    check = 0.0
+    for k = 0, 3 * n - 1 do check = check + (fp:get(k + 1) + fv:get(k + 1)) * (k % 97 + 1) end
+  elseif kind == "stencil" then
+    local n, sweeps, seed = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
+    local u0 = lumba.zeros({ n, n }, "float64")
+    local a, b = lumba.zeros({ n, n }, "float64"), lumba.zeros({ n, n }, "float64")
+    fill_checked(lumba, "uniform", u0:reshape(n * n), seed, 1)
+    local f = kernel_fn(lumba, path, parallel, u0, a, b, sweeps)
+    result, times = measure.measure(function() return f(u0, a, b, sweeps) end, now)
+    check = checksum97(a:reshape(n * n))
+  elseif kind == "matmul" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local a, b = lumba.zeros({ n, n }, "float64"), lumba.zeros({ n, n }, "float64")
+    local c = lumba.zeros({ n, n }, "float64")
+    fill_checked(lumba, "uniform", a:reshape(n * n), seed, 1)
+    fill_checked(lumba, "uniform", b:reshape(n * n), seed + 1, 1)
+    local f = kernel_fn(lumba, path, parallel, a, b, c)
+    result, times = measure.measure(function() return f(a, b, c) end, now)
+    check = checksum97(c:reshape(n * n))
+  elseif kind == "histogram" then
+    local n, seed, nbins = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
+    local x, bins = lumba.zeros(n, "int64"), lumba.zeros(nbins, "int64")
+    fill_checked(lumba, "ints", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x, bins)
+    result, times = measure.measure(function() return f(x, bins) end, now)
+    check = 0
+    for k = 1, nbins do check = check + bins:get(k) * k end
   else
     error("unknown kernel kind " .. tostring(kind), 0)
   end
@@ -154,6 +220,22 @@ function modes.firstcall(path, n, cache)
   local _, secs = compile(lumba, path, cache == "cache" and { cache = true } or nil,
     function(f) return f(spins) end)
   print(string.format("SECONDS %.9g", secs))
+  -- whether this process loaded the entry or compiled and wrote it
+  if cache == "cache" and lumba.cache and lumba.cache.info then
+    local info = lumba.cache.info()
+    print(string.format("HITS %d", info.hits))
+    print(string.format("MISSES %d", info.misses))
+  end
+end
+
+-- seconds to load the LLVM shared library lumba's backend links (dlopen and
+-- relocation): the floor under a first call, cached or not, in a process
+function modes.llvmload(path)
+  local t0 = now()
+  local ok, err = package.loadlib(path, "*")
+  local t1 = now()
+  if not ok then error("cannot load " .. path .. ": " .. tostring(err), 0) end
+  print(string.format("SECONDS %.9g", t1 - t0))
 end
 
 function modes.require()

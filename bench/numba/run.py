@@ -97,6 +97,8 @@ def kernel(kind, path, parallel, args):
     fill_uniform = compiled(os.path.join(KERNELS, "fill_uniform.py"), False)
     fill_spins = compiled(os.path.join(KERNELS, "fill_spins.py"), False)
     seq_sum = compiled(os.path.join(KERNELS, "sum.py"), False)
+    fill_ints = compiled(os.path.join(KERNELS, "fill_ints.py"), False)
+    checksum97 = compiled(os.path.join(KERNELS, "checksum97.py"), False)
 
     if kind == "ising":
         n, seed = int(args[0]), int(args[1])
@@ -123,6 +125,50 @@ def kernel(kind, path, parallel, args):
         _, times = measure(lambda: f(out, max_iter))
         k = np.arange(w * h, dtype=np.int64)
         check = float(np.sum(out.reshape(-1) * (k % 97 + 1)))
+    elif kind == "vadd":
+        n, seed_a, seed_b = int(args[0]), int(args[1]), int(args[2])
+        a = np.empty(n, dtype=np.float32)
+        b = np.empty(n, dtype=np.float32)
+        out = np.zeros(n, dtype=np.float32)
+        fill_uniform(a, seed_a)  # each float64 value rounded to float32
+        fill_uniform(b, seed_b)
+        _, times = measure(lambda: f(a, b, out))
+        check = seq_sum(out)  # float64 total, index order
+    elif kind == "nbody":
+        n, seed, dt, eps2 = int(args[0]), int(args[1]), float(args[2]), float(args[3])
+        pos = np.empty((3, n), dtype=np.float64)
+        mass = np.empty(n, dtype=np.float64)
+        vel = np.zeros((3, n), dtype=np.float64)
+        npos = np.zeros((3, n), dtype=np.float64)
+        nvel = np.zeros((3, n), dtype=np.float64)
+        fill_uniform(pos.reshape(-1), seed)
+        fill_uniform(mass, seed + 1)
+        _, times = measure(lambda: f(pos, vel, mass, npos, nvel, dt, eps2))
+        check = checksum97(npos.reshape(-1) + nvel.reshape(-1))
+    elif kind == "stencil":
+        n, sweeps, seed = int(args[0]), int(args[1]), int(args[2])
+        u0 = np.empty((n, n), dtype=np.float64)
+        a = np.zeros((n, n), dtype=np.float64)
+        b = np.zeros((n, n), dtype=np.float64)
+        fill_uniform(u0.reshape(-1), seed)
+        _, times = measure(lambda: f(u0, a, b, sweeps))
+        check = checksum97(a.reshape(-1))
+    elif kind == "matmul":
+        n, seed = int(args[0]), int(args[1])
+        a = np.empty((n, n), dtype=np.float64)
+        b = np.empty((n, n), dtype=np.float64)
+        c = np.zeros((n, n), dtype=np.float64)
+        fill_uniform(a.reshape(-1), seed)
+        fill_uniform(b.reshape(-1), seed + 1)
+        _, times = measure(lambda: f(a, b, c))
+        check = checksum97(c.reshape(-1))
+    elif kind == "histogram":
+        n, seed, nbins = int(args[0]), int(args[1]), int(args[2])
+        x = np.empty(n, dtype=np.int64)
+        bins = np.zeros(nbins, dtype=np.int64)
+        fill_ints(x, seed)
+        _, times = measure(lambda: f(x, bins))
+        check = float(np.sum(bins * np.arange(1, nbins + 1, dtype=np.int64)))
     else:
         raise ValueError("unknown kernel kind " + kind)
     report(times)

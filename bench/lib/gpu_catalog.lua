@@ -1,0 +1,82 @@
+-- gpu_catalog.lua — what `make bench-gpu` measures: the sizes (full and
+-- BENCH_QUICK), the figures each runner prints, the CUDA C programs and their
+-- arguments, and the targets of issues 6 and 8.
+local M = {}
+
+M.tools = {
+  { id = "cuda", label = "CUDA C (nvcc -O3)" },
+  { id = "lumba", label = "lumba cuda.jit" },
+  { id = "numba", label = "numba-cuda" },
+}
+
+-- sizes: the environment of every runner (bench/lumba/run_cuda.lua and
+-- bench/numba/run_cuda.py read the same names)
+function M.sizes(quick)
+  if quick then
+    return { GPU_N = 1000000, GPU_MATMUL_N = 256, GPU_STENCIL_N = 512, GPU_STENCIL_SWEEPS = 10, GPU_REPS = 5,
+      GPU_REDUCE_BLOCKS = 64, GPU_XFER_BYTES = 1 << 24, GPU_XFER_REPS = 2, GPU_LAUNCH_BATCHES = 5,
+      GPU_LAUNCH_BATCH = 20 }
+  end
+  return { GPU_N = 100000000, GPU_MATMUL_N = 2048, GPU_STENCIL_N = 8192, GPU_STENCIL_SWEEPS = 10, GPU_REPS = 20,
+    GPU_REDUCE_BLOCKS = 1024, GPU_XFER_BYTES = 1 << 30, GPU_XFER_REPS = 5, GPU_LAUNCH_BATCHES = 50,
+    GPU_LAUNCH_BATCH = 100 }
+end
+
+-- The figures of a CUDA C program (its name, when absent here)
+M.program_rows = {
+  copy = { "copy", "h2d-pageable", "d2h-pageable", "h2d-pinned", "d2h-pinned" },
+  launch = { "firstlaunch", "launch0", "launch1", "launch3" },
+}
+
+-- The CUDA C programs (bench/cuda/<name>.cu) and their arguments
+function M.programs(z)
+  return {
+    { "copy", z.GPU_N, z.GPU_REPS, z.GPU_XFER_BYTES, z.GPU_XFER_REPS },
+    { "expdecay", z.GPU_N, 777, z.GPU_REPS },
+    { "reduce", z.GPU_N, 777, z.GPU_REDUCE_BLOCKS, z.GPU_REPS },
+    { "vadd", z.GPU_N, 2718, 3141, z.GPU_REPS },
+    { "matmul", z.GPU_MATMUL_N, 31, z.GPU_REPS },
+    { "stencil", z.GPU_STENCIL_N, 99, z.GPU_STENCIL_SWEEPS, z.GPU_REPS },
+    { "launch", z.GPU_LAUNCH_BATCHES, z.GPU_LAUNCH_BATCH },
+  }
+end
+
+local function pow10(n)
+  local e = math.floor(math.log(n, 10) + 0.5)
+  return 10 ^ e == n and string.format("10^%d", e) or tostring(n)
+end
+
+-- The kernel rows. bytes: memory traffic of one launch (read + write, each
+-- element once); flops: arithmetic of one launch; rtol: agreement of the
+-- check with CUDA C's; bw: judged against the copy roof; vs_c: judged against
+-- CUDA C's time.
+function M.kernels(z)
+  local n, m, s = z.GPU_N, z.GPU_MATMUL_N, z.GPU_STENCIL_N
+  return {
+    { id = "expdecay", title = "exp decay (seed 2 kernel)", size = pow10(n) .. " float64", bytes = 16 * n,
+      rtol = 1e-9, bw = true, file = "cuda_expdecay.py" },
+    { id = "vadd", title = "vector add (seed 5 kernel)", size = pow10(n) .. " float32", bytes = 12 * n,
+      rtol = 1e-9, bw = true, file = "cuda_vadd.py" },
+    { id = "stencil", title = "2-D 5-point stencil, one sweep", size = s .. "² float64", bytes = 16 * s * s,
+      rtol = 1e-9, bw = true, file = "cuda_stencil.py" },
+    { id = "reduce", title = "block reduction with atomics", size = pow10(n) .. " float64", bytes = 8 * n,
+      rtol = 1e-9, vs_c = true, file = "cuda_reduce.py" },
+    { id = "matmul", title = "matmul, 16×16 shared-memory tiles", size = m .. "² float32", flops = 2 * m * m * m,
+      rtol = 1e-5, vs_c = true, file = "cuda_matmul.py" },
+  }
+end
+
+M.launch_rows = {
+  { id = "launch0", title = "launch, no argument" },
+  { id = "launch1", title = "launch, 1 array argument" },
+  { id = "launch3", title = "launch, 3 array arguments" },
+}
+
+M.transfer_rows = {
+  { id = "h2d-pageable", title = "host → device, pageable" },
+  { id = "d2h-pageable", title = "device → host, pageable" },
+  { id = "h2d-pinned", title = "host → device, pinned" },
+  { id = "d2h-pinned", title = "device → host, pinned" },
+}
+
+return M
