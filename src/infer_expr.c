@@ -101,7 +101,8 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   if (base->kind == TY_TUPLE) {
     int64_t k;
     if (store) compile_error(C, n->loc, "TypingError", "tuples cannot be changed");
-    if (nidx != 1 || nslices) compile_error(C, n->loc, "UnsupportedError", "tuples can only be indexed by one integer");
+    if (nidx != 1 || nslices || sl->kind == ND_Tuple)  /* t[(1,)] too: the index must be an int */
+      compile_error(C, n->loc, "UnsupportedError", "tuples can only be indexed by one integer");
     if (const_int(sl, &k)) {
       if (C->opt.lua) k = infer_lua_tuple_index(k, base->nelems);
       else if (k < 0) k += base->nelems;

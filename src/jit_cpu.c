@@ -43,6 +43,7 @@ struct LmJit {
   LLVMTargetMachineRef tm;          // host TM for the optimiser and emission
   char *triple, *cpu, *features;    // from LLVM: LLVMDisposeMessage
   char *session_err;                // last error the ExecutionSession reported (malloc'd)
+  unsigned added;                   // modules and objects added (maps_guard checks every so many)
 };
 
 /* The only C global: LLVM's native target is registered once per process. */
@@ -292,7 +293,59 @@ char *jit_emit_object(LmJit *J, LLVMModuleRef M, size_t *len, char **err) {
   return emit(J, M, LLVMObjectFile, len, err);
 }
 
+/* ---- the process's memory mappings ----
+** LLVM 14's RuntimeDyld maps each object's sections apart, about two
+** mappings per compiled function that stay until the JIT goes, and when
+** mmap fails at the kernel's per-process limit (vm.max_map_count, 65530 by
+** default: ~30,000 functions) it aborts the whole process ("LLVM ERROR:
+** Unable to allocate section memory!"). So the first object and every
+** 256th after it look at the mappings and refuse, with an error, once
+** fewer than MAPS_MARGIN remain: enough for 256 more objects in each of
+** several JITs and for the host's own needs. LUMBA_MAX_MAPS may lower the
+** limit (a host that wants more headroom; the spec that tests this). */
+#define MAPS_CHECK_EVERY 256
+#define MAPS_MARGIN 8192
+
+static long read_long_file(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return -1;
+  long v = -1;
+  if (fscanf(f, "%ld", &v) != 1) v = -1;
+  fclose(f);
+  return v;
+}
+
+static long count_maps(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (f == NULL) return -1;
+  char buf[65536];
+  long n = 0;
+  size_t k;
+  while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+    for (size_t i = 0; i < k; i++) n += buf[i] == '\n';
+  fclose(f);
+  return n;
+}
+
+static int maps_guard(LmJit *J, char **err) {
+  if (J->added++ % MAPS_CHECK_EVERY != 0) return 0;
+  long limit = read_long_file("/proc/sys/vm/max_map_count");
+  const char *env = getenv("LUMBA_MAX_MAPS");
+  if (env && *env && (limit < 0 || atol(env) < limit)) limit = atol(env);
+  if (limit <= 0) return 0;  /* not Linux, or unknown */
+  long used = count_maps();
+  if (used < 0 || used + MAPS_MARGIN < limit) return 0;
+  J->added = 0;  /* look again at the next one */
+  seterr(err, "jit: the process has %ld memory mappings of the %ld it may have (vm.max_map_count, LUMBA_MAX_MAPS); "
+         "compiled code stays mapped until its Lua state is closed, so no more can be loaded", used, limit);
+  return -1;
+}
+
 int jit_add_module(LmJit *J, LLVMModuleRef M, char **err) {
+  if (maps_guard(J, err) != 0) {
+    LLVMDisposeModule(M);
+    return -1;
+  }
   LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, J->tsc);
   LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModule(J->jit, J->jd, tsm);  // consumes tsm
   if (e) {
@@ -303,6 +356,7 @@ int jit_add_module(LmJit *J, LLVMModuleRef M, char **err) {
 }
 
 int jit_add_object(LmJit *J, const char *obj, size_t len, char **err) {
+  if (maps_guard(J, err) != 0) return -1;
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, len, "lumba-object");
   LLVMErrorRef e = LLVMOrcLLJITAddObjectFile(J->jit, J->jd, buf);  // consumes buf
   if (e) {

@@ -366,6 +366,8 @@ B.rows = {
       local ok, e = pcall(f, min, max, 1)
       return ok, e, f(0, max, 1 << 62), f(max, min, min), f(10, 0, -3), f(0, -5, 1)]],
     returns = "false, MemoryError: array is too big, 2, 2, 4, 0" },
+  { "a tuple indexed by a tuple", [[return lumba.njit("def f(x):\n    t = (3, 4)\n    return t[(1,)]\n")(1)]],
+    err = "<string>:3:12: UnsupportedError: tuples can only be indexed by one integer\n        return t[(1,)]\n               ^" },
   { "iterating a tuple of mixed types", [[
       return lumba.njit("def f(x):\n    for v in (1, 2.5, True):\n        x += v\n    return x\n")(1)]],
     returns = "5.5" },
