@@ -781,6 +781,9 @@ static void block(Parser *P, NodeList *body, const char *what, int line) {
       syntax_error(P, P->tok.loc, "expected an indented block after %s on line %d",
                    what, line);
     advance(P);
+    /* an indented line that holds no statement (a continuation into comments) is no block */
+    if (check(P, TK_DEDENT) || check(P, TK_EOF))
+      syntax_error(P, P->tok.loc, "expected an indented block after %s on line %d", what, line);
     while (!check(P, TK_DEDENT) && !check(P, TK_EOF)) statement(P, body);
     accept(P, TK_DEDENT);
   } else {

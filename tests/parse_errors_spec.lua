@@ -464,3 +464,13 @@ describe("lumba.parse errors", function()
     assert.are.equal(1, #lumba.parse("def f(x):\n    return x\n").body)
   end)
 end)
+
+describe("a block holding only a continuation into comments (found by fuzz_parse)", function()
+  it("is a SyntaxError, not an empty body", function()
+    local lumba = require "lumba"
+    local ok, err = pcall(lumba.parse, "def f(a, b):\n \\\n   # a comment\n   # another\n    \n")
+    assert.is_false(ok)
+    assert.are.equal("<string>:6:1: SyntaxError: expected an indented block after function definition on line 1", err)
+    assert.are.equal("Module", lumba.parse("def f(a):\n    return a\n").tag)
+  end)
+end)
