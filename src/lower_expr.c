@@ -190,11 +190,6 @@ static LLVMValueRef int_pow(Lower *L, LLVMValueRef a, LLVMValueRef e, bool is_si
   return LLVMBuildLoad2(L->b, t, result, "");
 }
 
-static void set_fastmath(Lower *L, LLVMValueRef inst) {
-  (void)L;
-  (void)inst;
-}
-
 /* a op b, both converted to the operation's type first */
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   (void)loc;
@@ -205,9 +200,7 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   if (op == OP_Div) {
     LLVMValueRef x = lower_cast(L, a, rt).v, y = lower_cast(L, b, rt).v;
     zero_check(L, y, true);
-    LLVMValueRef r = LLVMBuildFDiv(L->b, x, y, "");
-    set_fastmath(L, r);
-    return r;
+    return LLVMBuildFDiv(L->b, x, y, "");
   }
   if (op == OP_Pow && ty_is_float(rt)) {
     LLVMValueRef x = lower_cast(L, a, rt).v;
@@ -254,7 +247,6 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
     }
     default: LM_UNREACHABLE();
   }
-  if (fl) set_fastmath(L, r);
   return r;
 }
 
@@ -321,7 +313,6 @@ static Val lower_ifexp(Lower *L, Node *n) {
   Type *rt = n->ty;
   LLVMValueRef res = lower_entry_alloca(L, lower_type(L, rt), "ifexp");
   LLVMBasicBlockRef a = lower_block(L, "ifx"), b = lower_block(L, "ifelse"), end = lower_block(L, "ifend");
-  LLVMValueRef owned = lower_entry_alloca(L, i1t(L), "own");
   LLVMBuildCondBr(L->b, lower_cond(L, n->test), a, b);
   LLVMPositionBuilderAtEnd(L->b, a);
   Val va = lower_cast(L, lower_expr(L, n->body_e), rt);
@@ -334,7 +325,6 @@ static Val lower_ifexp(Lower *L, Node *n) {
   LLVMBuildStore(L->b, vb.v, res);
   LLVMBuildBr(L->b, end);
   LLVMPositionBuilderAtEnd(L->b, end);
-  (void)owned;
   /* both branches made the value owned (a no-op for scalars) */
   return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), res, ""), L->refcount && rt->kind != TY_SCALAR};
 }

@@ -13,6 +13,10 @@ describe("examples", function()
   local examples = {
     { "ising", "N=100  energy %-?%d+%.%d %(plain Lua agrees%)" },
     { "sum_array", "signatures: " },
+    { "parallel_sum", "sum of 1000000 float64: [%d.]+ %(parallel and serial agree%)" },
+    { "exp_decay", "^" },       -- prints "no GPU here" where there is none, checks on a GPU
+    { "vector_add", "^" },
+    { "multi_gpu", "^" },
     { "mandelbrot", "%d+ pixels agree with plain Lua; wrote " },
     { "ising_metropolis", "24x24 lattice, 20 sweeps: identical to plain Lua" },
     { "heat", "total heat [%d.]+ conserved" },
