@@ -137,6 +137,10 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 15
+# FUZZ_RUNS=N: a fixed number of executions from a fixed seed instead of a
+# time budget, so the same inputs run every time (CI: a red build means a
+# real regression, not a lucky mutation)
+FUZZ_LIMIT = $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS) -seed=1,-max_total_time=$(FUZZ_SECONDS))
 FUZZ_ENV = ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
 .PHONY: fuzz fuzz-smoke fuzz-lib
 fuzz-lib:
@@ -150,7 +154,7 @@ fuzz: $(FUZZ_TARGETS)
 fuzz-smoke: fuzz
 	@for t in $(FUZZ_TARGETS); do n=$$(basename $$t); mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
 	  echo "== $$n ($(FUZZ_SECONDS) s)"; \
-	  $(FUZZ_ENV) $$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=1048576 \
+	  $(FUZZ_ENV) $$t $(FUZZ_LIMIT) -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=1048576 \
 	    $$(test $$n = fuzz_parse && echo -dict=tests/fuzz/python.dict) \
 	    -print_final_stats=1 $(FUZZ_BUILD)/corpus/$$n tests/fuzz/corpus/$$n > $(FUZZ_BUILD)/$$n.log 2>&1; rc=$$?; \
 	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|fuzz:)|ERROR|Done' $(FUZZ_BUILD)/$$n.log; \
