@@ -20,6 +20,16 @@ typedef struct Launch {
   unsigned grid[3], block[3];
   unsigned shared;
   CUstream stream;
+  /* the previous call: its argument types, specialization and function, reused
+  ** while the arguments keep those types (launching in a loop skips typing
+  ** and the specialization search) */
+  Type *at[LM_MAXARGS];
+  int nat;
+  DispSpec *spec;
+  CUfunction fn;
+  CudaState *S;
+  int devno;
+  const void *devarray_mt;
 } Launch;
 
 /* per specialization: the PTX and the loaded function of each device */
@@ -111,6 +121,8 @@ static CUfunction kernel_function(lua_State *L, CudaState *S, Dispatcher *d, Dis
   return k->fn[dev];
 }
 
+static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs);
+
 DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
   Dispatcher *d = lua_touserdata(L, disp_idx);
   LmState *LS = lmstate_get(L);
@@ -118,6 +130,12 @@ DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
     luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams, d->nparams == 1 ? "" : "s", nargs);
   Type *at[LM_MAXARGS];
   for (int i = 0; i < nargs; i++) at[i] = kernel_arg_type(L, LS, first + i, i + 1);
+  return spec_for_types(L, disp_idx, at, nargs);
+}
+
+/* the specialization for argument types at (compiled now if there is none) */
+static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs) {
+  Dispatcher *d = lua_touserdata(L, disp_idx);
   /* the simulator's specializations (CPU code) have no NVVM IR */
   bool sim = cudrv_simulating(L);
   for (DispSpec *s = d->specs; s; s = s->next)
@@ -145,6 +163,34 @@ DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
   return dispatch_add_spec(L, d, disp_idx, at, nargs);
 }
 
+/* Whether the arguments at 2.. have the types of the previous call: device
+** arrays of the same dtype and rank, numbers of the same kind. */
+static bool same_types(lua_State *L, Launch *ln, CudaState *S, int nargs) {
+  if (ln->spec == NULL || ln->S != S || ln->devno != S->devno || ln->nat != nargs) return false;
+  for (int i = 0; i < nargs; i++) {
+    int idx = i + 2;
+    Type *t = ln->at[i];
+    switch (lua_type(L, idx)) {
+      case LUA_TNUMBER:
+        if (t != (lua_isinteger(L, idx) ? ty_int64 : ty_float64)) return false;
+        break;
+      case LUA_TBOOLEAN:
+        if (t != ty_bool) return false;
+        break;
+      case LUA_TUSERDATA: {
+        if (t->kind != TY_ARRAY || !lua_getmetatable(L, idx)) return false;
+        bool dev = lua_topointer(L, -1) == ln->devarray_mt;
+        lua_pop(L, 1);
+        const DevArray *dv = lua_touserdata(L, idx);
+        if (!dev || dv->dtype != t->dtype || dv->ndim != t->ndim) return false;
+        break;
+      }
+      default: return false;
+    }
+  }
+  return true;
+}
+
 /* launch(args...) */
 static int kernel_lua_call(lua_State *L) {
   Launch *ln = luaL_checkudata(L, 1, LAUNCH_MT);
@@ -154,8 +200,32 @@ static int kernel_lua_call(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, didx);
   if (d->opt.device) return luaL_error(L, "%s is a device function: call it from a kernel", d->name);
   CudaState *S = cudrv_get(L);
-  DispSpec *s = kernel_spec(L, didx, 2, nargs);
-  CUfunction f = S->sim ? NULL : kernel_function(L, S, d, s);
+  DispSpec *s;
+  CUfunction f;
+  if (same_types(L, ln, S, nargs)) {
+    s = ln->spec;
+    f = ln->fn;
+  } else {
+    ln->spec = NULL;
+    LmState *LS = lmstate_get(L);
+    if (nargs != d->nparams)
+      luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams, d->nparams == 1 ? "" : "s",
+                 nargs);
+    for (int i = 0; i < nargs; i++) ln->at[i] = kernel_arg_type(L, LS, i + 2, i + 1);
+    s = spec_for_types(L, didx, ln->at, nargs);
+    f = S->sim ? NULL : kernel_function(L, S, d, s);
+    /* the simulator's state is not cached: switching cuda.simulate must retype */
+    if (!S->sim) {
+      luaL_getmetatable(L, DEVARRAY_MT);
+      ln->devarray_mt = lua_topointer(L, -1);
+      lua_pop(L, 1);
+      ln->nat = nargs;
+      ln->fn = f;
+      ln->S = S;
+      ln->devno = S->devno;
+      ln->spec = s;
+    }
+  }
   /* host arrays go to the device now and come back after the launch */
   int host[LM_MAXARGS], devpos[LM_MAXARGS], ncopies = 0;
   CudaParams P;

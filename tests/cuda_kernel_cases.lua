@@ -215,6 +215,42 @@ def k(out):
     cuda.synchronize()
   end)
 
+  -- a launch object remembers the previous call's specialization; other
+  -- argument types must still pick (or compile) the right one
+  it("one launch object called with changing argument types", function()
+    local k = cuda.jit [[
+@cuda.jit
+def scale(a, f):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i] = a[i] * f
+]]
+    local l = k[{ 1, 32 }]
+    local d64 = cuda.to_device(lumba.array({ 1, 2, 3 }, "float64"))
+    local di = cuda.to_device(lumba.array({ 1, 2, 3 }, "int64"))
+    local d32 = cuda.to_device(lumba.array({ 1, 2, 3 }, "float32"))
+    l(d64, 2)
+    l(d64, 2)         -- the same types again
+    l(d64, 0.5)       -- a float factor: another specialization
+    l(di, 3)          -- an int64 array
+    l(d32, 1.5)       -- a float32 array
+    local host = lumba.array({ 5, 6 }, "float64")
+    l(host, 3)        -- a host ndarray: copied in and back
+    cuda.synchronize()
+    assert.are.same({ 2, 4, 6 }, d64:copy_to_host():totable())
+    assert.are.same({ 3, 6, 9 }, di:copy_to_host():totable())
+    assert.are.same({ 1.5, 3, 4.5 }, d32:copy_to_host():totable())
+    assert.are.same({ 15, 18 }, host:totable())
+    assert.are.equal(4, #k.signatures)
+    local gone = cuda.to_device(lumba.array({ 1, 2, 3 }, "float64"))
+    gone:free()
+    local err = H.error_of(function() l(gone, 2) end)
+    assert.truthy(err:find("attempt to use a freed device array", 1, true), err)
+    l(d64, 2)
+    cuda.synchronize()
+    assert.are.same({ 4, 8, 12 }, d64:copy_to_host():totable())
+  end)
+
   it("shared memory read after cuda.syncthreads() holds the other threads' writes", function()
     local k = cuda.jit(KERNELS.reverse[1])
     local a = lumba.arange(256)
