@@ -591,10 +591,26 @@ static int dispatch_lua_compile(lua_State *L) {
   return 0;
 }
 
+/* which specializations pick_spec may return: any, or those of one side of
+** a kernel (the GPU's have NVVM IR, the simulator's are CPU code) */
+enum { SIDE_ANY, SIDE_GPU, SIDE_SIM };
+
+static bool on_side(const DispSpec *s, int side) {
+  return side == SIDE_ANY || (side == SIDE_GPU) == (s->kernel_ir != NULL);
+}
+
+static DispSpec *pick_side(lua_State *L, Dispatcher *d, int idx, int side);
 static DispSpec *pick_spec(lua_State *L, Dispatcher *d, int idx) {
+  return pick_side(L, d, idx, SIDE_ANY);
+}
+
+static DispSpec *pick_side(lua_State *L, Dispatcher *d, int idx, int side) {
   if (lua_isnoneornil(L, idx)) {
     if (d->specs == NULL) luaL_error(L, "%s has not been compiled yet: call it or compile a signature first", d->name);
-    return d->specs;
+    for (DispSpec *s = d->specs; s; s = s->next)
+      if (on_side(s, side)) return s;
+    luaL_error(L, "%s has no GPU specialization (it ran in the CUDA simulator): compile one with "
+               "cuda.simulate(false) first", d->name);
   }
   const char *sig = luaL_checkstring(L, idx);
   LmState *S = lmstate_get(L);
@@ -603,8 +619,8 @@ static DispSpec *pick_spec(lua_State *L, Dispatcher *d, int idx) {
   int n = ty_parse_signature(&S->types, sig, &ret, args, LM_MAXARGS, err, sizeof err);
   if (n < 0) luaL_argerror(L, idx, lua_pushfstring(L, "bad signature: %s", err));
   for (DispSpec *s = d->specs; s; s = s->next)
-    if (s->nargs == n && memcmp(s->argtypes, args, sizeof(Type *) * (size_t)n) == 0) return s;
-  luaL_error(L, "%s has no specialization for %s", d->name, sig);
+    if (s->nargs == n && memcmp(s->argtypes, args, sizeof(Type *) * (size_t)n) == 0 && on_side(s, side)) return s;
+  luaL_error(L, "%s has no %sspecialization for %s", d->name, side == SIDE_GPU ? "GPU " : "", sig);
   return NULL;
 }
 
@@ -648,6 +664,13 @@ static int dispatch_lua_parallel_diagnostics(lua_State *L) {
 static int dispatch_lua_inspect_llvm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
   lua_pushstring(L, pick_spec(L, d, 2)->llvm_ir);
+  return 1;
+}
+
+/* d:_gpu_llvm([sig]): the LLVM IR of a GPU specialization (inspect_ptx) */
+static int dispatch_lua_gpu_llvm(lua_State *L) {
+  Dispatcher *d = check_disp(L, 1);
+  lua_pushstring(L, pick_side(L, d, 2, SIDE_GPU)->llvm_ir);
   return 1;
 }
 
@@ -739,6 +762,7 @@ static const luaL_Reg disp_meta[] = {
 static const luaL_Reg disp_methods[] = {
     {"compile", dispatch_lua_compile}, {"inspect_types", dispatch_lua_inspect_types},
     {"inspect_llvm", dispatch_lua_inspect_llvm}, {"inspect_asm", dispatch_lua_inspect_asm},
+    {"_gpu_llvm", dispatch_lua_gpu_llvm},
     {"parallel_diagnostics", dispatch_lua_parallel_diagnostics}, {NULL, NULL},
 };
 

@@ -42,6 +42,31 @@ describe("cuda kernels compile to PTX", function()
   end
 
   if have_nvvm then
+    -- the simulator's specializations are CPU code: never handed to libNVVM
+    it("inspect_ptx after simulator-only launches asks for a GPU compile; CPU IR is refused", function()
+      local k = cuda.jit [[
+@cuda.jit
+def twice(a):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i] = 2 * a[i]
+]]
+      cuda.simulate(true)
+      local d = cuda.to_device(lumba.array({ 1, 2, 3 }))
+      k[{ 1, 32 }](d)
+      assert.are.same({ 2, 4, 6 }, d:copy_to_host():totable())
+      cuda.simulate(false)
+      assert.are.equal("twice has no GPU specialization (it ran in the CUDA simulator): compile one with "
+        .. "cuda.simulate(false) first", H.error_of(k.inspect_ptx, k, nil, { cc = { 9, 0 } }))
+      assert.are.equal("twice has no GPU specialization for (float64[::1],)",
+        H.error_of(k.inspect_ptx, k, "(float64[::1],)", { cc = { 9, 0 } }))
+      local cpu_ir = k:inspect_llvm()
+      assert.are.equal("not a GPU module: its target triple is not nvptx64-nvidia-cuda",
+        H.error_of(core.cuda._compile_ptx, cpu_ir, { cc = { 9, 0 } }))
+      k:compile("(float64[::1],)")
+      assert.truthy(k:inspect_ptx("(float64[::1],)", { cc = { 9, 0 } }):find(".entry", 1, true))
+    end)
+
     -- a CAS loop would serialise every contending block through L2 round trips
     it("float atomic add and sub use the GPU's atomic add, not a compare-and-swap loop", function()
       local k = cuda.jit [[

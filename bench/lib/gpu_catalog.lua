@@ -26,6 +26,8 @@ end
 M.program_rows = {
   copy = { "copy", "h2d-pageable", "d2h-pageable", "h2d-pinned", "d2h-pinned" },
   launch = { "firstlaunch", "launch0", "launch1", "launch3" },
+  expdecay = { "expdecay", "expdecay2" },
+  vadd = { "vadd", "vadd4" },
 }
 
 -- The CUDA C programs (bench/cuda/<name>.cu) and their arguments
@@ -57,6 +59,12 @@ function M.kernels(z)
       rtol = 1e-9, bw = true, file = "cuda_expdecay.py" },
     { id = "vadd", title = "vector add (seed 5 kernel)", size = pow10(n) .. " float32", bytes = 12 * n,
       rtol = 1e-9, bw = true, file = "cuda_vadd.py" },
+    -- not the seeds' kernels: the same work with more elements a thread, to
+    -- show what a kernel needs to reach the copy roof (no target)
+    { id = "expdecay2", title = "exp decay, 2 elements a thread (restructured)", size = pow10(n) .. " float64",
+      bytes = 16 * n, rtol = 1e-9, file = "cuda_expdecay2.py" },
+    { id = "vadd4", title = "vector add, 4 elements a thread (restructured)", size = pow10(n) .. " float32",
+      bytes = 12 * n, rtol = 1e-9, file = "cuda_vadd4.py" },
     { id = "stencil", title = "2-D 5-point stencil, one sweep", size = s .. "² float64", bytes = 16 * s * s,
       rtol = 1e-9, bw = true, file = "cuda_stencil.py" },
     { id = "reduce", title = "block reduction with atomics", size = pow10(n) .. " float64", bytes = 8 * n,

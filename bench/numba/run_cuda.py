@@ -164,6 +164,13 @@ def main():
         t = events(lambda: launch(dx, dout, 0.5, N), 3, REPS)
         row("expdecay", t, seq_sum(dout.copy_to_host()))
 
+        def expdecay2():
+            launch2 = load("cuda_expdecay2.py").exponential_decay_kernel2[(N + 511) // 512, 256]
+            dout.copy_to_device(np.zeros(N))
+            t2 = events(lambda: launch2(dx, dout, 0.5, N), 3, REPS)
+            row("expdecay2", t2, seq_sum(dout.copy_to_host()))
+        figure("expdecay2", expdecay2)
+
         def reduce():
             o = cuda.device_array(1)
             zero = np.zeros(1)
@@ -183,6 +190,13 @@ def main():
         launch = load("cuda_vadd.py").add_kernel[(N + 255) // 256, 256]
         t = events(lambda: launch(dx, dy, dout), 3, REPS)
         row("vadd", t, seq_sum(dout.copy_to_host()))
+
+        def vadd4():
+            launch4 = load("cuda_vadd4.py").add_kernel4[(N + 1023) // 1024, 256]
+            dout.copy_to_device(np.zeros(N, dtype=np.float32))
+            t4 = events(lambda: launch4(dx, dy, dout), 3, REPS)
+            row("vadd4", t4, seq_sum(dout.copy_to_host()))
+        figure("vadd4", vadd4)
     figure("vadd", vadd)
 
     def matmul():

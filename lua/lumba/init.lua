@@ -333,7 +333,9 @@ core.dispatcher_methods.inspect_ptx = function(d, sig, opts)
     local ok, dev = pcall(function() return lumba.cuda.get_current_device and lumba.cuda.get_current_device() end)
     cc = ok and dev and dev.compute_capability or { 9, 0 }
   end
-  return core.cuda._compile_ptx(d:inspect_llvm(sig), { cc = cc, fastmath = d.options.fastmath })
+  local ok, ir = pcall(d._gpu_llvm, d, sig)
+  if not ok then error(ir, 2) end  -- reported where inspect_ptx was called
+  return core.cuda._compile_ptx(ir, { cc = cc, fastmath = d.options.fastmath })
 end
 
 -- lumba.config.num_threads reads and sets the prange pool's size
