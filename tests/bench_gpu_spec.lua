@@ -67,6 +67,12 @@ describe("make bench-gpu's judgement (no GPU needed) #bench", function()
     assert.are.equal("60%", t.measured)
     -- CUDA C's own share (12e8 / 4e-4 over the roof: 75%) explains the miss
     assert.are.equal("by 33% (CUDA C: 75%)", t.detail)
+    -- the same work restructured (4 elements a thread) shows what reaches the roof
+    ctx.results.cuda.vadd4 = fig(2.4e-4, 50.0)
+    ctx.results.lumba.vadd4 = fig(2.5e-4, 50.0)
+    report.check(ctx)
+    t = find(report.targets(ctx), "vector add")
+    assert.are.equal("by 33% (CUDA C: 75%) (vector add, 4 elements a thread (restructured): lumba 120%)", t.detail)
   end)
 
   it("judges launch overhead against 5 µs and against numba-cuda, and the first launch of a new kernel", function()
@@ -77,6 +83,12 @@ describe("make bench-gpu's judgement (no GPU needed) #bench", function()
     assert.are.same({ "PASS", "4.00 µs", "(CUDA C <<<>>>: 4.00 µs)" }, { t.status, t.measured, t.detail })
     t = find(list, "launch overhead, 3 array arguments: lumba below numba-cuda")
     assert.are.same({ "PASS", "0.20×" }, { t.status, t.measured })
+    -- numba-cuda's launch failed: no figure to judge, and the reason instead
+    local saved = ctx.results.numba.launch3
+    ctx.results.numba.launch3 = { error = "AttributeError: row_stack" }
+    t = find(report.targets(ctx), "launch overhead, 3 array arguments: lumba below numba-cuda")
+    assert.are.same({ "n/a", "AttributeError: row_stack" }, { t.status, t.measured })
+    ctx.results.numba.launch3 = saved
     t = find(list, "first launch of a new kernel")
     assert.are.same({ "PASS", "20 ms", "(the process's first kernel: 60 ms)" }, { t.status, t.measured, t.detail })
     ctx.results.lumba.launch3 = fig(6e-6)

@@ -56,9 +56,9 @@ function M.kernels(z)
   local n, m, s = z.GPU_N, z.GPU_MATMUL_N, z.GPU_STENCIL_N
   return {
     { id = "expdecay", title = "exp decay (seed 2 kernel)", size = pow10(n) .. " float64", bytes = 16 * n,
-      rtol = 1e-9, bw = true, file = "cuda_expdecay.py" },
+      rtol = 1e-9, bw = true, file = "cuda_expdecay.py", restructured = "expdecay2" },
     { id = "vadd", title = "vector add (seed 5 kernel)", size = pow10(n) .. " float32", bytes = 12 * n,
-      rtol = 1e-9, bw = true, file = "cuda_vadd.py" },
+      rtol = 1e-9, bw = true, file = "cuda_vadd.py", restructured = "vadd4" },
     -- not the seeds' kernels: the same work with more elements a thread, to
     -- show what a kernel needs to reach the copy roof (no target)
     { id = "expdecay2", title = "exp decay, 2 elements a thread (restructured)", size = pow10(n) .. " float64",
