@@ -440,8 +440,9 @@ void cudrv_push_ptx(lua_State *L, CudaState *S, const char *ir, size_t len, int 
     lua_pushlstring(L, ir, len);
     return;
   }
-  /* libNVVM may crash on a module for another target: only NVPTX modules go in */
-  if (memmem(ir, len, "target triple = \"nvptx", 22) == NULL)
+  /* libNVVM may crash on a module for another target (a CPU module's
+  ** datalayout and intrinsics): a module naming another triple is refused */
+  if (memmem(ir, len, "target triple = \"", 16) != NULL && memmem(ir, len, "target triple = \"nvptx", 22) == NULL)
     luaL_error(L, "not a GPU module: its target triple is not nvptx64-nvidia-cuda");
   bool need_libdevice = memmem(ir, len, "@__nv_", 6) != NULL;
   const char *libdevice = need_libdevice ? state_libdevice(S) : NULL;
