@@ -10,7 +10,7 @@
 -- the chapter; softened gravity (G = 1), leapfrog (kick-drift-kick) steps.
 -- Checked against plain Lua for a few bodies, against an O(n²) njit step in
 -- float64 for all bodies, and for conservation of energy and momentum.
--- Run: lua5.4 examples/nbody_gpu.lua [n [steps]]   (default 4096 bodies, 20 steps;
+-- Run: lua5.4 examples/nbody_gpu.lua [n [steps [tile]]]   (default 4096 bodies, 20 steps, tiles of 128;
 --      LUMBA_EXAMPLE_QUICK=1: 300 bodies; LUMBA_CUDA_SIM=1: in the CUDA simulator on the CPU)
 package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
 package.cpath = "build/?.so;" .. package.cpath
@@ -27,7 +27,7 @@ end
 local quick = os.getenv("LUMBA_EXAMPLE_QUICK") == "1"
 local N = math.tointeger(tonumber(arg[1])) or (quick and 300 or 4096)
 local STEPS = math.tointeger(tonumber(arg[2])) or (quick and 4 or 20)
-local TILE = 128                    -- threads per block = bodies per tile
+local TILE = math.tointeger(tonumber(arg[3])) or 128   -- threads per block = bodies per tile
 local EPS2 = 0.05 ^ 2               -- softening length 0.05, squared
 local DT = 1e-3
 
