@@ -6,7 +6,7 @@
 -- stencil compiled for the CPU with njit (prange over rows, as
 -- examples/heat.lua), and pixel by pixel against the CPU's heat map; total
 -- heat is conserved.
--- Run: lua5.4 examples/heat_gpu.lua [out.png]   (LUMBA_EXAMPLE_QUICK=1: small;
+-- Run: lua5.4 examples/heat_gpu.lua [out.png, default heat_gpu.png]   (LUMBA_EXAMPLE_QUICK=1: small;
 --      LUMBA_CUDA_SIM=1: in the CUDA simulator on the CPU, where no GPU is)
 package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
 package.cpath = "build/?.so;" .. package.cpath
@@ -22,7 +22,7 @@ if not ok then
 end
 
 local quick = os.getenv("LUMBA_EXAMPLE_QUICK") == "1"
-local out = arg[1] or (quick and os.tmpname() or "docs/img/heat_gpu.png")
+local out = arg[1] or (quick and os.tmpname() or "heat_gpu.png")
 
 -- one time step of u_t = Δu (alpha = dt/dx² <= 1/4 for stability) from u
 -- into u_new. The plate is insulated: a cell beyond the edge mirrors the
