@@ -728,8 +728,10 @@ static int dispatch_lua_index(lua_State *L) {
     return 1;
   }
   if (strcmp(k, "options") == 0) {
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 6);
     lua_pushboolean(L, d->opt.boundscheck); lua_setfield(L, -2, "boundscheck");
+    /* any flag on; k:inspect_ptx reads it to give libNVVM the options a launch gives */
+    lua_pushboolean(L, d->opt.fastmath != 0); lua_setfield(L, -2, "fastmath");
     lua_pushboolean(L, d->opt.parallel); lua_setfield(L, -2, "parallel");
     lua_pushboolean(L, d->opt.cache); lua_setfield(L, -2, "cache");
     bool numpy = d->opt.error_model_numpy || (d->opt.gpu && !d->opt.error_model_set);  /* kernels default to numpy */

@@ -419,6 +419,11 @@ bool lower_prange(Lower *L, Node *s) {
 
   LLVMValueRef nw = rt_call(L, "par_max_workers", i32, NULL, 0, NULL);
   LLVMValueRef nw64 = LLVMBuildSExt(L->b, nw, i64, "");
+  /* the per-worker arrays are sized at run time, so they are allocated
+  ** here, not in the entry block: between a stack save and restore, or a
+  ** prange inside a loop grows the stack each time round (20,000 regions
+  ** of 16 workers overflowed 8 MB). The error path returns, freeing them. */
+  LLVMValueRef sp = lower_intrinsic(L, "llvm.stacksave", NULL, 0, NULL, 0);
   LLVMValueRef errarr = LLVMBuildArrayAlloca(L->b, errt, nw, "errs");
   LLVMValueRef partarr = LLVMBuildArrayAlloca(L->b, nred ? redt : LLVMInt8TypeInContext(ctx), nw, "parts");
   LLVMValueRef cval = LLVMGetUndef(ctxt);
@@ -495,6 +500,7 @@ bool lower_prange(Lower *L, Node *s) {
     LLVMBuildBr(L->b, ch);
     LLVMPositionBuilderAtEnd(L->b, ce);
   }
+  lower_intrinsic(L, "llvm.stackrestore", NULL, 0, &sp, 1);
   if (L->poison == NULL) L->poison = arena_alloc(C->A, (size_t)nl + 1);
   for (int i = 0; i < nl; i++)
     if (S.kind[i] == V_PRIVATE) L->poison[i] = 1;

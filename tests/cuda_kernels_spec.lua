@@ -86,6 +86,23 @@ def acc(x, out, out32):
     pending("[needs libNVVM] float atomics")
   end
 
+  if have_nvvm then
+    -- inspect_ptx shows the code a launch runs: libNVVM gets the kernel's fastmath
+    it("inspect_ptx of a fastmath kernel has the approximate reciprocal square root", function()
+      local src = "def k(a):\n    i = cuda.grid(1)\n    a[i] = np.float32(1.0) / math.sqrt(a[i])\n"
+      local precise, fast = cuda.jit(src), cuda.jit { fastmath = true } (src)
+      precise:compile("(float32[::1],)")
+      fast:compile("(float32[::1],)")
+      local p = precise:inspect_ptx(nil, { cc = { 9, 0 } })
+      local f = fast:inspect_ptx(nil, { cc = { 9, 0 } })
+      assert.truthy(p:find("sqrt.rn.f32", 1, true), p)
+      assert.is_nil(p:find("rsqrt.approx", 1, true), p)
+      assert.truthy(f:find("rsqrt.approx.ftz.f32", 1, true), f)
+    end)
+  else
+    pending("[needs libNVVM] fastmath in inspect_ptx")
+  end
+
   it("rejects a kernel that returns a value, with its position", function()
     local k = cuda.jit "def k(x):\n    return x\n"
     assert.are.equal([[<string>:1:1: TypingError: a CUDA kernel cannot return a value (it returns int64)

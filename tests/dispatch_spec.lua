@@ -432,6 +432,9 @@ describe("options", function()
     local f = njit { boundscheck = true, error_model = "numpy" } "def f(x):\n    return x\n"
     assert.is_true(f.options.boundscheck)
     assert.are.equal("numpy", f.options.error_model)
+    assert.is_false(f.options.fastmath)
+    assert.is_true(njit { fastmath = true } "def g(x):\n    return x\n".options.fastmath)
+    assert.is_true(njit { fastmath = { "nnan", "ninf" } } "def h(x):\n    return x\n".options.fastmath)
   end)
 end)
 

@@ -94,6 +94,28 @@ def f(n):
     lumba.set_num_threads(before)
   end)
 
+  it("runs a prange inside a long serial loop without growing the stack", function()
+    -- each region's per-worker arrays are freed when it ends: 10,000 regions
+    -- of 16 workers in a child with a 1 MB stack, which they overflowed before
+    local out = H.run_lua("ulimit -s 1024; LUMBA_NUM_THREADS=16", [=[
+local lumba = require "lumba"
+local f = lumba.njit { parallel = true } [[
+def f(steps, a):
+    total = 0
+    for _ in range(steps):
+        for i in prange(a.shape[0]):
+            a[i] += 1
+        s = 0
+        for i in prange(a.shape[0]):
+            s += a[i]
+        total += s
+    return total
+]]
+print(lumba.get_num_threads(), f(5000, lumba.zeros(32, "int64")))
+]=])
+    assert.are.equal("16\t" .. 32 * 5000 * 5001 // 2 .. "\n", out)
+  end)
+
   it("writes distinct array elements from the workers, with start and step", function()
     local f = lumba.njit { parallel = true } [[
 def f(out):
