@@ -188,6 +188,7 @@ static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **
 static bool check_callee(lua_State *L, Lookup *lk, int cidx, CacheIndexNote *n, int depth) {
   Dispatcher *cd = lua_touserdata(L, cidx);
   if (cd->name == NULL || cd->opt.gpu || n->nargs != cd->nparams) return miss(lk, "a callee changed");
+  if (!cd->opt.cache) return miss(lk, "a callee has no cache = true");
   for (DispSpec *s = cd->specs; s; s = s->next) {
     if (s->nargs != n->nargs || memcmp(s->argtypes, n->argtypes, sizeof(Type *) * (size_t)n->nargs) != 0) continue;
     if (strcmp(s->key, n->key) != 0) return miss(lk, "a callee's key changed");
