@@ -131,7 +131,6 @@ lua_Integer cachefast_hits(lua_State *L) {
 
 typedef struct Lookup {
   char why[300];        // the last miss
-  const char *path;     // the file it concerns
   DispSpec *out;        // the result of the outermost load
 } Lookup;
 
@@ -262,14 +261,12 @@ static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **
   int top = lua_gettop(L);
   LmState *S = lmstate_get(L);
   char pre[2 * SHA256_LEN + 1];
-  lk->path = NULL;
   if (depth > MAX_DEPTH) return miss(lk, "calls nested too deeply"), NULL;
   if (!cachekey_pre(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret, pre))
     return miss(lk, "no build id for lumba's libraries"), NULL;
   const char *dir = cachefile_push_dir(L);
   if (dir == NULL) return miss(lk, "no cache directory"), NULL;
   const char *ipath = cachefile_push_path(L, dir, d->name, pre, CACHEFILE_INDEX_SUFFIX);
-  lk->path = ipath;
   CacheIndex ix;
   if (!cachefile_read_index(L, ipath, pre, &ix, lk->why, sizeof lk->why)) {
     if (strcmp(lk->why, "no file") == 0) snprintf(lk->why, sizeof lk->why, "no index");
@@ -282,7 +279,7 @@ static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **
   if (in_jit(L, ix.key)) {
     miss(lk, "already compiled by the JIT in this state");
   } else if (check_notes(L, lk, didx, &ix, depth)) {
-    lk->path = path = cachefile_push_path(L, dir, d->name, ix.key, CACHEFILE_SUFFIX);
+    path = cachefile_push_path(L, dir, d->name, ix.key, CACHEFILE_SUFFIX);
     const char *ir = NULL;
     size_t irlen = 0;
     void *wrap = NULL;

@@ -42,23 +42,23 @@ static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", 
                                        "stack_limit"};
 
 /* Code the cache's fast path loaded without the JIT is defined in it as
-** absolute symbols before the JIT is used: code compiled later may call it. */
-static LmJit *sync_fast(lua_State *L, LmState *S) {
+** absolute symbols before the JIT is used: code compiled later may call it.
+** One at a time: a name the JIT already defines (the same code, which
+** cachefast.c never loads twice) keeps its definition. */
+static LmJit *sync_fast(LmState *S) {
   const char *const *names;
   void *const *addrs;
   int n = cachefast_pending(S, &names, &addrs);
-  char *err = NULL;
-  if (n > 0 && jit_define_symbols(S->jit, names, addrs, n, &err) != 0) {
-    lua_pushfstring(L, "lumba: cannot define the symbols of cached code in the JIT: %s", err ? err : "out of memory");
-    free(err);
-    lua_error(L);
+  for (int i = 0; i < n; i++) {
+    char *err = NULL;
+    if (jit_define_symbols(S->jit, names + i, addrs + i, 1, &err) != 0) free(err);
   }
   cachefast_synced(S);
   return S->jit;
 }
 
 LmJit *lmstate_jit(lua_State *L, LmState *S) {
-  if (S->jit) return S->fast ? sync_fast(L, S) : S->jit;
+  if (S->jit) return S->fast ? sync_fast(S) : S->jit;
   char *err = NULL;
   LmJit *J = jit_new(&err);
   if (J) {
@@ -77,7 +77,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
   }
   S->jit = J;
   S->jit_free = jit_free;
-  return S->fast ? sync_fast(L, S) : J;
+  return S->fast ? sync_fast(S) : J;
 }
 
 /* ---- messages ---- */
