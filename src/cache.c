@@ -133,6 +133,13 @@ void cache_key(Compile *C, LmJit *J, int disp_idx, FuncSpec *spec, Type *declare
                char hex[CACHE_KEY_HEX + 1]) {
   lua_State *L = C->L;
   const char *ids = cachekey_build_ids();
+  char mem[512], core[200], mine[200];
+  if (ids == NULL) {  /* backend.so's file is out of reach (a relative path after chdir): the libraries in memory */
+    bool ok = cachekey_loaded_build_id((const void *)cachekey_build_ids, core, sizeof core) &&
+              cachekey_loaded_build_id((const void *)cache_key, mine, sizeof mine);
+    snprintf(mem, sizeof mem, "core %s backend %s (in memory)", ok ? core : "?", ok ? mine : "?");
+    ids = mem;
+  }
   Sha256 h;
   sha256_init(&h);
   cachekey_str(&h, "lumba cache key 1");

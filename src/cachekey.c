@@ -218,23 +218,40 @@ static bool file_build_id(const char *path, char *out, size_t cap) {
 }
 
 typedef struct BuildSearch {
-  uintptr_t addr;  // an address inside core.so
+  uintptr_t addr;  // an address inside the library
   char path[4096];
+  char id[200];    // its build id, from its notes in memory ("" if none)
 } BuildSearch;
 
-/* dl_iterate_phdr callback: the file name of the object holding b->addr */
+/* dl_iterate_phdr callback: the file name and build id of the object
+** holding b->addr */
 static int find_self(struct dl_phdr_info *info, size_t size, void *ud) {
   BuildSearch *b = ud;
   (void)size;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
+  bool mine = false;
+  for (int i = 0; i < info->dlpi_phnum && !mine; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD && b->addr >= lo && b->addr < lo + ph->p_memsz) {
-      snprintf(b->path, sizeof b->path, "%s", info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe");
-      return 1;
-    }
+    mine = ph->p_type == PT_LOAD && b->addr >= lo && b->addr < lo + ph->p_memsz;
   }
-  return 0;
+  if (!mine) return 0;
+  snprintf(b->path, sizeof b->path, "%s", info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe");
+  b->id[0] = '\0';
+  for (int i = 0; i < info->dlpi_phnum && !b->id[0]; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_NOTE)
+      note_build_id((const unsigned char *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz, b->id, sizeof b->id);
+  }
+  return 1;
+}
+
+bool cachekey_loaded_build_id(const void *addr, char *out, size_t cap) {
+  BuildSearch b;
+  memset(&b, 0, sizeof b);
+  b.addr = (uintptr_t)addr;
+  if (!dl_iterate_phdr(find_self, &b) || b.id[0] == '\0') return false;
+  snprintf(out, cap, "%s", b.id);
+  return true;
 }
 
 static pthread_once_t ids_once = PTHREAD_ONCE_INIT;
@@ -246,7 +263,8 @@ static void find_ids(void) {
   b.addr = (uintptr_t)(void *)find_ids;
   if (!dl_iterate_phdr(find_self, &b)) return;
   char core[200], backend[200], path[4096 + 16];
-  if (!file_build_id(b.path, core, sizeof core)) return;
+  if (b.id[0]) snprintf(core, sizeof core, "%s", b.id);
+  else if (!file_build_id(b.path, core, sizeof core)) return;
   char *slash = strrchr(b.path, '/');
   size_t dir = slash ? (size_t)(slash - b.path + 1) : 0;
   snprintf(path, sizeof path, "%.*sbackend.so", (int)dir, b.path);

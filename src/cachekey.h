@@ -37,6 +37,9 @@ void cachekey_options(Sha256 *h, const Options *o);
 /* "core <id> backend <id>": GNU build ids (else size and time of the
 ** files); NULL when backend.so cannot be found next to core.so */
 const char *cachekey_build_ids(void);
+/* the GNU build id of the loaded library holding addr (from its notes in
+** memory); false if it has none */
+bool cachekey_loaded_build_id(const void *addr, char *out, size_t cap);
 /* 64 hex digits standing for the CPU LLVM would compile for: CPUID
 ** leaves (vendor, family/model/stepping, feature bits) and XCR0, plus
 ** LUMBA_CACHE_HOST_SALT (tests fake another host with it) */
