@@ -321,6 +321,14 @@ report{result = f(4)}
     assert.truthy(err:find("unknown external symbol 'par_max_workers'", 1, true), err)
   end)
 
+  it("LUMBA_VERBOSE=1 reports a load without compilation", function()
+    local dir = tmpdir()
+    child(dir, script(ADD1, "{cache = true}", "f(1)"))
+    local t, err = child(dir, script(ADD1, "{cache = true}", "f(1)"), "LUMBA_VERBOSE=1")
+    assert.are.same({ "1", "1", "0", "2" }, counts(t))
+    assert.truthy(err:match("^lumba: loaded f%(int64%) %-> int64 from the cache in [%d.]+ ms %(no compilation%)\n$"), err)
+  end)
+
   it("two dispatchers of the same source load the code once", function()
     local dir = tmpdir()
     local body = ("local a = lumba.njit{cache = true}(%q)\nlocal b = lumba.njit{cache = true}(%q)\n" ..
