@@ -25,6 +25,7 @@ struct CacheFast {
   int nsyms, capsyms;
   int nsynced;         // the first nsynced are defined in the JIT
   lua_Integer hits;
+  unsigned loads;      // objects loaded (maps_left checks every so many)
 };
 
 int ty_slots(const Type *t) {
@@ -39,6 +40,40 @@ int ty_slots(const Type *t) {
     }
   }
   return 0;
+}
+
+/* ---- memory mappings ----
+** Each loaded object takes up to three mappings (code, constants, data)
+** until the state closes. As jit_cpu.c does for the JIT, every 128th load
+** looks at the process's mappings, and once fewer than MAPS_MARGIN of
+** vm.max_map_count (or LUMBA_MAX_MAPS) remain, loads miss: the compiler's
+** path then reports the limit as an error. */
+#define MAPS_CHECK_EVERY 128
+#define MAPS_MARGIN 8192
+
+static long read_long(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return -1;
+  long v = -1;
+  if (fscanf(f, "%ld", &v) != 1) v = -1;
+  fclose(f);
+  return v;
+}
+
+static bool maps_left(unsigned loads) {
+  if (loads % MAPS_CHECK_EVERY != 0) return true;
+  long limit = read_long("/proc/sys/vm/max_map_count");
+  const char *env = getenv("LUMBA_MAX_MAPS");
+  if (env && *env && (limit < 0 || atol(env) < limit)) limit = atol(env);
+  FILE *f = limit > 0 ? fopen("/proc/self/maps", "r") : NULL;
+  if (f == NULL) return true;
+  char buf[65536];
+  long used = 0;
+  size_t k;
+  while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+    for (size_t i = 0; i < k; i++) used += buf[i] == '\n';
+  fclose(f);
+  return used + MAPS_MARGIN < limit;
 }
 
 /* ---- the per-state record ---- */
@@ -315,12 +350,14 @@ static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **
         /* why says */
       } else if (e.symlen != strlen(ix.symbol) || memcmp(e.sym, ix.symbol, e.symlen) != 0) {
         miss(lk, "the entry's symbol is not the index's");
+      } else if (fast_of(S) == NULL || !maps_left(S->fast->loads++)) {
+        miss(lk, S->fast ? "few memory mappings left (vm.max_map_count, LUMBA_MAX_MAPS)" : "out of memory");
       } else if ((im = objload_load(e.obj, e.objlen, resolve, S->fast, lk->why, sizeof lk->why)) == NULL) {
         /* why says */
       } else if ((wrap = objload_symbol(im, ix.wrap)) == NULL || objload_symbol(im, ix.symbol) == NULL) {
         objload_free(im);
         miss(lk, "the object lacks the index's symbols");
-      } else if (fast_of(S) == NULL || !keep(S->fast, im)) {
+      } else if (!keep(S->fast, im)) {
         wrap = NULL;
         miss(lk, "out of memory");
       } else {

@@ -321,6 +321,17 @@ report{result = f(4)}
     assert.truthy(err:find("unknown external symbol 'par_max_workers'", 1, true), err)
   end)
 
+  it("with few memory mappings left it misses, and the compiler's path says why", function()
+    local dir = tmpdir()
+    local s = script(ADD1, "{cache = true}", "select(2, pcall(f, 1))")
+    child(dir, s)
+    local t = child(dir, s, "LUMBA_MAX_MAPS=100")
+    assert.are.equal("0", t.fast)
+    assert.truthy(t.result:match("^lumba: cannot add the object code to the JIT: jit: the process has %d+ memory " ..
+                                 "mappings of the 100 it may have %(vm%.max_map_count, LUMBA_MAX_MAPS%); compiled code " ..
+                                 "stays mapped until its Lua state is closed, so no more can be loaded$"), t.result)
+  end)
+
   it("LUMBA_VERBOSE=1 reports a load without compilation", function()
     local dir = tmpdir()
     child(dir, script(ADD1, "{cache = true}", "f(1)"))
