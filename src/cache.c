@@ -8,6 +8,9 @@
 ** which check), and the entry is rewritten after compiling. Writes go to a
 ** fresh temporary file in the same directory, renamed over the entry, so a
 ** reader sees an old entry, a new one, or none; two writers both succeed.
+** The files themselves are read and written by cachefile.c and hashed with
+** cachekey.c (both in core.so, for the fast path of cachefast.c); this file
+** adds the index a compilation leaves for that path (cache_index).
 */
 #include <dirent.h>
 #include <errno.h>

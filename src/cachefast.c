@@ -28,20 +28,6 @@ struct CacheFast {
   unsigned loads;      // objects loaded (maps_left checks every so many)
 };
 
-int ty_slots(const Type *t) {
-  switch (t->kind) {
-    case TY_NONE: return 0;
-    case TY_SCALAR: return 1;
-    case TY_ARRAY: return RT_ARRAY_SLOTS;
-    case TY_TUPLE: {
-      int n = 0;
-      for (int i = 0; i < t->nelems; i++) n += ty_slots(t->elems[i]);
-      return n;
-    }
-  }
-  return 0;
-}
-
 /* ---- memory mappings ----
 ** Each loaded object takes up to three mappings (code, constants, data)
 ** until the state closes. As jit_cpu.c does for the JIT, every 128th load

@@ -318,12 +318,11 @@ static bool relocate_all(Loader *ld) {
 }
 
 /* text read+execute, rodata and GOT read-only, the rest stays read+write */
-static bool protect(Loader *ld, ObjImage *im) {
+static bool protect(Loader *ld) {
   long page = sysconf(_SC_PAGESIZE);
   size_t pg = page > 0 ? (size_t)page : 4096;
   size_t text_end = align_up(ld->stubs + STUB_SIZE * (size_t)ld->nsyms, pg);
   size_t ro_end = align_up(ld->got + 8 * (size_t)ld->nsyms, pg);
-  (void)im;
   if (text_end > 0 && mprotect(ld->base, text_end, PROT_READ | PROT_EXEC) != 0)
     return refuse(ld, "cannot make the code executable");
   if (ro_end > text_end && mprotect(ld->base + text_end, ro_end - text_end, PROT_READ) != 0)
@@ -379,7 +378,7 @@ ObjImage *objload_load(const void *obj, size_t len, ObjResolve resolve, void *ud
     im->base = ld.base;
     im->size = ld.size;
   }
-  ok = ok && relocate_all(&ld) && collect_globals(&ld, im) && protect(&ld, im);
+  ok = ok && relocate_all(&ld) && collect_globals(&ld, im) && protect(&ld);
   free(ld.group);
   free(ld.off);
   free(ld.symaddr);

@@ -37,7 +37,7 @@ const char *objload_global(const ObjImage *im, int i, void **addr);
 
 /* The external functions compiled code may call (libm, libc, libgcc's
 ** helpers, lumba's runtime): their address, NULL for any other name
-** (extsyms.c). */
+** (objload_extern.c). */
 void *objload_extern(const char *name);
 
 #endif

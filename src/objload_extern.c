@@ -1,5 +1,5 @@
 /*
-** extsyms.c — the external functions compiled CPU code may call, by name,
+** objload_extern.c — the external functions compiled CPU code may call, by name,
 ** for objload (objload.h): no dlsym at load time (a thread loading the
 ** backend holds the dynamic loader's lock for milliseconds). The names are
 ** those the lowering declares (math.def's libm names, and "f" for float32),
