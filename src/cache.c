@@ -8,6 +8,9 @@
 ** which check), and the entry is rewritten after compiling. Writes go to a
 ** fresh temporary file in the same directory, renamed over the entry, so a
 ** reader sees an old entry, a new one, or none; two writers both succeed.
+** The files themselves are read and written by cachefile.c and hashed with
+** cachekey.c (both in core.so, for the fast path of cachefast.c); this file
+** adds the index a compilation leaves for that path (cache_index).
 */
 #include <dirent.h>
 #include <errno.h>
@@ -21,20 +24,14 @@
 #include <llvm/Config/llvm-config.h>
 
 #include "cache.h"
+#include "cachefast.h"
+#include "cachefile.h"
+#include "cachekey.h"
 #include "dispatch.h"
 #include "sha256.h"
 
-#define CACHE_MAGIC "LUMBAOBJ"
-#define CACHE_FORMAT 1u
-#define CACHE_SUFFIX ".lcache"
-#define CACHE_TMP_PREFIX ".lumba-tmp-"
-#define CACHE_MAX_FILE (1u << 30)   /* larger files are not ours */
-
-/* header: magic[8] format[4] lumba_version[16] key[64] symlen[4] objlen[8] irlen[8] sha256[32] */
-enum {
-  H_MAGIC = 0, H_FORMAT = 8, H_VERSION = 12, H_KEY = 28, H_SYMLEN = 92, H_OBJLEN = 96,
-  H_IRLEN = 104, H_SUM = 112, H_SIZE = 144
-};
+#define CACHE_SUFFIX CACHEFILE_SUFFIX
+#define CACHE_TMP_PREFIX CACHEFILE_TMP_PREFIX
 
 /* ---- per-state bookkeeping ---- */
 
@@ -43,10 +40,7 @@ enum {
 typedef struct CacheState {
   lua_Integer hits, misses;  // disk lookups of this state
   bool warned;               // the one warning about an unwritable directory was given
-  char build[96];            // build id of lumba.core (part of every key)
 } CacheState;
-
-static void find_build_id(char *out, size_t cap);
 
 /* the state's CacheState; its uservalue is the table key → {symbol, ir}
 ** of code already in this state's JIT */
@@ -59,7 +53,6 @@ static CacheState *cache_state(lua_State *L) {
   lua_pop(L, 1);
   CacheState *cs = lua_newuserdatauv(L, sizeof *cs, 1);
   memset(cs, 0, sizeof *cs);
-  find_build_id(cs->build, sizeof cs->build);
   lua_newtable(L);
   lua_setiuservalue(L, -2, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
@@ -72,76 +65,14 @@ static void push_jitted(lua_State *L) {
   lua_remove(L, -2);
 }
 
-/* ---- the build id of the library this code is in ---- */
-
-typedef struct BuildSearch {
-  uintptr_t addr;  // an address inside lumba.core
-  char *out;
-  size_t cap;
-} BuildSearch;
-
-static void hex_of(const unsigned char *p, size_t n, char *out, size_t cap) {
-  static const char digits[] = "0123456789abcdef";
-  size_t k = 0;
-  for (size_t i = 0; i < n && k + 2 < cap; i++) {
-    out[k++] = digits[p[i] >> 4];
-    out[k++] = digits[p[i] & 15];
-  }
-  out[k] = '\0';
-}
-
-/* dl_iterate_phdr callback: the object holding b->addr; its GNU build-id
-** note, else the size and time of its file */
-static int build_cb(struct dl_phdr_info *info, size_t size, void *ud) {
-  BuildSearch *b = ud;
-  (void)size;
-  bool mine = false;
-  for (int i = 0; i < info->dlpi_phnum && !mine; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    mine = ph->p_type == PT_LOAD && b->addr >= lo && b->addr < lo + ph->p_memsz;
-  }
-  if (!mine) return 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE) continue;
-    const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-    const unsigned char *end = p + ph->p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
-      const unsigned char *name = p + sizeof *nh;
-      const unsigned char *desc = name + ((nh->n_namesz + 3) & ~3u);
-      if (desc + nh->n_descsz > end) break;
-      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
-        hex_of(desc, nh->n_descsz, b->out, b->cap);
-        return 1;
-      }
-      p = desc + ((nh->n_descsz + 3) & ~3u);
-    }
-  }
-  struct stat st;
-  const char *file = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
-  if (stat(file, &st) == 0)
-    snprintf(b->out, b->cap, "size %lld mtime %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-             (long)st.st_mtim.tv_nsec);
-  return 1;
-}
-
-/* Part of the key: a rebuilt lumba.core (a changed code generator under the
-** same LM_VERSION) never loads objects of the previous build. */
-static void find_build_id(char *out, size_t cap) {
-  BuildSearch b = {(uintptr_t)(void *)find_build_id, out, cap};
-  snprintf(out, cap, "unknown");
-  dl_iterate_phdr(build_cb, &b);
-}
-
 /* ---- what the code depends on beyond the source ---- */
 
 static void add_note(Compile *C, const CacheNote *n) {
   for (int i = 0; i < C->nnotes; i++) {
     const CacheNote *o = &C->notes[i];
     if (o->kind == n->kind && strcmp(o->name, n->name) == 0 && o->ival == n->ival &&
-        memcmp(&o->fval, &n->fval, sizeof n->fval) == 0 && (n->kind != 'd' || strcmp(o->key, n->key) == 0))
+        memcmp(&o->fval, &n->fval, sizeof n->fval) == 0 && (n->kind != 'd' || strcmp(o->key, n->key) == 0) &&
+        n->kind != 'D')
       return;
   }
   if (C->nnotes == C->capnotes) {
@@ -169,191 +100,93 @@ void cache_note_value(Compile *C, const char *name, const Sym *s) {
   add_note(C, &n);
 }
 
-void cache_note_callee(Compile *C, const char *name, const char *key) {
+void cache_note_absent(Compile *C, const char *name) {
+  CacheNote n;
+  memset(&n, 0, sizeof n);
+  n.name = arena_strdup(C->A, name);
+  n.kind = 'n';
+  add_note(C, &n);
+}
+
+void cache_note_dispatcher(Compile *C, const char *name, const Sym *s) {
+  CacheNote n;
+  memset(&n, 0, sizeof n);
+  n.name = arena_strdup(C->A, name);
+  n.kind = 'D';
+  n.ref = s->ref;
+  add_note(C, &n);
+}
+
+void cache_note_callee(Compile *C, const char *name, int ref, const char *key, Type **argtypes, int nargs) {
   CacheNote n;
   memset(&n, 0, sizeof n);
   n.name = arena_strdup(C->A, name);
   n.kind = 'd';
   n.key = arena_strdup(C->A, key);
+  n.ref = ref;
+  n.argtypes = arena_alloc(C->A, sizeof(Type *) * (size_t)(nargs ? nargs : 1));
+  memcpy(n.argtypes, argtypes, sizeof(Type *) * (size_t)nargs);
+  n.nargs = nargs;
   add_note(C, &n);
 }
 
 /* ---- the key ---- */
 
-/* every field is length- or tag-prefixed, so no two inputs hash alike */
-static void put_u64(Sha256 *h, uint64_t v) {
-  unsigned char b[8];
-  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i));
-  sha256_update(h, b, 8);
-}
-
-static void put_bytes(Sha256 *h, const void *p, size_t n) {
-  put_u64(h, n);
-  sha256_update(h, p, n);
-}
-
-static void put_str(Sha256 *h, const char *s) {
-  put_bytes(h, s ? s : "", s ? strlen(s) : 0);
-}
-
-static void put_tag(Sha256 *h, char t) {
-  sha256_update(h, &t, 1);
-}
-
-typedef struct KeyItem {
-  int type;            // LUA_TNUMBER, LUA_TSTRING, other
-  bool isint;
-  lua_Integer i;
-  double f;
-  const char *s;
-  size_t len;
-  int ref;             // stack slot holding the key while the table is dumped
-} KeyItem;
-
-/* keys in a fixed order: integers and floats by value, then strings by bytes */
-static int key_cmp(const void *a, const void *b) {
-  const KeyItem *x = a, *y = b;
-  if (x->type != y->type) return x->type < y->type ? -1 : 1;
-  if (x->type == LUA_TNUMBER) {
-    double dx = x->isint ? (double)x->i : x->f, dy = y->isint ? (double)y->i : y->f;
-    if (dx != dy) return dx < dy ? -1 : 1;
-    if (x->isint != y->isint) return x->isint ? -1 : 1;
-    return x->isint && x->i != y->i ? (x->i < y->i ? -1 : 1) : 0;
-  }
-  if (x->type == LUA_TSTRING) {
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->s, y->s, n);
-    return c ? c : (x->len < y->len ? -1 : x->len > y->len);
-  }
-  return 0;
-}
-
-/* A canonical dump of the Lua value at idx (a Lua-table AST): tables with
-** their keys sorted, numbers by type and bits. Functions and userdata
-** count by type only (the AST reader ignores them). */
-static void put_lua(Compile *C, Sha256 *h, int idx, int depth) {
-  lua_State *L = C->L;
-  idx = lua_absindex(L, idx);
-  switch (lua_type(L, idx)) {
-    case LUA_TNIL: put_tag(h, 'n'); return;
-    case LUA_TBOOLEAN: put_tag(h, lua_toboolean(L, idx) ? 'T' : 'F'); return;
-    case LUA_TNUMBER:
-      if (lua_isinteger(L, idx)) {
-        put_tag(h, 'i');
-        put_u64(h, (uint64_t)lua_tointeger(L, idx));
-      } else {
-        double d = lua_tonumber(L, idx);
-        uint64_t bits;
-        memcpy(&bits, &d, sizeof bits);
-        put_tag(h, 'f');
-        put_u64(h, bits);
-      }
-      return;
-    case LUA_TSTRING: {
-      size_t len;
-      const char *s = lua_tolstring(L, idx, &len);
-      put_tag(h, 's');
-      put_bytes(h, s, len);
-      return;
-    }
-    case LUA_TTABLE: break;
-    default: put_tag(h, '?'); put_str(h, luaL_typename(L, idx)); return;
-  }
-  if (depth > 4 * LM_MAXNEST) {  /* deeper than any AST the reader accepts (a cycle) */
-    put_tag(h, 'D');
-    return;
-  }
-  luaL_checkstack(L, 8, "AST too deep");
-  int n = 0, cap = 16;
-  KeyItem *items = arena_alloc(C->A, sizeof *items * (size_t)cap);
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    lua_pop(L, 1);
-    if (n == cap) {
-      KeyItem *p = arena_alloc(C->A, sizeof *p * (size_t)cap * 2);
-      memcpy(p, items, sizeof *p * (size_t)n);
-      items = p;
-      cap *= 2;
-    }
-    KeyItem *it = &items[n++];
-    memset(it, 0, sizeof *it);
-    it->type = lua_type(L, -1);
-    if (it->type == LUA_TNUMBER) {
-      it->isint = lua_isinteger(L, -1);
-      it->i = lua_tointeger(L, -1);
-      it->f = lua_tonumber(L, -1);
-    } else if (it->type == LUA_TSTRING) {
-      it->s = lua_tolstring(L, -1, &it->len);  /* the table keeps the string alive */
-    }
-  }
-  qsort(items, (size_t)n, sizeof *items, key_cmp);
-  put_tag(h, 't');
-  put_u64(h, (uint64_t)n);
-  for (int i = 0; i < n; i++) {
-    KeyItem *it = &items[i];
-    if (it->type == LUA_TNUMBER) {
-      if (it->isint) lua_pushinteger(L, it->i);
-      else lua_pushnumber(L, it->f);
-    } else if (it->type == LUA_TSTRING) {
-      lua_pushlstring(L, it->s, it->len);
-    } else {
-      put_tag(h, '?');  /* a key of another type: only its presence counts */
-      continue;
-    }
-    put_lua(C, h, -1, depth + 1);
-    lua_rawget(L, idx);
-    put_lua(C, h, -1, depth + 1);
-    lua_pop(L, 1);
-  }
-}
-
 void cache_key(Compile *C, LmJit *J, int disp_idx, FuncSpec *spec, Type *declared_ret,
                char hex[CACHE_KEY_HEX + 1]) {
   lua_State *L = C->L;
-  CacheState *cs = cache_state(L);
+  const char *ids = cachekey_build_ids();
+  char mem[512], core[200], mine[200];
+  if (ids == NULL) {  /* backend.so's file is out of reach (a relative path after chdir): the libraries in memory */
+    bool ok = cachekey_loaded_build_id((const void *)cachekey_build_ids, core, sizeof core) &&
+              cachekey_loaded_build_id((const void *)cache_key, mine, sizeof mine);
+    snprintf(mem, sizeof mem, "core %s backend %s (in memory)", ok ? core : "?", ok ? mine : "?");
+    ids = mem;
+  }
   Sha256 h;
   sha256_init(&h);
-  put_str(&h, "lumba cache key 1");
-  put_str(&h, LM_VERSION);
-  put_str(&h, cs->build);
-  put_str(&h, LLVM_VERSION_STRING);
-  put_str(&h, jit_triple(J));
-  put_str(&h, jit_cpu_name(J));
-  put_str(&h, jit_cpu_features(J));
-  put_str(&h, C->src.chunk);
+  cachekey_str(&h, "lumba cache key 1");
+  cachekey_str(&h, LM_VERSION);
+  cachekey_str(&h, ids ? ids : "unknown");
+  cachekey_str(&h, LLVM_VERSION_STRING);
+  cachekey_str(&h, jit_triple(J));
+  cachekey_str(&h, jit_cpu_name(J));
+  cachekey_str(&h, jit_cpu_features(J));
+  cachekey_str(&h, C->src.chunk);
   lua_getiuservalue(L, disp_idx, DISP_UV_SOURCE);
-  put_lua(C, &h, -1, 0);
+  cachekey_lua(L, C->A, &h, -1, 0);
   lua_pop(L, 1);
-  put_str(&h, spec->def->name);
-  put_u64(&h, (uint64_t)spec->nargs);
-  for (int i = 0; i < spec->nargs; i++) put_str(&h, spec->argtypes[i]->name);
-  put_str(&h, declared_ret ? declared_ret->name : "");
+  cachekey_str(&h, spec->def->name);
+  cachekey_u64(&h, (uint64_t)spec->nargs);
+  for (int i = 0; i < spec->nargs; i++) cachekey_str(&h, spec->argtypes[i]->name);
+  cachekey_str(&h, declared_ret ? declared_ret->name : "");
   /* every Options field that changes the code (cache itself does not) */
-  put_u64(&h, C->opt.boundscheck);
-  put_u64(&h, C->opt.error_model_numpy);
-  put_u64(&h, C->opt.fastmath);
-  put_u64(&h, C->opt.parallel);
-  put_u64(&h, C->opt.gpu);
-  put_u64(&h, C->opt.device);
-  put_u64(&h, C->opt.lua);
-  put_u64(&h, (uint64_t)C->nnotes);
+  cachekey_options(&h, &C->opt);
+  int nkey = 0;
+  for (int i = 0; i < C->nnotes; i++) nkey += C->notes[i].kind != 'n' && C->notes[i].kind != 'D';
+  cachekey_u64(&h, (uint64_t)nkey);
   for (int i = 0; i < C->nnotes; i++) {
     const CacheNote *n = &C->notes[i];
-    put_tag(&h, n->kind);
-    put_str(&h, n->name);
+    if (n->kind == 'n' || n->kind == 'D') continue;  /* only for the index */
+    cachekey_tag(&h, n->kind);
+    cachekey_str(&h, n->name);
     if (n->kind == 'd') {
-      put_str(&h, n->key);
+      cachekey_str(&h, n->key);
     } else if (n->kind == 'f') {
       uint64_t bits;
       memcpy(&bits, &n->fval, sizeof bits);
-      put_u64(&h, bits);
+      cachekey_u64(&h, bits);
     } else {
-      put_u64(&h, (uint64_t)n->ival);
+      cachekey_u64(&h, (uint64_t)n->ival);
     }
   }
   unsigned char d[SHA256_LEN];
   sha256_final(&h, d);
   sha256_hex(d, hex);
+  C->prekey[0] = '\0';
+  if (C->opt.cache && !cachekey_pre(L, disp_idx, spec->def->name, &C->opt, spec->argtypes, spec->nargs, declared_ret,
+                                    C->prekey))
+    C->prekey[0] = '\0';
 }
 
 /* ---- messages ---- */
@@ -412,155 +245,20 @@ static void warn_once(lua_State *L, CacheState *cs, const char *msg) {
 
 /* ---- files ---- */
 
-/* the cache directory, pushed; NULL (nothing pushed) when there is none */
 static const char *push_dir(lua_State *L) {
-  const char *d = getenv("LUMBA_CACHE_DIR");
-  if (d && *d) return lua_pushstring(L, d);
-  d = getenv("XDG_CACHE_HOME");
-  if (d && *d == '/') return lua_pushfstring(L, "%s/lumba", d);
-  d = getenv("HOME");
-  if (d && *d) return lua_pushfstring(L, "%s/.cache/lumba", d);
-  return NULL;
+  return cachefile_push_dir(L);
 }
 
-/* dir/<name>-<key>.lcache, pushed (the name made file-safe, for people) */
+/* dir/<name>-<key>.lcache, pushed */
 static const char *push_path(lua_State *L, const char *dir, const char *name, const char *key) {
-  char safe[65];
-  size_t n = 0;
-  for (; name[n] && n < sizeof safe - 1; n++) {
-    char c = name[n];
-    safe[n] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ? c : '_';
-  }
-  safe[n] = '\0';
-  return lua_pushfstring(L, "%s/%s-%s" CACHE_SUFFIX, dir, safe, key);
+  return cachefile_push_path(L, dir, name, key, CACHE_SUFFIX);
 }
 
-static void put_le(unsigned char *p, uint64_t v, int n) {
-  for (int i = 0; i < n; i++) p[i] = (unsigned char)(v >> (8 * i));
-}
+typedef CacheEntry Entry;
 
-static uint64_t get_le(const unsigned char *p, int n) {
-  uint64_t v = 0;
-  for (int i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
-/* the symbol prefix every entry of this key must have: "<name>__<16 hex>_" */
-static bool symbol_ok(const char *sym, size_t len, const char *name, const char *key) {
-  char want[300];
-  int n = snprintf(want, sizeof want, "%s__%.*s_", name, CACHE_TAG_HEX, key);
-  if (n < 0 || (size_t)n >= sizeof want || len > 250 || len <= (size_t)n || memcmp(sym, want, (size_t)n) != 0)
-    return false;
-  for (size_t i = (size_t)n; i < len; i++)
-    if (sym[i] < '0' || sym[i] > '9') return false;
-  return true;
-}
-
-typedef struct Entry {
-  const char *sym, *obj, *ir;
-  size_t symlen, objlen, irlen;
-} Entry;
-
-static bool read_all(int fd, unsigned char *p, size_t n) {
-  while (n > 0) {
-    ssize_t r = read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= (size_t)r;
-  }
-  return true;
-}
-
-/* Reads and checks the entry at path. True: e points into a userdata
-** pushed on the stack. False: why says what failed, nothing pushed. No Lua
-** call runs while the file is open (none can raise past the close). */
 static bool read_entry(lua_State *L, const char *path, const char *key, const char *name, Entry *e, char *why,
                        size_t whylen) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    snprintf(why, whylen, errno == ENOENT ? "no file" : "cannot stat the file: %s", strerror(errno));
-    return false;
-  }
-  if (!S_ISREG(st.st_mode) || st.st_size < H_SIZE || st.st_size > CACHE_MAX_FILE) {
-    snprintf(why, whylen, S_ISREG(st.st_mode) ? "bad size (%lld bytes)" : "not a regular file", (long long)st.st_size);
-    return false;
-  }
-  size_t size = (size_t)st.st_size;
-  unsigned char *buf = lua_newuserdatauv(L, size, 0);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    snprintf(why, whylen, "cannot open the file: %s", strerror(errno));
-    lua_pop(L, 1);
-    return false;
-  }
-  struct stat st2;
-  bool ok = fstat(fd, &st2) == 0 && st2.st_size == st.st_size && read_all(fd, buf, size);
-  close(fd);
-  const char *bad = NULL;
-  uint64_t symlen = get_le(buf + H_SYMLEN, 4), objlen = get_le(buf + H_OBJLEN, 8), irlen = get_le(buf + H_IRLEN, 8);
-  char version[17];
-  memcpy(version, buf + H_VERSION, 16);
-  version[16] = '\0';
-  if (!ok) bad = "the file changed or could not be read";
-  else if (memcmp(buf + H_MAGIC, CACHE_MAGIC, 8) != 0) bad = "bad header (not a lumba cache file)";
-  else if (get_le(buf + H_FORMAT, 4) != CACHE_FORMAT)
-    snprintf(why, whylen, "format version %u (this lumba reads %u)", (unsigned)get_le(buf + H_FORMAT, 4), CACHE_FORMAT);
-  else if (strcmp(version, LM_VERSION) != 0)
-    snprintf(why, whylen, "written by lumba %.16s (this is %s)", version, LM_VERSION);
-  else if (memcmp(buf + H_KEY, key, CACHE_KEY_HEX) != 0) bad = "bad header (another key)";
-  else if (symlen > size || objlen > size || irlen > size || H_SIZE + symlen + objlen + irlen != size)
-    snprintf(why, whylen, "truncated or padded (%zu bytes, the header says %llu)", size,
-             (unsigned long long)(H_SIZE + symlen + objlen + irlen));
-  else {
-    unsigned char sum[SHA256_LEN];
-    sha256(buf + H_SIZE, size - H_SIZE, sum);
-    if (memcmp(sum, buf + H_SUM, SHA256_LEN) != 0) bad = "checksum mismatch";
-    else if (!symbol_ok((const char *)buf + H_SIZE, (size_t)symlen, name, key)) bad = "unexpected symbol name";
-    else {
-      e->sym = (const char *)buf + H_SIZE;
-      e->symlen = (size_t)symlen;
-      e->obj = e->sym + symlen;
-      e->objlen = (size_t)objlen;
-      e->ir = e->obj + objlen;
-      e->irlen = (size_t)irlen;
-      return true;
-    }
-  }
-  if (bad) snprintf(why, whylen, "%s", bad);
-  lua_pop(L, 1);
-  return false;
-}
-
-/* mkdir -p with mode 0700 (XDG's rule for cache directories) */
-static int make_dirs(const char *dir) {
-  char buf[4096];
-  size_t n = strlen(dir);
-  if (n == 0 || n >= sizeof buf) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  memcpy(buf, dir, n + 1);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
-    *p = '/';
-  }
-  if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
-  return 0;
-}
-
-static bool write_all(int fd, const void *data, size_t n) {
-  const char *p = data;
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= (size_t)w;
-  }
-  return true;
+  return cachefile_read_entry(L, path, key, name, e, why, whylen);
 }
 
 /* Writes the entry through a temporary file renamed over path. 0, or an
@@ -568,42 +266,24 @@ static bool write_all(int fd, const void *data, size_t n) {
 static int write_entry(const char *dir, const char *path, const char *key, const char *sym, const char *obj,
                        size_t objlen, const char *ir, const char **what) {
   size_t symlen = strlen(sym), irlen = ir ? strlen(ir) : 0;
-  unsigned char h[H_SIZE];
+  unsigned char h[CF_SIZE];
   memset(h, 0, sizeof h);
-  memcpy(h + H_MAGIC, CACHE_MAGIC, 8);
-  put_le(h + H_FORMAT, CACHE_FORMAT, 4);
-  memcpy(h + H_VERSION, LM_VERSION, strlen(LM_VERSION) < 16 ? strlen(LM_VERSION) : 16);
-  memcpy(h + H_KEY, key, CACHE_KEY_HEX);
-  put_le(h + H_SYMLEN, symlen, 4);
-  put_le(h + H_OBJLEN, objlen, 8);
-  put_le(h + H_IRLEN, irlen, 8);
+  memcpy(h + CF_MAGIC, CACHEFILE_MAGIC, 8);
+  cachefile_put_le(h + CF_FORMAT, CACHEFILE_FORMAT, 4);
+  memcpy(h + CF_VERSION, LM_VERSION, strlen(LM_VERSION) < 16 ? strlen(LM_VERSION) : 16);
+  memcpy(h + CF_KEY, key, CACHE_KEY_HEX);
+  cachefile_put_le(h + CF_SYMLEN, symlen, 4);
+  cachefile_put_le(h + CF_OBJLEN, objlen, 8);
+  cachefile_put_le(h + CF_IRLEN, irlen, 8);
   Sha256 s;
   sha256_init(&s);
   sha256_update(&s, sym, symlen);
   sha256_update(&s, obj, objlen);
   sha256_update(&s, ir ? ir : "", irlen);
-  sha256_final(&s, h + H_SUM);
-  *what = "cannot create the cache directory";
-  if (make_dirs(dir) != 0) return errno;
-  char tmp[4096];
-  if ((size_t)snprintf(tmp, sizeof tmp, "%s/" CACHE_TMP_PREFIX "XXXXXX", dir) >= sizeof tmp) return ENAMETOOLONG;
-  *what = "cannot write to the cache directory";
-  int fd = mkostemp(tmp, O_CLOEXEC);
-  if (fd < 0) return errno;
-  bool ok = write_all(fd, h, sizeof h) && write_all(fd, sym, symlen) && write_all(fd, obj, objlen) &&
-            write_all(fd, ir ? ir : "", irlen);
-  int err = ok ? 0 : errno ? errno : EIO;
-  if (ok) fchmod(fd, 0644);
-  if (close(fd) != 0 && ok) {
-    ok = false;
-    err = errno;
-  }
-  if (ok && rename(tmp, path) != 0) {
-    ok = false;
-    err = errno;
-  }
-  if (!ok) unlink(tmp);
-  return ok ? 0 : err;
+  sha256_final(&s, h + CF_SUM);
+  const void *parts[] = {h, sym, obj, ir ? ir : ""};
+  size_t lens[] = {sizeof h, symlen, objlen, irlen};
+  return cachefile_write(dir, path, parts, lens, 4, what);
 }
 
 /* ---- fetch and store ---- */
@@ -636,10 +316,14 @@ static l_noret raise_jit(lua_State *L, const char *fmt, const char *arg, char *e
   LM_UNREACHABLE();
 }
 
-/* code already in this state's JIT */
+/* code already in this state's JIT, or loaded by the fast path (whose
+** symbols lmstate_jit has defined in the JIT) */
 static bool fetch_jitted(lua_State *L, LmJit *J, DispSpec *out) {
   push_jitted(L);
-  if (lua_getfield(L, -1, out->key) != LUA_TTABLE) return false;
+  if (lua_getfield(L, -1, out->key) != LUA_TTABLE) {
+    cachefast_push_loaded(L);
+    if (lua_getfield(L, -1, out->key) != LUA_TTABLE) return false;
+  }
   lua_getfield(L, -1, "symbol");
   lua_getfield(L, -2, "ir");
   const char *sym = lua_tostring(L, -2), *ir = lua_tostring(L, -1);
@@ -724,7 +408,66 @@ void cache_done(Compile *C, const char *name, DispSpec *out, const char *obj, si
                                       strerror(e));
     debug_say(L, "not stored", name, out, msg, path);
     warn_once(L, cs, msg);
+  } else {
+    cache_index(C, name, out);
   }
+  lua_settop(L, top);
+}
+
+/* the index notes of C's notes: values and absences as they are; calls
+** under the name their dispatcher was found as (its 'D' note); a 'D' note
+** once per name */
+static CacheIndexNote *index_notes(Compile *C, int *n) {
+  CacheIndexNote *v = arena_alloc(C->A, sizeof *v * (size_t)(C->nnotes ? C->nnotes : 1));
+  int k = 0;
+  for (int i = 0; i < C->nnotes; i++) {
+    const CacheNote *cn = &C->notes[i];
+    CacheIndexNote *x = &v[k];
+    memset(x, 0, sizeof *x);
+    x->kind = cn->kind;
+    x->name = cn->name;
+    if (cn->kind == 'f') memcpy(&x->ival, &cn->fval, sizeof x->ival);
+    else x->ival = cn->ival;
+    if (cn->kind == 'd') {
+      x->name = NULL;
+      for (int j = 0; j < C->nnotes && !x->name; j++)
+        if (C->notes[j].kind == 'D' && C->notes[j].ref == cn->ref) x->name = C->notes[j].name;
+      if (x->name == NULL) return NULL;  /* not found through env/globals: no index */
+      x->key = cn->key;
+      x->nargs = cn->nargs;
+      memcpy(x->argtypes, cn->argtypes, sizeof(Type *) * (size_t)cn->nargs);
+    }
+    bool dup = false;
+    for (int j = 0; j < k && cn->kind == 'D'; j++) dup = dup || (v[j].kind == 'D' && strcmp(v[j].name, x->name) == 0);
+    if (!dup) k++;
+  }
+  *n = k;
+  return v;
+}
+
+void cache_index(Compile *C, const char *name, DispSpec *out) {
+  lua_State *L = C->L;
+  if (!C->opt.cache || C->prekey[0] == '\0') return;
+  int top = lua_gettop(L);
+  CacheIndex ix;
+  memset(&ix, 0, sizeof ix);
+  ix.key = out->key;
+  ix.symbol = out->symbol;
+  ix.wrap = lua_pushfstring(L, "%s_wrap", out->symbol);
+  ix.ret = out->ret;
+  ix.types = out->types ? out->types : "";
+  ix.notes = index_notes(C, &ix.nnotes);
+  size_t len;
+  char *bytes = ix.notes ? cachefile_index_bytes(C->prekey, &ix, &len) : NULL;
+  const char *dir = bytes ? push_dir(L) : NULL;
+  if (dir) {
+    const char *path = cachefile_push_path(L, dir, name, C->prekey, CACHEFILE_INDEX_SUFFIX);
+    const char *what;
+    const void *parts[] = {bytes};
+    int e = cachefile_write(dir, path, parts, &len, 1, &what);
+    if (e != 0) debug_say(L, "index not stored", name, out, strerror(e), path);
+  }
+  free(bytes);
   lua_settop(L, top);
 }
 
@@ -735,11 +478,17 @@ static bool is_entry(const char *f) {
   return f[0] != '.' && n > k && strcmp(f + n - k, CACHE_SUFFIX) == 0;
 }
 
+static bool is_index(const char *f) {
+  size_t n = strlen(f), k = strlen(CACHEFILE_INDEX_SUFFIX);
+  return f[0] != '.' && n > k && strcmp(f + n - k, CACHEFILE_INDEX_SUFFIX) == 0;
+}
+
 static bool is_tmp(const char *f) {
   return strncmp(f, CACHE_TMP_PREFIX, strlen(CACHE_TMP_PREFIX)) == 0;
 }
 
-/* lumba.cache.info() → {dir=, entries=, bytes=, hits=, misses=} */
+/* lumba.cache.info() → {dir=, entries=, bytes=, hits=, misses=, fast_hits=}:
+** hits count both paths, fast_hits those of the fast path (cachefast.h) */
 int cache_lua_info(lua_State *L);
 int cache_lua_info(lua_State *L) {
   CacheState *cs = cache_state(L);
@@ -764,8 +513,11 @@ int cache_lua_info(lua_State *L) {
   lua_setfield(L, -2, "entries");
   lua_pushinteger(L, bytes);
   lua_setfield(L, -2, "bytes");
-  lua_pushinteger(L, cs->hits);
+  lua_Integer fast = cachefast_hits(L);
+  lua_pushinteger(L, cs->hits + fast);
   lua_setfield(L, -2, "hits");
+  lua_pushinteger(L, fast);
+  lua_setfield(L, -2, "fast_hits");
   lua_pushinteger(L, cs->misses);
   lua_setfield(L, -2, "misses");
   return 1;
@@ -791,7 +543,7 @@ int cache_lua_clear(lua_State *L) {
   struct dirent *de;
   while ((de = readdir(d)) != NULL) {
     bool entry = is_entry(de->d_name);
-    if (!entry && !is_tmp(de->d_name)) continue;
+    if (!entry && !is_tmp(de->d_name) && !is_index(de->d_name)) continue;
     if (unlinkat(dirfd(d), de->d_name, 0) == 0) n += entry;
     else if (errno != ENOENT) failed = errno;
   }

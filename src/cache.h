@@ -35,17 +35,27 @@
 
 /* A value the compiled code depends on beyond the source (in Compile). */
 typedef struct CacheNote {
-  const char *name;  // the free name as written
-  char kind;         // 'i' int64, 'f' float64, 'b' bool, 'd' another dispatcher
+  const char *name;  // the free name as written ('d': the callee's def name)
+  char kind;         // 'i' int64, 'f' float64, 'b' bool, 'd' a call of another dispatcher;
+                     // not in the key, for the index (cachefile.h): 'n' absent from env and
+                     // globals, 'D' a dispatcher found in them (ref)
   int64_t ival;      // i, b
   double fval;       // f
   const char *key;   // d: the callee specialization's key (hex)
+  int ref;           // d, D: the registry reference the dispatcher was found as (resolve.c)
+  Type **argtypes;   // d: the argument types of the call
+  int nargs;
 } CacheNote;
 
 /* resolve.c: name was frozen as the constant s (from env or globals) */
 void cache_note_value(Compile *C, const char *name, const Sym *s);
-/* dispatch.c: compiled code calls a specialization of dispatcher `name` */
-void cache_note_callee(Compile *C, const char *name, const char *key);
+/* resolve.c: name is in neither env nor globals; or it is the dispatcher
+** s (s->ref) */
+void cache_note_absent(Compile *C, const char *name);
+void cache_note_dispatcher(Compile *C, const char *name, const Sym *s);
+/* dispatch_calls.c: compiled code calls a specialization of dispatcher
+** `name` (found as registry reference ref) for argtypes */
+void cache_note_callee(Compile *C, const char *name, int ref, const char *key, Type **argtypes, int nargs);
 
 /* The key of the specialization `spec` (after inference, before lowering);
 ** disp_idx is the dispatcher's stack index. Writes hex digits and a NUL. */
@@ -58,8 +68,13 @@ void cache_key(Compile *C, LmJit *J, int disp_idx, FuncSpec *spec, Type *declare
 ** linked (its file is removed). */
 bool cache_fetch(Compile *C, LmJit *J, const char *name, struct DispSpec *out);
 /* After the code of out is in the JIT: remembers it for cache_fetch and,
-** with opt.cache, writes obj (objlen bytes) to the cache directory. */
+** with opt.cache, writes obj (objlen bytes) to the cache directory, and
+** the index (cache_index). */
 void cache_done(Compile *C, const char *name, struct DispSpec *out, const char *obj, size_t objlen);
+
+/* With opt.cache: writes the index file of C->prekey, which leads a later
+** process to out's entry without inference (cachefile.h, cachefast.h). */
+void cache_index(Compile *C, const char *name, struct DispSpec *out);
 
 /* adds lumba.core.cache = {clear=, info=} */
 

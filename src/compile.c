@@ -14,6 +14,7 @@
 #include <llvm-c/IRReader.h>
 
 #include "cache.h"
+#include "cachefast.h"
 #include "compile.h"
 #include "cudadrv.h"
 #include "dispatch.h"
@@ -40,8 +41,24 @@ static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", 
                                        "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
                                        "stack_limit"};
 
+/* Code the cache's fast path loaded without the JIT is defined in it as
+** absolute symbols before the JIT is used: code compiled later may call it.
+** One at a time: a name the JIT already defines (the same code, which
+** cachefast.c never loads twice) keeps its definition. */
+static LmJit *sync_fast(LmState *S) {
+  const char *const *names;
+  void *const *addrs;
+  int n = cachefast_pending(S, &names, &addrs);
+  for (int i = 0; i < n; i++) {
+    char *err = NULL;
+    if (jit_define_symbols(S->jit, names + i, addrs + i, 1, &err) != 0) free(err);
+  }
+  cachefast_synced(S);
+  return S->jit;
+}
+
 LmJit *lmstate_jit(lua_State *L, LmState *S) {
-  if (S->jit) return S->jit;
+  if (S->jit) return S->fast ? sync_fast(S) : S->jit;
   char *err = NULL;
   LmJit *J = jit_new(&err);
   if (J) {
@@ -60,7 +77,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
   }
   S->jit = J;
   S->jit_free = jit_free;
-  return J;
+  return S->fast ? sync_fast(S) : J;
 }
 
 /* ---- messages ---- */
@@ -156,20 +173,6 @@ static char *types_text(Compile *C, FuncSpec *spec) {
   return s;
 }
 
-int ty_slots(const Type *t) {
-  switch (t->kind) {
-    case TY_NONE: return 0;
-    case TY_SCALAR: return 1;
-    case TY_ARRAY: return RT_ARRAY_SLOTS;
-    case TY_TUPLE: {
-      int n = 0;
-      for (int i = 0; i < t->nelems; i++) n += ty_slots(t->elems[i]);
-      return n;
-    }
-  }
-  return 0;
-}
-
 static void fail_llvm(lua_State *L, const char *what, char *err) {
   lua_pushfstring(L, "lumba: %s: %s", what, err ? err : "out of memory");
   free(err);
@@ -253,6 +256,7 @@ static int compile_protected(lua_State *L) {
   cache_key(C, J, job->disp_idx, spec, job->declared_ret, out->key);
   if (cache_fetch(C, J, job->name, out)) {  /* no lowering, no optimising */
     job->from_cache = true;
+    cache_index(C, job->name, out);  /* the next process may skip inference too */
     job->t[T_LOWER] = job->t[T_OPT] = job->t[T_CODE] = compile_now_ms();
     return 0;
   }

@@ -26,6 +26,7 @@ typedef struct LmState {
   int64_t counter;     // makes symbol names unique
   bool closed;
   bool verbose;        // report each compilation's stages on stderr (LUMBA_VERBOSE=1)
+  struct CacheFast *fast;  // code the cache's fast path loaded (cachefast.h); NULL: none
 } LmState;
 
 LmState *lmstate_get(lua_State *L);  /* creates it on first use */
@@ -121,6 +122,7 @@ typedef struct Compile {
   int nrefs, caprefs;
   struct CacheNote *notes; // env/global values and callee keys the code depends on (cache.h)
   int nnotes, capnotes;
+  char prekey[65];         // with opt.cache: the pre-key naming the index file (cachekey.h); "" if none
   const char *symtag;      // the content key: symbols are <def>__<16 hex of it>_<n> (NULL: a counter)
   int nsyms;               // symbols named from symtag so far
   const Target *target;

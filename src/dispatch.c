@@ -8,8 +8,9 @@
 
 #include <lauxlib.h>
 
-#include "cache.h"
 #include "backend.h"
+#include "cache.h"
+#include "cachefast.h"
 #include "dispatch.h"
 #include "fastmath.h"
 #include "frontend.h"
@@ -135,15 +136,20 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
 
 /* ---- compiling ---- */
 
-static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret);
+static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret,
+                          bool fast);
+/* calls from compiled code: the compiler's path (it notes the callee's key) */
 DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs) {
-  return add_spec(L, d, didx, argtypes, nargs, NULL);
+  return add_spec(L, d, didx, argtypes, nargs, NULL, false);
 }
 
-static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret) {
+/* fast: try the cache's fast path (cachefast.h) before the backend */
+static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs, Type *declared_ret,
+                          bool fast) {
   if (d->nspecs >= 256)
     luaL_error(L, "%s: too many specializations (256); pass arguments of fewer distinct types", d->name);
-  DispSpec *s = backend_get(L)->compile_spec(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret);
+  DispSpec *s = fast ? cachefast_spec(L, d, didx, argtypes, nargs, declared_ret) : NULL;
+  if (s == NULL) s = backend_get(L)->compile_spec(L, didx, d->name, &d->opt, argtypes, nargs, declared_ret);
   s->next = d->specs;
   d->specs = s;
   d->nspecs++;
@@ -172,7 +178,7 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   LmState *S = lmstate_get(L);
   Type *argtypes[LM_MAXARGS];
   for (int i = 0; i < nargs; i++) argtypes[i] = type_of_arg(L, S, i + 2, i + 1, d->name);
-  return add_spec(L, d, 1, argtypes, nargs, NULL);
+  return add_spec(L, d, 1, argtypes, nargs, NULL, true);
 }
 
 /* ---- plain Lua tables as arguments ---- */
@@ -586,7 +592,7 @@ static int dispatch_lua_compile(lua_State *L) {
     return luaL_argerror(L, 2, lua_pushfstring(L, "the signature has %d arguments but %s() takes %d", n, d->name, d->nparams));
   for (DispSpec *s = d->specs; s; s = s->next)
     if (s->nargs == n && memcmp(s->argtypes, args, sizeof(Type *) * (size_t)n) == 0) return 0;
-  add_spec(L, d, 1, args, n, ret);
+  add_spec(L, d, 1, args, n, ret, true);
   if (lua_toboolean(L, 3)) d->eager = true;
   return 0;
 }

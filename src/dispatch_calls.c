@@ -32,7 +32,7 @@ DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc
                       "(define the functions in one source)", d->name);
     found = dispatch_add_spec(L, d, didx, argtypes, nargs);
   }
-  cache_note_callee(C, d->name, found->key);  /* the callee's key is part of the caller's */
+  cache_note_callee(C, d->name, ref, found->key, argtypes, nargs);  /* the callee's key is part of the caller's */
   lua_settop(L, didx - 1);
   return found;
 }

@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 
 #include "backend.h"
+#include "cachefast.h"
 #include "compile.h"
 
 #define STATE_KEY "lumba.state"
@@ -21,6 +22,7 @@ static int state_gc(lua_State *L) {
   backend_quiesce();  /* the loading thread runs core.so's code: core.so is unloaded after this */
   if (S->jit && S->jit_free) S->jit_free(S->jit);
   S->jit = NULL;
+  cachefast_free(S);  /* after the JIT, whose code may call it */
   ty_table_free(&S->types);
   return 0;
 }

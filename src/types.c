@@ -5,6 +5,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "dispatch.h"
+#include "rt.h"
 #include "types.h"
 
 Type ty_none = {.kind = TY_NONE, .name = "none"};
@@ -270,4 +272,19 @@ int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
   skip_ws(&P);
   if (*P.p) { snprintf(err, errlen, "unexpected '%s' after the signature", P.p); return -1; }
   return n;
+}
+
+/* 8-byte result slots a value of t takes (dispatch.h) */
+int ty_slots(const Type *t) {
+  switch (t->kind) {
+    case TY_NONE: return 0;
+    case TY_SCALAR: return 1;
+    case TY_ARRAY: return RT_ARRAY_SLOTS;
+    case TY_TUPLE: {
+      int n = 0;
+      for (int i = 0; i < t->nelems; i++) n += ty_slots(t->elems[i]);
+      return n;
+    }
+  }
+  return 0;
 }

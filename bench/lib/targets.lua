@@ -130,7 +130,8 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
     lv(L.lumba_cache) and lv(L.lumba_cache) * 1e3, 3, "%.3g ms", lwhy(L.lumba_cache))
   noisy(L.lumba_cache)
   because(llvm_ms and string.format(
-    "a hit still links the cached object code with LLVM's JIT, and loading libLLVM alone takes %.3g ms", llvm_ms))
+    "the cache's fast path missed (LUMBA_DEBUG_CACHE=1 says why), so the hit went through LLVM's JIT, " ..
+    "and loading libLLVM alone takes %.3g ms", llvm_ms))
   local ld = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.DISPATCH
   at_most(list, 3, "dispatch overhead ≤ 75 ns per call", ld or nil, 75, "%.1f ns", lwhy(L.lumba_dispatch))
   noisy(L.lumba_dispatch)
