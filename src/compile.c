@@ -244,6 +244,16 @@ static FuncSpec *front(lua_State *L, Job *job) {
   return spec;
 }
 
+/* a new code record for out's code (the spec owns its one reference) */
+static JitCode *new_code(lua_State *L, LmJit *J, DispSpec *out) {
+  char *err = NULL;
+  JitCode *code = jit_code_new(J, &err);
+  if (code == NULL) fail_llvm(L, "cannot add the module to the JIT", err);
+  out->code = code;
+  out->code_free = jit_code_release_v;
+  return code;
+}
+
 static int compile_protected(lua_State *L) {
   Job *job = lua_touserdata(L, 1);
   Compile *C = &job->C;
@@ -280,14 +290,18 @@ static int compile_protected(lua_State *L) {
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
+  /* its own code record: removed when the last user goes (dispatch_free_spec) */
+  JitCode *code = new_code(L, J, out);
+  if (cache_code_deps(C, code, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
     job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
     if (job->obj == NULL) fail_llvm(L, "cannot generate object code", err);
-    if (jit_add_object(J, job->obj, job->objlen, &err) != 0) fail_llvm(L, "cannot add the object code to the JIT", err);
+    if (jit_code_add_object(code, job->obj, job->objlen, &err) != 0)
+      fail_llvm(L, "cannot add the object code to the JIT", err);
   } else {
     LLVMModuleRef m = job->mod;
     job->mod = NULL;  /* the JIT owns it now, also on failure */
-    if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+    if (jit_code_add_module(code, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
   if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
@@ -446,9 +460,10 @@ static int compile_sim_protected(lua_State *L) {
   char *ir = LLVMPrintModuleToString(C->mod);
   job->out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
+  JitCode *code = new_code(L, J, job->out);
   LLVMModuleRef m = job->mod;
   job->mod = NULL;  /* the JIT owns it now, also on failure */
-  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  if (jit_code_add_module(code, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   k->entry = (SimEntry)jit_lookup(J, entry, &err);
   if (k->entry == NULL) fail_llvm(L, "cannot find the compiled function", err);
   job->t[T_CODE] = compile_now_ms();
