@@ -267,7 +267,10 @@ static int compile_protected(lua_State *L) {
     return 0;
   }
   C->symtag = out->key;
-  C->ctx = jit_context(J);
+  /* its own code record (removed when the last user goes: dispatch_free_spec)
+  ** and the context its module is built in */
+  JitCode *code = new_code(L, J, out);
+  C->ctx = jit_code_context(code);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
   jit_prepare_module(J, C->mod);
@@ -290,8 +293,6 @@ static int compile_protected(lua_State *L) {
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
-  /* its own code record: removed when the last user goes (dispatch_free_spec) */
-  JitCode *code = new_code(L, J, out);
   if (cache_code_deps(C, code, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
     job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
@@ -435,7 +436,8 @@ static int compile_sim_protected(lua_State *L) {
   FuncSpec *spec = front(L, job);
   check_kernel_ret(job, spec);
   LmJit *J = lmstate_jit(L, C->S);
-  C->ctx = jit_context(J);
+  JitCode *code = new_code(L, J, job->out);
+  C->ctx = jit_code_context(code);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
   jit_prepare_module(J, C->mod);
@@ -460,7 +462,6 @@ static int compile_sim_protected(lua_State *L) {
   char *ir = LLVMPrintModuleToString(C->mod);
   job->out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
-  JitCode *code = new_code(L, J, job->out);
   LLVMModuleRef m = job->mod;
   job->mod = NULL;  /* the JIT owns it now, also on failure */
   if (jit_code_add_module(code, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
@@ -502,6 +503,8 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   free(job.obj);
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
+  /* no module of the compilation is left outside the JIT: its context may go with its code */
+  if (job.out && job.out->code) jit_code_drop_context(job.out->code);
   if (status != LUA_OK) {
     dispatch_free_spec(job.out);
     lua_error(L);

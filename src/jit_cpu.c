@@ -54,6 +54,7 @@ struct LmJit {
 struct JitCode {
   LmJit *J;                         // NULL once detached (the JIT is gone)
   LLVMOrcResourceTrackerRef rt;     // tracks what was added with it; NULL once detached
+  LLVMOrcThreadSafeContextRef tsc;  // its module's own context, until jit_code_drop_context
   int refs;
   int ndeps, capdeps;
   JitCode **deps;                   // code it calls (one reference each)
@@ -315,7 +316,8 @@ char *jit_emit_object(LmJit *J, LLVMModuleRef M, size_t *len, char **err) {
 
 /* ---- the process's memory mappings ----
 ** LLVM 14's RuntimeDyld maps each object's sections apart, about two
-** mappings per compiled function that stay until the JIT goes, and when
+** mappings per compiled function that stay until its code is removed (its
+** dispatcher collected: JitCode below) or the JIT goes, and when
 ** mmap fails at the kernel's per-process limit (vm.max_map_count, 65530 by
 ** default: ~30,000 functions) it aborts the whole process ("LLVM ERROR:
 ** Unable to allocate section memory!"). So the first object and every
@@ -357,7 +359,7 @@ static int maps_guard(LmJit *J, char **err) {
   if (used < 0 || used + MAPS_MARGIN < limit) return 0;
   J->added = 0;  /* look again at the next one */
   seterr(err, "jit: the process has %ld memory mappings of the %ld it may have (vm.max_map_count, LUMBA_MAX_MAPS); "
-         "compiled code stays mapped until its Lua state is closed, so no more can be loaded", used, limit);
+         "compiled code stays mapped while its dispatcher is alive, so no more can be loaded", used, limit);
   return -1;
 }
 
@@ -444,6 +446,7 @@ JitCode *jit_code_new(LmJit *J, char **err) {
   c->J = J;
   c->refs = 1;
   c->rt = LLVMOrcJITDylibCreateResourceTracker(J->jd);
+  c->tsc = LLVMOrcCreateNewThreadSafeContext();
   c->next = J->codes;
   if (J->codes) J->codes->prev = c;
   J->codes = c;
@@ -484,6 +487,7 @@ void jit_code_release(JitCode *c) {
     /* callees go after their caller (a chain is released in a loop, not by recursion) */
     JitCode *last = c->ndeps ? c->deps[c->ndeps - 1] : NULL;
     for (int i = 0; i < c->ndeps - 1; i++) jit_code_release(c->deps[i]);
+    if (c->tsc) LLVMOrcDisposeThreadSafeContext(c->tsc);
     free(c->deps);
     free(c->key);
     free(c->symbol);
@@ -531,7 +535,7 @@ int jit_code_add_module(JitCode *c, LLVMModuleRef M, char **err) {
     LLVMDisposeModule(M);
     return -1;
   }
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, J->tsc);
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, c->tsc);
   LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(J->jit, c->rt, tsm);  // consumes tsm
   if (e) {
     seterr_llvm(err, "jit: cannot add module", e);
@@ -586,6 +590,15 @@ JitCode *jit_code_find(LmJit *J, const char *key) {
   for (JitCode *c = J->index[key_bucket(J, key)]; c; c = c->hnext)
     if (strcmp(c->key, key) == 0) return c;
   return NULL;
+}
+
+LLVMContextRef jit_code_context(JitCode *c) {
+  return LLVMOrcThreadSafeContextGetContext(c->tsc);
+}
+
+void jit_code_drop_context(JitCode *c) {
+  if (c->tsc) LLVMOrcDisposeThreadSafeContext(c->tsc);  /* an added module keeps its own reference */
+  c->tsc = NULL;
 }
 
 const char *jit_code_symbol(const JitCode *c) { return c->symbol; }

@@ -87,7 +87,15 @@ void jit_code_release_v(void *c);   /* the same, for DispSpec.code_free */
 /* c keeps callee (retained) until c is removed; a second call for the same
 ** callee does nothing. 0 or -1 and *err (out of memory). */
 int jit_code_depend(JitCode *c, JitCode *callee, char **err);
-/* as jit_add_module / jit_add_object, tracked by c */
+/* The context to build c's module in: each JitCode has its own, so the
+** constants and types a module makes go with it (a context shared by all
+** modules keeps them until the JIT goes). Drop it once no module built in
+** it is left outside the JIT (the JIT keeps its own reference while it
+** needs the module). */
+LLVMContextRef jit_code_context(JitCode *c);
+void jit_code_drop_context(JitCode *c);
+/* as jit_add_module / jit_add_object, tracked by c; a module must be built
+** in jit_code_context(c) */
 int jit_code_add_module(JitCode *c, LLVMModuleRef M, char **err);
 int jit_code_add_object(JitCode *c, const char *obj, size_t len, char **err);
 /* publishes c under key (copied, with symbol and ir); 0 or -1 and *err */
