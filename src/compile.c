@@ -515,20 +515,24 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
 }
 
 
-/* inspect_asm: the kept IR text parsed again and compiled to assembly */
+/* inspect_asm: the kept IR text parsed again (in a context of its own, gone
+** afterwards) and compiled to assembly */
 char *jit_asm_of_ir(lua_State *L, const char *ir);
 char *jit_asm_of_ir(lua_State *L, const char *ir) {
   LmJit *J = lmstate_jit(L, lmstate_get(L));
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "ir");
+  LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
   char *err = NULL;
-  if (LLVMParseIRInContext(jit_context(J), buf, &m, &err)) {
+  if (LLVMParseIRInContext(ctx, buf, &m, &err)) {  /* takes buf */
+    LLVMContextDispose(ctx);
     lua_pushfstring(L, "lumba: cannot re-read the IR: %s", err ? err : "?");
     LLVMDisposeMessage(err);
     lua_error(L);
   }
   char *text = jit_emit_asm(J, m, &err);
   LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
   if (text == NULL) fail_llvm(L, "cannot emit assembly", err);
   return text;
 }
