@@ -861,6 +861,19 @@ static bool is_tmp(const char *f) {
   return strncmp(f, CACHE_TMP_PREFIX, strlen(CACHE_TMP_PREFIX)) == 0;
 }
 
+/* specializations' code in this state's JIT; 0 before the first
+** compilation and once the compiler is closed (a finalizer during
+** lua_close may still ask: no error; "lumba.state" is state.c's key) */
+static lua_Integer jitted_count(lua_State *L) {
+  lua_Integer n = 0;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "lumba.state") == LUA_TUSERDATA) {
+    LmState *S = lua_touserdata(L, -1);
+    if (!S->closed && S->jit) n = (lua_Integer)jit_code_count(S->jit);
+  }
+  lua_pop(L, 1);
+  return n;
+}
+
 /* lumba.cache.info() → {dir=, entries=, bytes=, max_bytes=, hits=, misses=, jitted=} */
 int cache_lua_info(lua_State *L);
 int cache_lua_info(lua_State *L) {
@@ -890,8 +903,7 @@ int cache_lua_info(lua_State *L) {
   lua_setfield(L, -2, "max_bytes");
   lua_pushinteger(L, cs->hits);
   lua_setfield(L, -2, "hits");
-  LmState *S = lmstate_get(L);
-  lua_pushinteger(L, S->jit ? (lua_Integer)jit_code_count(S->jit) : 0);
+  lua_pushinteger(L, jitted_count(L));
   lua_setfield(L, -2, "jitted");
   lua_pushinteger(L, cs->misses);
   lua_setfield(L, -2, "misses");
