@@ -398,9 +398,9 @@ int jit_add_object(LmJit *J, const char *obj, size_t len, char **err) {
 ** from a dispatcher's finalizer or a failed compilation, never while the
 ** code runs (a dispatcher is on the Lua stack while it is called). */
 
-/* the bucket of key: the key is hex of a hash, so its first digits will do */
+/* the bucket of key in J->index (FNV-1a of the key) */
 static size_t key_bucket(const LmJit *J, const char *key) {
-  uint64_t h = 1469598103934665603u;  /* FNV-1a */
+  uint64_t h = 1469598103934665603u;
   for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211u;
   return (size_t)(h % J->nindex);
 }
