@@ -162,7 +162,7 @@ fuzz-smoke: fuzz
 
 # ---- soak (tests/soak.lua; not part of busted): many functions and a million
 # arrays in one state, then a small round under valgrind: lua_close frees all
-SOAK_FUNCS ?= 10000
+SOAK_FUNCS ?= 100000
 SOAK_ARRAYS ?= 1000000
 VALGRIND = valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
            --suppressions=tests/valgrind.supp
@@ -203,3 +203,14 @@ VALGRIND_SPECS ?= tests/parse_errors_spec.lua tests/ast_spec.lua tests/array_spe
                   tests/array_errors_spec.lua tests/random_spec.lua tests/prange_spec.lua tests/bad_input_spec.lua
 valgrind: $(MODULE)
 	$(VALGRIND) lua5.4 $$(command -v busted) $(VALGRIND_SPECS)
+
+# the part CI runs (.ci/run; under 60 s on 2 cores): the parser's errors,
+# arrays from Lua and their errors, compile errors, prange loops and compiled
+# code removed from the JIT (callees kept while callers live); fails on any
+# memcheck error or definitely-lost byte
+VALGRIND_CI_SPECS ?= tests/parse_errors_spec.lua tests/array_spec.lua tests/array_errors_spec.lua \
+                     tests/errors_spec.lua tests/prange_spec.lua
+.PHONY: valgrind-ci
+valgrind-ci: $(MODULE) $(BACKEND)
+	$(VALGRIND) lua5.4 $$(command -v busted) $(VALGRIND_CI_SPECS)
+	$(VALGRIND) lua5.4 $$(command -v busted) --filter='stays%swhile' --filter='shared' --filter='compiles%sagain' tests/jit_code_spec.lua

@@ -12,10 +12,15 @@ char *jit_asm_of_ir(lua_State *L, const char *ir);
 int cache_lua_info(lua_State *L);
 int cache_lua_clear(lua_State *L);
 
+static bool jit_has_code(LmJit *J, const char *key) {
+  return jit_code_find(J, key) != NULL;
+}
+
 static const Backend backend = {
     .compile_spec = compile_spec,
     .asm_of_ir = jit_asm_of_ir,
     .jit_free = jit_free,
+    .jit_has_code = jit_has_code,
     .par_set_num_threads = par_set_num_threads,
     .par_num_threads = par_num_threads,
     .par_max_workers = par_max_workers,

@@ -25,6 +25,8 @@ typedef struct Backend {
                             int nargs, Type *declared_ret);
   char *(*asm_of_ir)(lua_State *L, const char *ir);  /* malloc'd assembly text; raises */
   void (*jit_free)(LmJit *J);
+  /* whether code of this cache key is in J (jit_code_find) */
+  bool (*jit_has_code)(LmJit *J, const char *key);
   int (*par_set_num_threads)(int n);
   int (*par_num_threads)(void);
   int (*par_max_workers)(void);

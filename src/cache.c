@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,8 +43,8 @@ typedef struct CacheState {
   bool warned;               // the one warning about an unwritable directory was given
 } CacheState;
 
-/* the state's CacheState; its uservalue is the table key → {symbol, ir}
-** of code already in this state's JIT */
+/* the state's CacheState (code already in the JIT is found by key in the
+** JIT itself, jit_code_find; code the fast path loaded, in cachefast's table) */
 static CacheState *cache_state(lua_State *L) {
   if (lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY) == LUA_TUSERDATA) {
     CacheState *cs = lua_touserdata(L, -1);
@@ -51,18 +52,10 @@ static CacheState *cache_state(lua_State *L) {
     return cs;
   }
   lua_pop(L, 1);
-  CacheState *cs = lua_newuserdatauv(L, sizeof *cs, 1);
+  CacheState *cs = lua_newuserdatauv(L, sizeof *cs, 0);
   memset(cs, 0, sizeof *cs);
-  lua_newtable(L);
-  lua_setiuservalue(L, -2, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
   return cs;
-}
-
-static void push_jitted(lua_State *L) {
-  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
-  lua_getiuservalue(L, -1, 1);
-  lua_remove(L, -2);
 }
 
 /* ---- what the code depends on beyond the source ---- */
@@ -286,6 +279,105 @@ static int write_entry(const char *dir, const char *path, const char *key, const
   return cachefile_write(dir, path, parts, lens, 4, what);
 }
 
+/* ---- the size cap: least recently used entries go ----
+** Every hit sets its entry's modification time to now; a write that brings
+** the entries over LUMBA_CACHE_MAX_BYTES removes the entries used longest
+** ago until they fit again (never the one just written). Another process
+** may remove an entry at any time: a reader then misses (no file, or the
+** open fails), and a reader that has the file open still reads all of it. */
+
+#define CACHE_DEFAULT_MAX_BYTES (256LL << 20)
+
+static bool is_entry(const char *f) {
+  size_t n = strlen(f), k = strlen(CACHE_SUFFIX);
+  return f[0] != '.' && n > k && strcmp(f + n - k, CACHE_SUFFIX) == 0;
+}
+
+/* LUMBA_CACHE_MAX_BYTES: bytes, with an optional k, m or g (KiB, MiB,
+** GiB); 0 for no cap; unset or unreadable: the default (256 MiB) */
+static long long max_bytes(void) {
+  const char *v = getenv("LUMBA_CACHE_MAX_BYTES");
+  if (v == NULL || *v == '\0') return CACHE_DEFAULT_MAX_BYTES;
+  char *end;
+  errno = 0;
+  long long n = strtoll(v, &end, 10);
+  int shift = 0;
+  switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+  }
+  if (errno != 0 || end == v || *end != '\0' || n < 0 || n > (LLONG_MAX >> shift)) return CACHE_DEFAULT_MAX_BYTES;
+  return n << shift;
+}
+
+/* a hit: the entry is the most recently used (errors are ignored: a
+** read-only directory still serves hits, in no useful order) */
+static void touch_entry(const char *path) {
+  utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+typedef struct Victim {
+  char *name;
+  struct timespec mtime;
+  long long size;
+} Victim;
+
+static int victim_cmp(const void *a, const void *b) {
+  const Victim *x = a, *y = b;
+  if (x->mtime.tv_sec != y->mtime.tv_sec) return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+  if (x->mtime.tv_nsec != y->mtime.tv_nsec) return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
+/* after writing the entry `path` in dir: removes the least recently used
+** entries while the entries' bytes exceed the cap. No Lua calls; out of
+** memory or an unreadable directory leave the directory as it is. */
+static void evict(const char *dir, const char *path) {
+  long long cap = max_bytes();
+  if (cap <= 0) return;
+  const char *keep = strrchr(path, '/');
+  keep = keep ? keep + 1 : path;
+  DIR *d = opendir(dir);
+  if (d == NULL) return;
+  Victim *v = NULL;
+  size_t n = 0, capv = 0;
+  long long total = 0;
+  bool ok = true;
+  struct dirent *de;
+  struct stat st;
+  while (ok && (de = readdir(d)) != NULL) {
+    if (!is_entry(de->d_name) || fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    total += (long long)st.st_size;
+    if (strcmp(de->d_name, keep) == 0) continue;
+    if (n == capv) {
+      size_t c = capv ? 2 * capv : 64;
+      Victim *p = realloc(v, sizeof *p * c);
+      if (p == NULL) {
+        ok = false;
+        break;
+      }
+      v = p;
+      capv = c;
+    }
+    v[n].name = strdup(de->d_name);
+    v[n].mtime = st.st_mtim;
+    v[n].size = (long long)st.st_size;
+    if (v[n].name == NULL) ok = false;
+    else n++;
+  }
+  if (ok && total > cap) {
+    qsort(v, n, sizeof *v, victim_cmp);
+    for (size_t i = 0; i < n && total > cap; i++)
+      if (unlinkat(dirfd(d), v[i].name, 0) == 0 || errno == ENOENT) total -= v[i].size;  /* ENOENT: another process took it */
+  }
+  for (size_t i = 0; i < n; i++) free(v[i].name);
+  free(v);
+  closedir(d);
+}
+
 /* ---- fetch and store ---- */
 
 static char *dup_n(const char *s, size_t n) {
@@ -297,16 +389,15 @@ static char *dup_n(const char *s, size_t n) {
   return p;
 }
 
-/* jitted[key] = {symbol = sym, ir = ir} */
-static void remember(lua_State *L, const char *key, const char *sym, const char *ir) {
-  push_jitted(L);
-  lua_createtable(L, 0, 2);
-  lua_pushstring(L, sym);
-  lua_setfield(L, -2, "symbol");
-  lua_pushstring(L, ir ? ir : "");
-  lua_setfield(L, -2, "ir");
-  lua_setfield(L, -2, key);
-  lua_pop(L, 1);
+/* Publishes the code of out under its key: a later specialization with the
+** same key reuses it (fetch_jitted) while any user of it is alive. */
+static void remember(lua_State *L, DispSpec *out) {
+  char *err = NULL;
+  if (jit_code_publish(out->code, out->key, out->symbol, out->llvm_ir, &err) != 0) {
+    lua_pushfstring(L, "lumba: %s", err ? err : "out of memory");
+    free(err);
+    lua_error(L);
+  }
 }
 
 static l_noret raise_jit(lua_State *L, const char *fmt, const char *arg, char *err) {
@@ -316,17 +407,40 @@ static l_noret raise_jit(lua_State *L, const char *fmt, const char *arg, char *e
   LM_UNREACHABLE();
 }
 
-/* code already in this state's JIT, or loaded by the fast path (whose
-** symbols lmstate_jit has defined in the JIT) */
+static void set_code(DispSpec *out, JitCode *c) {
+  out->code = c;
+  out->code_free = jit_code_release_v;
+}
+
+int cache_code_deps(Compile *C, JitCode *code, char **err) {
+  LmJit *J = C->S->jit;
+  /* a callee the fast path loaded has no JitCode (NULL): it stays until lua_close */
+  for (int i = 0; i < C->nnotes; i++)
+    if (C->notes[i].kind == 'd' && jit_code_depend(code, jit_code_find(J, C->notes[i].key), err) != 0) return -1;
+  return 0;
+}
+
+/* Code already in this state's JIT: out shares it (no allocation before the
+** reference is taken: a collection could remove it). Or code the fast path
+** loaded, whose symbols lmstate_jit has defined in the JIT: mapped until
+** lua_close, out holds no reference. */
 static bool fetch_jitted(lua_State *L, LmJit *J, DispSpec *out) {
-  push_jitted(L);
-  if (lua_getfield(L, -1, out->key) != LUA_TTABLE) {
+  const char *sym, *ir;
+  JitCode *c = jit_code_find(J, out->key);
+  if (c) {
+    jit_code_retain(c);
+    set_code(out, c);
+    sym = jit_code_symbol(c);
+    ir = jit_code_ir(c);
+  } else {
     cachefast_push_loaded(L);
     if (lua_getfield(L, -1, out->key) != LUA_TTABLE) return false;
+    lua_getfield(L, -1, "symbol");
+    lua_getfield(L, -2, "ir");
+    sym = lua_tostring(L, -2);
+    ir = lua_tostring(L, -1);
+    if (sym == NULL || ir == NULL) return false;
   }
-  lua_getfield(L, -1, "symbol");
-  lua_getfield(L, -2, "ir");
-  const char *sym = lua_tostring(L, -2), *ir = lua_tostring(L, -1);
   const char *wrap = lua_pushfstring(L, "%s_wrap", sym);
   char *err = NULL;
   void *w = jit_lookup(J, wrap, &err);
@@ -334,7 +448,23 @@ static bool fetch_jitted(lua_State *L, LmJit *J, DispSpec *out) {
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))w;
   out->symbol = dup_n(sym, strlen(sym));
   out->llvm_ir = dup_n(ir, strlen(ir));
+  if (out->symbol == NULL || out->llvm_ir == NULL) luaL_error(L, "not enough memory");
   return true;
+}
+
+/* a disk entry that cannot be used after all: its code leaves the JIT (so
+** its symbols can be defined again by the compilation that follows) */
+static bool disk_miss(lua_State *L, CacheState *cs, DispSpec *out, const char *name, const char *why,
+                      const char *path, int top) {
+  JitCode *c = out->code;
+  out->code = NULL;
+  out->code_free = NULL;
+  jit_code_release(c);
+  cs->misses++;
+  debug_say(L, "miss", name, out, why, path);
+  unlink(path);
+  lua_settop(L, top);
+  return false;
 }
 
 bool cache_fetch(Compile *C, LmJit *J, const char *name, DispSpec *out) {
@@ -361,29 +491,34 @@ bool cache_fetch(Compile *C, LmJit *J, const char *name, DispSpec *out) {
     return false;
   }
   char *err = NULL;
-  if (jit_add_object(J, e.obj, e.objlen, &err) != 0) {
-    cs->misses++;
+  JitCode *code = jit_code_new(J, &err);
+  if (code == NULL) raise_jit(L, "lumba: %s: %s", "cannot load cached code", err);
+  set_code(out, code);
+  if (cache_code_deps(C, code, &err) != 0) raise_jit(L, "lumba: %s: %s", "cannot load cached code", err);
+  if (jit_code_add_object(code, e.obj, e.objlen, &err) != 0) {
     lua_pushfstring(L, "the JIT rejected the object: %s", err ? err : "?");
     free(err);
-    debug_say(L, "miss", name, out, lua_tostring(L, -1), path);
-    unlink(path);
-    lua_settop(L, top);
-    return false;
+    return disk_miss(L, cs, out, name, lua_tostring(L, -1), path, top);
   }
   lua_pushlstring(L, e.sym, e.symlen);
   const char *sym = lua_tostring(L, -1);
   const char *wrap = lua_pushfstring(L, "%s_wrap", sym);
   void *w = jit_lookup(J, wrap, &err);
   if (w == NULL) {
-    unlink(path);
-    raise_jit(L, "lumba: the cache entry %s cannot be linked (it was removed; compile again): %s", path, err);
+    /* passed every check but does not link (a damaged symbol name with its
+    ** checksum made right, an object of another build): a miss, rewritten */
+    lua_pushfstring(L, "the entry cannot be linked: %s", err ? err : "?");
+    free(err);
+    return disk_miss(L, cs, out, name, lua_tostring(L, -1), path, top);
   }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))w;
   out->symbol = dup_n(e.sym, e.symlen);
   out->llvm_ir = dup_n(e.ir, e.irlen);
+  if (out->symbol == NULL || out->llvm_ir == NULL) luaL_error(L, "not enough memory");
   cs->hits++;
   debug_say(L, "hit", name, out, "loaded", path);
-  remember(L, out->key, out->symbol, out->llvm_ir);
+  touch_entry(path);
+  remember(L, out);
   lua_settop(L, top);
   return true;
 }
@@ -392,7 +527,7 @@ void cache_done(Compile *C, const char *name, DispSpec *out, const char *obj, si
   lua_State *L = C->L;
   int top = lua_gettop(L);
   CacheState *cs = cache_state(L);
-  remember(L, out->key, out->symbol, out->llvm_ir);
+  remember(L, out);
   if (!C->opt.cache || obj == NULL) return;
   const char *dir = push_dir(L);
   if (dir == NULL) {
@@ -410,6 +545,7 @@ void cache_done(Compile *C, const char *name, DispSpec *out, const char *obj, si
     warn_once(L, cs, msg);
   } else {
     cache_index(C, name, out);
+    evict(dir, path);
   }
   lua_settop(L, top);
 }
@@ -473,11 +609,6 @@ void cache_index(Compile *C, const char *name, DispSpec *out) {
 
 /* ---- lumba.cache ---- */
 
-static bool is_entry(const char *f) {
-  size_t n = strlen(f), k = strlen(CACHE_SUFFIX);
-  return f[0] != '.' && n > k && strcmp(f + n - k, CACHE_SUFFIX) == 0;
-}
-
 static bool is_index(const char *f) {
   size_t n = strlen(f), k = strlen(CACHEFILE_INDEX_SUFFIX);
   return f[0] != '.' && n > k && strcmp(f + n - k, CACHEFILE_INDEX_SUFFIX) == 0;
@@ -487,7 +618,20 @@ static bool is_tmp(const char *f) {
   return strncmp(f, CACHE_TMP_PREFIX, strlen(CACHE_TMP_PREFIX)) == 0;
 }
 
-/* lumba.cache.info() → {dir=, entries=, bytes=, hits=, misses=, fast_hits=}:
+/* specializations' code in this state's JIT; 0 before the first
+** compilation and once the compiler is closed (a finalizer during
+** lua_close may still ask: no error; "lumba.state" is state.c's key) */
+static lua_Integer jitted_count(lua_State *L) {
+  lua_Integer n = 0;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "lumba.state") == LUA_TUSERDATA) {
+    LmState *S = lua_touserdata(L, -1);
+    if (!S->closed && S->jit) n = (lua_Integer)jit_code_count(S->jit);
+  }
+  lua_pop(L, 1);
+  return n;
+}
+
+/* lumba.cache.info() → {dir=, entries=, bytes=, max_bytes=, hits=, misses=, fast_hits=, jitted=}:
 ** hits count both paths, fast_hits those of the fast path (cachefast.h) */
 int cache_lua_info(lua_State *L);
 int cache_lua_info(lua_State *L) {
@@ -518,6 +662,10 @@ int cache_lua_info(lua_State *L) {
   lua_setfield(L, -2, "hits");
   lua_pushinteger(L, fast);
   lua_setfield(L, -2, "fast_hits");
+  lua_pushinteger(L, (lua_Integer)max_bytes());
+  lua_setfield(L, -2, "max_bytes");
+  lua_pushinteger(L, jitted_count(L));
+  lua_setfield(L, -2, "jitted");
   lua_pushinteger(L, cs->misses);
   lua_setfield(L, -2, "misses");
   return 1;

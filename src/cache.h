@@ -63,18 +63,23 @@ void cache_key(Compile *C, LmJit *J, int disp_idx, FuncSpec *spec, Type *declare
                char hex[CACHE_KEY_HEX + 1]);
 
 /* Code for out->key already in this state's JIT, or (with opt.cache) in the
-** cache directory: fills out->symbol, out->llvm_ir and out->wrap and returns
-** true. False: compile it. Raises only when a checked entry cannot be
-** linked (its file is removed). */
+** cache directory: fills out->symbol, out->llvm_ir, out->wrap and out->code
+** and returns true. False: compile it (an entry that fails a check or
+** does not link is a miss, and its file is removed to be rewritten). */
 bool cache_fetch(Compile *C, LmJit *J, const char *name, struct DispSpec *out);
-/* After the code of out is in the JIT: remembers it for cache_fetch and,
-** with opt.cache, writes obj (objlen bytes) to the cache directory, and
-** the index (cache_index). */
+/* After the code of out is in the JIT: publishes it for cache_fetch and,
+** with opt.cache, writes obj (objlen bytes) to the cache directory and the
+** index (cache_index), then evicts least recently used entries over
+** LUMBA_CACHE_MAX_BYTES. */
 void cache_done(Compile *C, const char *name, struct DispSpec *out, const char *obj, size_t objlen);
 
 /* With opt.cache: writes the index file of C->prekey, which leads a later
 ** process to out's entry without inference (cachefile.h, cachefast.h). */
 void cache_index(Compile *C, const char *name, struct DispSpec *out);
+
+/* code of the dispatchers this compilation calls (its 'd' notes): code
+** depends on each (jit_code_depend), so they outlive it. 0 or -1 and *err. */
+int cache_code_deps(Compile *C, JitCode *code, char **err);
 
 /* adds lumba.core.cache = {clear=, info=} */
 

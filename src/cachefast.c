@@ -2,18 +2,20 @@
 ** cachefast.c — the cache's fast path (cachefast.h): from a dispatcher and
 ** argument types to loaded code, in core.so, before the backend is needed.
 */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <lauxlib.h>
 
+#include "backend.h"
 #include "cachefast.h"
 #include "cachefile.h"
 #include "cachekey.h"
 #include "objload.h"
 
 #define LOADED_KEY "lumba.fastcache"
-#define JITTED_KEY "lumba.cache"   /* cache.c's state: its uservalue is key → code in the JIT */
 #define MAX_DEPTH 32               /* calls nested deeper than this go to the compiler */
 #define MAX_SPECS 256              /* dispatch.c's limit */
 
@@ -209,13 +211,12 @@ static void lookup(lua_State *L, int env, int globals, const char *name) {
   else lua_pushnil(L);
 }
 
-/* is key's code in this state's JIT (cache.c)? */
+/* Is key's code in this state's JIT? Only when the JIT exists, so the
+** backend is loaded already and asking it costs no wait. */
 static bool in_jit(lua_State *L, const char *key) {
-  int top = lua_gettop(L);
-  bool yes = lua_getfield(L, LUA_REGISTRYINDEX, JITTED_KEY) == LUA_TUSERDATA && lua_getiuservalue(L, -1, 1) == LUA_TTABLE &&
-             lua_getfield(L, -1, key) == LUA_TTABLE;
-  lua_settop(L, top);
-  return yes;
+  LmState *S = lmstate_get(L);
+  const Backend *B = backend_loaded();
+  return S->jit != NULL && B != NULL && B->jit_has_code(S->jit, key);
 }
 
 static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **argtypes, int nargs,
@@ -381,6 +382,7 @@ static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **
   }
   if (out) {
     S->fast->hits++;
+    utimensat(AT_FDCWD, path, NULL, 0);  /* the most recently used entry (the cache's size cap, cache.c) */
     say("hit", d, argtypes, nargs, out->key, "loaded", path);
     if (S->verbose) report(out, d->name, now_ms() - t0);
   } else {

@@ -247,6 +247,16 @@ static FuncSpec *front(lua_State *L, Job *job) {
   return spec;
 }
 
+/* a new code record for out's code (the spec owns its one reference) */
+static JitCode *new_code(lua_State *L, LmJit *J, DispSpec *out) {
+  char *err = NULL;
+  JitCode *code = jit_code_new(J, &err);
+  if (code == NULL) fail_llvm(L, "cannot add the module to the JIT", err);
+  out->code = code;
+  out->code_free = jit_code_release_v;
+  return code;
+}
+
 static int compile_protected(lua_State *L) {
   Job *job = lua_touserdata(L, 1);
   Compile *C = &job->C;
@@ -261,7 +271,10 @@ static int compile_protected(lua_State *L) {
     return 0;
   }
   C->symtag = out->key;
-  C->ctx = jit_context(J);
+  /* its own code record (removed when the last user goes: dispatch_free_spec)
+  ** and the context its module is built in */
+  JitCode *code = new_code(L, J, out);
+  C->ctx = jit_code_context(code);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
   jit_prepare_module(J, C->mod);
@@ -284,14 +297,16 @@ static int compile_protected(lua_State *L) {
   char *ir = LLVMPrintModuleToString(C->mod);
   out->llvm_ir = dup_c(ir);
   LLVMDisposeMessage(ir);
+  if (cache_code_deps(C, code, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
     job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
     if (job->obj == NULL) fail_llvm(L, "cannot generate object code", err);
-    if (jit_add_object(J, job->obj, job->objlen, &err) != 0) fail_llvm(L, "cannot add the object code to the JIT", err);
+    if (jit_code_add_object(code, job->obj, job->objlen, &err) != 0)
+      fail_llvm(L, "cannot add the object code to the JIT", err);
   } else {
     LLVMModuleRef m = job->mod;
     job->mod = NULL;  /* the JIT owns it now, also on failure */
-    if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+    if (jit_code_add_module(code, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
   if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
@@ -425,7 +440,8 @@ static int compile_sim_protected(lua_State *L) {
   FuncSpec *spec = front(L, job);
   check_kernel_ret(job, spec);
   LmJit *J = lmstate_jit(L, C->S);
-  C->ctx = jit_context(J);
+  JitCode *code = new_code(L, J, job->out);
+  C->ctx = jit_code_context(code);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
   jit_prepare_module(J, C->mod);
@@ -452,7 +468,7 @@ static int compile_sim_protected(lua_State *L) {
   LLVMDisposeMessage(ir);
   LLVMModuleRef m = job->mod;
   job->mod = NULL;  /* the JIT owns it now, also on failure */
-  if (jit_add_module(J, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  if (jit_code_add_module(code, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   k->entry = (SimEntry)jit_lookup(J, entry, &err);
   if (k->entry == NULL) fail_llvm(L, "cannot find the compiled function", err);
   job->t[T_CODE] = compile_now_ms();
@@ -491,6 +507,8 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   free(job.obj);
   for (int i = 0; i < job.C.nrefs; i++) luaL_unref(L, LUA_REGISTRYINDEX, job.C.refs[i]);
   arena_free(&job.arena);
+  /* no module of the compilation is left outside the JIT: its context may go with its code */
+  if (job.out && job.out->code) jit_code_drop_context(job.out->code);
   if (status != LUA_OK) {
     dispatch_free_spec(job.out);
     lua_error(L);
@@ -501,20 +519,24 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
 }
 
 
-/* inspect_asm: the kept IR text parsed again and compiled to assembly */
+/* inspect_asm: the kept IR text parsed again (in a context of its own, gone
+** afterwards) and compiled to assembly */
 char *jit_asm_of_ir(lua_State *L, const char *ir);
 char *jit_asm_of_ir(lua_State *L, const char *ir) {
   LmJit *J = lmstate_jit(L, lmstate_get(L));
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "ir");
+  LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = NULL;
   char *err = NULL;
-  if (LLVMParseIRInContext(jit_context(J), buf, &m, &err)) {
+  if (LLVMParseIRInContext(ctx, buf, &m, &err)) {  /* takes buf */
+    LLVMContextDispose(ctx);
     lua_pushfstring(L, "lumba: cannot re-read the IR: %s", err ? err : "?");
     LLVMDisposeMessage(err);
     lua_error(L);
   }
   char *text = jit_emit_asm(J, m, &err);
   LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
   if (text == NULL) fail_llvm(L, "cannot emit assembly", err);
   return text;
 }

@@ -503,9 +503,14 @@ static int probe_protected(lua_State *L) {
   return 2;
 }
 
+/* Frees a specialization and lets go of its code: the JIT removes the code
+** once no specialization and no caller's code uses it (jit_cpu.h). Runs in
+** the dispatcher's finalizer, when no call of it can be running (a
+** dispatcher being called is on the Lua stack), or when a compilation fails. */
 void dispatch_free_spec(DispSpec *s) {
   if (s == NULL) return;
   if (s->gpu && s->gpu_free) s->gpu_free(s->gpu);
+  if (s->code && s->code_free) s->code_free(s->code);
   free(s->kernel_ir);
   free(s->kernel_name);
   free(s->pardiag);

@@ -30,6 +30,8 @@ struct DispSpec {
   char *kernel_name;                               // GPU: the kernel entry's name
   void *gpu;                                       // GPU: the launcher's per-specialization state
   void (*gpu_free)(void *);                        // releases gpu
+  void *code;                                      // CPU and simulator: its code in the JIT (a JitCode, jit_cpu.h)
+  void (*code_free)(void *);                       // releases code: the last user removes it from the JIT
   char key[65];                                    // CPU: content key, hex (cache.h); GPU: ""
   DispSpec *next;
 };

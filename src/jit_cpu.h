@@ -26,7 +26,7 @@ typedef struct LmJit LmJit;
 ** compile, not at require. */
 LmJit *jit_new(char **err);
 /* Disposes the JIT (its code and every module added), the context and the
-** target machine. NULL is ignored. */
+** target machine; JitCodes still referenced are detached. NULL is ignored. */
 void jit_free(LmJit *J);
 
 /* The context of the JIT's ThreadSafeContext: build modules in it. */
@@ -65,6 +65,47 @@ int jit_add_object(LmJit *J, const char *obj, size_t len, char **err);
 ** an absolute or process symbol); compiles it if needed. NULL and *err when
 ** the name is not defined or its module fails to compile. */
 void *jit_lookup(LmJit *J, const char *name, char **err);
+
+/* ---- code that can be removed again ----
+** A JitCode is the code of one specialization: the module or object added
+** with it (its own ORC ResourceTracker), counted. jit_code_new returns it
+** with one reference; the last jit_code_release removes its code from the
+** JIT (the memory mappings go back to the system) and releases the code it
+** depends on. Code that calls another's symbols must depend on it
+** (jit_code_depend) so that the callee outlives every caller. A JitCode may
+** be published under a content key (with the entry symbol and IR text that
+** go with it) so that another specialization with the same key reuses it
+** (jit_code_find); it leaves the index when it is removed. jit_free detaches
+** the JitCodes still referenced: their code is gone with the JIT, releasing
+** them afterwards only frees their records. */
+typedef struct JitCode JitCode;
+
+JitCode *jit_code_new(LmJit *J, char **err);
+void jit_code_retain(JitCode *c);
+void jit_code_release(JitCode *c);  /* NULL is ignored */
+void jit_code_release_v(void *c);   /* the same, for DispSpec.code_free */
+/* c keeps callee (retained) until c is removed; a second call for the same
+** callee does nothing. 0 or -1 and *err (out of memory). */
+int jit_code_depend(JitCode *c, JitCode *callee, char **err);
+/* The context to build c's module in: each JitCode has its own, so the
+** constants and types a module makes go with it (a context shared by all
+** modules keeps them until the JIT goes). Drop it once no module built in
+** it is left outside the JIT (the JIT keeps its own reference while it
+** needs the module). */
+LLVMContextRef jit_code_context(JitCode *c);
+void jit_code_drop_context(JitCode *c);
+/* as jit_add_module / jit_add_object, tracked by c; a module must be built
+** in jit_code_context(c) */
+int jit_code_add_module(JitCode *c, LLVMModuleRef M, char **err);
+int jit_code_add_object(JitCode *c, const char *obj, size_t len, char **err);
+/* publishes c under key (copied, with symbol and ir); 0 or -1 and *err */
+int jit_code_publish(JitCode *c, const char *key, const char *symbol, const char *ir, char **err);
+/* the published code of key in J, or NULL (not retained) */
+JitCode *jit_code_find(LmJit *J, const char *key);
+const char *jit_code_symbol(const JitCode *c);
+const char *jit_code_ir(const JitCode *c);
+/* live JitCodes of J (records not yet removed), for tests and the soak */
+long jit_code_count(LmJit *J);
 
 /* The host facts the code is compiled for (owned by J; for inspect and for
 ** the cache key). */

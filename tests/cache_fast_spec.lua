@@ -223,6 +223,23 @@ report{result = r, after = after, h = h(6), g = g(2, 5)}
     assert.are.same({ "2", "2", "0", "25", "2", "135", "9" }, { t.hits, t.fast, t.misses, t.result, t.after, t.h, t.g })
   end)
 
+  -- the index written by the first compilation must not load a second copy
+  -- of code the JIT already holds (its symbols would be defined twice)
+  it("a second dispatcher of code the JIT compiled in this process shares the JIT's code", function()
+    local dir = tmpdir()
+    local t, err = child(dir, ([[
+local f1 = lumba.njit{cache = true}(%q)
+local a = f1(1)
+local f2 = lumba.njit{cache = true}(%q)
+local b = f2(2)
+local g = lumba.njit{cache = true, env = {f2 = f2}}("def g(x):\n    return f2(x) * 10\n")
+report{result = a .. " " .. b .. " " .. g(3), jitted = lumba.cache.info().jitted}
+]]):format(ADD1, ADD1))
+    assert.are.equal("", err)
+    assert.are.same({ "0", "0", "2", "2 3 40" }, counts(t))
+    assert.are.equal("2", t.jitted)
+  end)
+
   it("a callee compiled by the JIT in this process sends its caller to the compiler", function()
     local dir = tmpdir()
     local body = [[
@@ -329,7 +346,7 @@ report{result = f(4)}
     assert.are.equal("0", t.fast)
     assert.truthy(t.result:match("^lumba: cannot add the object code to the JIT: jit: the process has %d+ memory " ..
                                  "mappings of the 100 it may have %(vm%.max_map_count, LUMBA_MAX_MAPS%); compiled code " ..
-                                 "stays mapped until its Lua state is closed, so no more can be loaded$"), t.result)
+                                 "stays mapped while its dispatcher is alive, so no more can be loaded$"), t.result)
   end)
 
   it("LUMBA_VERBOSE=1 reports a load without compilation", function()

@@ -339,6 +339,150 @@ report{result = lumba.njit{cache = true}(tree)(3)}
     end)
   end)
 
+  it("an entry that passes every check but does not link is a miss, compiled and rewritten", function()
+    -- fuzz_cache found it: the symbol's number changed and the checksum made
+    -- right again; the object's own symbols were defined in the JIT before
+    -- the entry symbol failed to link, and compiling then defined them twice
+    local dir = tmpdir()
+    local script = fn_script(ADD1, "{cache = true}", "f(20)")
+    child(dir, script)
+    local name = entries(dir)[1]
+    local path = dir .. "/" .. name
+    local good = slurp(path)
+    local symlen = string.unpack("<I4", good, 93)
+    local sym = good:sub(145, 144 + symlen)
+    assert.are.equal("f__" .. name:sub(3, 18) .. "_1", sym)
+    local payload = good:sub(145, 144 + symlen - 1) .. "7" .. good:sub(145 + symlen)
+    local tmp = os.tmpname()
+    spit(tmp, payload)
+    local p = io.popen("sha256sum " .. q(tmp))
+    local hex = p:read("a"):match("^(%x+)")
+    p:close()
+    os.remove(tmp)
+    local sum = hex:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)
+    spit(path, good:sub(1, 112) .. sum .. payload)
+    local t, err = child(dir, script, "LUMBA_DEBUG_CACHE=1")
+    expect_counts(t, 0, 1, 1, "21")
+    local bad = sym:sub(1, -2) .. "7_wrap"
+    -- the fast path checks the entry's symbol against its index first; then the compiler's path
+    assert.are.equal(("lumba cache: fast miss f(int64) key %s: the entry's symbol is not the index's (%s)\n" ..
+                      "lumba cache: miss f(int64) key %s: the entry cannot be linked: jit: cannot look up '%s': " ..
+                      "Symbols not found: [ %s ] (%s)\n"):format(name:sub(3, 18), path, name:sub(3, 18), bad, bad, path),
+                     err)
+    assert.are.equal(good, slurp(path))  -- rewritten as the compiler makes it
+    t = child(dir, script)
+    expect_counts(t, 1, 0, 1, "21")
+  end)
+
+  describe("the size cap (LUMBA_CACHE_MAX_BYTES)", function()
+    local function info_max(env)
+      local t = child(tmpdir(), "report{max = lumba.cache.info().max_bytes}", env)
+      return tonumber(t.max)
+    end
+
+    it("lumba.cache.info() reports it: 256 MiB by default, bytes or k/m/g, 0 for none", function()
+      assert.are.equal(256 * 1024 * 1024, info_max(""))
+      assert.are.equal(12345, info_max("LUMBA_CACHE_MAX_BYTES=12345"))
+      assert.are.equal(64 * 1024, info_max("LUMBA_CACHE_MAX_BYTES=64k"))
+      assert.are.equal(3 * 1024 * 1024, info_max("LUMBA_CACHE_MAX_BYTES=3M"))
+      assert.are.equal(2 * 1024 * 1024 * 1024, info_max("LUMBA_CACHE_MAX_BYTES=2g"))
+      assert.are.equal(0, info_max("LUMBA_CACHE_MAX_BYTES=0"))
+      assert.are.equal(256 * 1024 * 1024, info_max("LUMBA_CACHE_MAX_BYTES=lots"))
+      assert.are.equal(256 * 1024 * 1024, info_max("LUMBA_CACHE_MAX_BYTES=-5"))
+    end)
+
+    local function src_of(name, k)
+      return ("def %s(x):\n    return x * %d + 1\n"):format(name, k)
+    end
+    local function compile_script(names, k)
+      local b = {}
+      for i, n in ipairs(names) do
+        b[#b + 1] = ("local %s = lumba.njit{cache = true}(%q)\nr%d = %s(%d)\n"):format(n, src_of(n, k), i, n, i)
+      end
+      return table.concat(b) .. "report{result = r1}\n"
+    end
+    local function file_of(dir, name)
+      for _, f in ipairs(entries(dir)) do
+        if f:match("^" .. name .. "%-") then return f end
+      end
+    end
+    local function mtime(path)
+      local p = io.popen("stat -c %Y " .. q(path))
+      local v = tonumber(p:read("a"))
+      p:close()
+      return v
+    end
+
+    it("a hit makes its entry the most recently used; a write over the cap removes the least recently used", function()
+      local dir = tmpdir()
+      local t = child(dir, compile_script({ "fa", "fb", "fc" }, 3))
+      expect_counts(t, 0, 3, 3, "4")
+      local total = 0
+      for _, n in ipairs({ "fa", "fb", "fc" }) do
+        local path = dir .. "/" .. file_of(dir, n)
+        total = total + #slurp(path)
+      end
+      -- used long ago, in the order a, b, c
+      for i, n in ipairs({ "fa", "fb", "fc" }) do
+        assert(os.execute(("touch -m -d @%d %s"):format(1000 * i, q(dir .. "/" .. file_of(dir, n)))))
+      end
+      -- room for about two and a half entries: b is hit (now the newest),
+      -- then d is written: a (the oldest) and c (older than b now) go
+      local cap = total * 5 // 6
+      t = child(dir, compile_script({ "fb", "fd" }, 3), "LUMBA_CACHE_MAX_BYTES=" .. cap)
+      expect_counts(t, 1, 1, 2, "4")
+      assert.is_nil(file_of(dir, "fa"))
+      assert.is_nil(file_of(dir, "fc"))
+      assert.truthy(mtime(dir .. "/" .. file_of(dir, "fb")) > os.time() - 3600)
+      assert.truthy(file_of(dir, "fd"))
+      -- without a write nothing is removed, however small the cap
+      t = child(dir, compile_script({ "fb" }, 3), "LUMBA_CACHE_MAX_BYTES=1")
+      expect_counts(t, 1, 0, 2, "4")
+      -- a write with a cap smaller than any entry keeps only the entry just written
+      t = child(dir, compile_script({ "fe" }, 3), "LUMBA_CACHE_MAX_BYTES=1")
+      expect_counts(t, 0, 1, 1, "4")
+      assert.truthy(file_of(dir, "fe"))
+      -- other files in the directory are neither counted nor removed
+      spit(dir .. "/notes.txt", ("x"):rep(10000))
+      t = child(dir, compile_script({ "fa" }, 3), "LUMBA_CACHE_MAX_BYTES=0")
+      expect_counts(t, 0, 1, 2, "4")
+      assert.are.equal(("x"):rep(10000), slurp(dir .. "/notes.txt"))
+    end)
+
+    it("processes evicting and reading the same directory at once never fail", function()
+      -- a cap of about three entries, two processes at once, three times
+      -- each, compiling or loading 12 functions: entries vanish under
+      -- readers, which then miss and compile again
+      local dir = tmpdir()
+      local names = {}
+      for i = 1, 12 do names[i] = "g" .. i end
+      child(dir, compile_script({ "g1" }, 5))
+      local one = #slurp(dir .. "/" .. file_of(dir, "g1"))
+      local path = script_file(compile_script(names, 5))
+      local cmd = ("LUMBA_CACHE_DIR=%s LUMBA_CACHE_MAX_BYTES=%d lua5.4 %s 2>&1; echo status=$?")
+        :format(q(dir), one * 3, q(path))
+      local loop = ("for i in 1 2 3; do %s; done"):format(cmd)
+      local p = io.popen(("(%s > %s.1) & (%s > %s.2); wait"):format(loop, q(path), loop, q(path)))
+      p:read("a")
+      p:close()
+      for k = 1, 2 do
+        local out = slurp(path .. "." .. k)
+        os.remove(path .. "." .. k)
+        local runs = 0
+        for hits, misses, result, status in out:gmatch("hits=(%d+)\nmisses=(%d+)\nentries=%d+\nresult=(%S+)\nstatus=(%d+)\n") do
+          runs = runs + 1
+          assert.are.same({ 12, "6", "0" }, { tonumber(hits) + tonumber(misses), result, status }, out)
+        end
+        assert.are.equal(3, runs, out)  -- and nothing else was printed (no warning, no error)
+        assert.are.equal("", (out:gsub("hits=%d+\nmisses=%d+\nentries=%d+\nresult=%S+\nstatus=%d+\n", "")))
+      end
+      os.remove(path)
+      local total = 0
+      for _, f in ipairs(entries(dir)) do total = total + #slurp(dir .. "/" .. f) end
+      assert.truthy(total <= one * 4, "entries take " .. total .. " bytes")
+    end)
+  end)
+
   it("two processes compiling the same function at once both succeed", function()
     local dir = tmpdir()
     local src = [[

@@ -1,10 +1,12 @@
 -- Soak test (make soak; not part of busted): one Lua state compiles and
--- calls many distinct small functions, then makes and drops a million
--- arrays, printing resident memory as it goes. It fails when arrays are
--- left alive, when memory keeps growing while arrays come and go, or when
--- a compiled function costs more memory than it should.
+-- calls many distinct small functions (every tenth calls the one before it,
+-- compiled code calling compiled code), dropping each, then makes and drops
+-- a million arrays, printing resident memory as it goes. It fails when
+-- arrays or compiled code are left alive after a collection, or when memory
+-- or the process's memory mappings keep growing while functions or arrays
+-- come and go.
 --
---   lua5.4 tests/soak.lua [functions [arrays]]     (defaults 10000 and 1000000)
+--   lua5.4 tests/soak.lua [functions [arrays]]     (defaults 100000 and 1000000)
 --
 -- The numbers it prints are recorded in tests/RELIABILITY.md. Under
 -- valgrind (make soak runs a small round that way) lua_close must free all.
@@ -13,7 +15,7 @@ package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
 package.cpath = build .. "/?.so;" .. package.cpath
 local lumba = require "lumba"
 
-local NFUNCS = tonumber(arg[1]) or 10000
+local NFUNCS = tonumber(arg[1]) or 100000
 local NARRAYS = tonumber(arg[2]) or 1000000
 
 local function rss_kib()
@@ -40,13 +42,23 @@ end
 local t0 = os.clock()
 io.write(("start: RSS %d KiB\n"):format(rss_kib()))
 
+local function maps()
+  local n = 0
+  for _ in io.lines("/proc/self/maps") do n = n + 1 end
+  return n
+end
+
 -- ---- 1. distinct functions: each source differs, so each compiles ----
 local warm = lumba.njit("def w(x):\n    return x\n")
 warm(1)
 collect()
-local rss_f0 = rss_kib()
+local rss_f0, maps_f0, jitted_f0 = rss_kib(), maps(), lumba.cache.info().jitted
 local step = math.max(1, NFUNCS // 10)
-local rss_mid
+local fsamples = {}
+-- the previous function, which every tenth one calls: in a table, not in a
+-- local (lumba.njit freezes the dispatchers in its caller's locals into
+-- the new function's env, so a local would chain every function to the last)
+local keep = {}
 for i = 1, NFUNCS do
   local src = ("def f%d(x, a):\n    s = x * %d\n    for k in range(a.shape[0]):\n        s += a[k] %% %d\n    return s\n")
       :format(i, i, i % 97 + 1)
@@ -55,24 +67,48 @@ for i = 1, NFUNCS do
   local expect = 2 * i + (0 % (i % 97 + 1)) + (1 % (i % 97 + 1)) + (2 % (i % 97 + 1)) + (3 % (i % 97 + 1))
   local got = f(2, a)
   if got ~= expect then check(false, "f%d(2, arange(4)) = %s, expected %s", i, tostring(got), tostring(expect)) break end
+  if i % 10 == 0 and keep.prev then
+    -- a caller whose code links to prev's: prev's code must outlive it even
+    -- when prev itself is dropped first
+    local g = lumba.njit{ env = { p = keep.prev } }(("def g%d(x, a):\n    return p(x, a) + %d\n"):format(i, i))
+    local prev_i = keep.i
+    keep.prev = nil
+    collect()
+    local want = 2 * prev_i + (0 % (prev_i % 97 + 1)) + (1 % (prev_i % 97 + 1)) + (2 % (prev_i % 97 + 1))
+        + (3 % (prev_i % 97 + 1)) + i
+    got = g(2, a)
+    if got ~= want then check(false, "g%d(2, arange(4)) = %s, expected %s", i, tostring(got), tostring(want)) break end
+  end
+  keep.prev, keep.i = f, i
   if i % step == 0 then
     collect()
     local r = rss_kib()
-    if i == NFUNCS // 2 then rss_mid = r end
-    io.write(("functions %7d: RSS %8d KiB  (%.1f KiB per function so far, %.0f s)\n")
-      :format(i, r, (r - rss_f0) / i, os.clock() - t0))
+    fsamples[#fsamples + 1] = r
+    io.write(("functions %7d: RSS %8d KiB, %d mappings, %d specializations in the JIT (%.0f s)\n")
+      :format(i, r, maps(), lumba.cache.info().jitted, os.clock() - t0))
   end
 end
+keep.prev = nil
 collect()
-local rss_f1 = rss_kib()
-local per_func = (rss_f1 - rss_f0) / NFUNCS
-io.write(("functions done: %.1f KiB of RSS per compiled function\n"):format(per_func))
--- the JIT keeps the machine code of every specialization for the life of
--- the Lua state (tests/RELIABILITY.md); a function must stay small
--- (small rounds, as under valgrind, only check that lua_close frees all)
-if NFUNCS >= 1000 then
-  check(per_func < 64, "a compiled function costs %.1f KiB (at most 64 expected)", per_func)
+local rss_f1, maps_f1, jitted_f1 = rss_kib(), maps(), lumba.cache.info().jitted
+io.write(("functions done: RSS %d KiB (%d before), %d mappings (%d before), %d specializations in the JIT (%d before)\n")
+  :format(rss_f1, rss_f0, maps_f1, maps_f0, jitted_f1, jitted_f0))
+-- the code of collected functions leaves the JIT and gives its memory
+-- mappings back (before, every function kept ~23 KiB and two mappings)
+check(jitted_f1 == jitted_f0, "%d specializations left in the JIT after a full collection (%d expected)",
+      jitted_f1, jitted_f0)
+check(maps_f1 <= maps_f0 + 64, "%d memory mappings after the functions, %d before", maps_f1, maps_f0)
+-- levels off: the last 30% of the run stays within 10% of the peak before it
+local function levels_off(samples, what)
+  if #samples < 10 then return end
+  local cut = math.floor(#samples * 0.7)
+  local early, late = 0, 0
+  for k = 1, cut do early = math.max(early, samples[k]) end
+  for k = cut + 1, #samples do late = math.max(late, samples[k]) end
+  io.write(("%s: peak RSS %d KiB in the first 70%% of the run, %d KiB after\n"):format(what, early, late))
+  check(late <= early * 1.1, "RSS grew from %d to %d KiB while %s came and went", early, late, what)
 end
+if NFUNCS >= 1000 then levels_off(fsamples, "functions") end
 
 -- ---- 2. a million arrays made and dropped ----
 collect()
@@ -105,17 +141,10 @@ collect()
 local live_end = lumba._live_meminfos() - live0
 io.write(("arrays done: %d left alive, RSS %d KiB (%d at the start of the phase)\n"):format(live_end, rss_kib(), rss_a0))
 check(live_end == 0, "%d arrays still alive after a full collection", live_end)
--- levels off: the last 30% of the run stays within 10% of the peak before it
--- (dead arrays wait for the next GC cycle, which comes later the bigger the
--- Lua heap is: the level depends on what the state holds, the growth must stop)
-if #samples >= 10 and NARRAYS >= 100000 then
-  local cut = math.floor(#samples * 0.7)
-  local early, late = 0, 0
-  for k = 1, cut do early = math.max(early, samples[k]) end
-  for k = cut + 1, #samples do late = math.max(late, samples[k]) end
-  io.write(("arrays: peak RSS %d KiB in the first 70%% of the run, %d KiB after\n"):format(early, late))
-  check(late <= early * 1.1, "RSS grew from %d to %d KiB while arrays came and went", early, late)
-end
+-- levels off (dead arrays wait for the next GC cycle, which comes later the
+-- bigger the Lua heap is: the level depends on what the state holds, the
+-- growth must stop)
+if NARRAYS >= 100000 then levels_off(samples, "arrays") end
 
 io.write(("soak: %d failures, %.0f s of CPU\n"):format(failures, os.clock()))
 if rss_mid then io.write(("(RSS after half the functions: %d KiB)\n"):format(rss_mid)) end
