@@ -13,6 +13,7 @@
 #include "cachefast.h"
 #include "cachefile.h"
 #include "cachekey.h"
+#include "maps.h"
 #include "objload.h"
 
 #define LOADED_KEY "lumba.fastcache"
@@ -37,31 +38,10 @@ struct CacheFast {
 ** vm.max_map_count (or LUMBA_MAX_MAPS) remain, loads miss: the compiler's
 ** path then reports the limit as an error. */
 #define MAPS_CHECK_EVERY 128
-#define MAPS_MARGIN 8192
-
-static long read_long(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return -1;
-  long v = -1;
-  if (fscanf(f, "%ld", &v) != 1) v = -1;
-  fclose(f);
-  return v;
-}
 
 static bool maps_left(unsigned loads) {
-  if (loads % MAPS_CHECK_EVERY != 0) return true;
-  long limit = read_long("/proc/sys/vm/max_map_count");
-  const char *env = getenv("LUMBA_MAX_MAPS");
-  if (env && *env && (limit < 0 || atol(env) < limit)) limit = atol(env);
-  FILE *f = limit > 0 ? fopen("/proc/self/maps", "r") : NULL;
-  if (f == NULL) return true;
-  char buf[65536];
-  long used = 0;
-  size_t k;
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-    for (size_t i = 0; i < k; i++) used += buf[i] == '\n';
-  fclose(f);
-  return used + MAPS_MARGIN < limit;
+  long used, limit;
+  return loads % MAPS_CHECK_EVERY != 0 || maps_room(&used, &limit);
 }
 
 /* ---- the per-state record ---- */

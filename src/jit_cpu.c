@@ -34,6 +34,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "jit_cpu.h"
+#include "maps.h"
 #include "lm.h"
 
 struct LmJit {
@@ -326,37 +327,11 @@ char *jit_emit_object(LmJit *J, LLVMModuleRef M, size_t *len, char **err) {
 ** several JITs and for the host's own needs. LUMBA_MAX_MAPS may lower the
 ** limit (a host that wants more headroom; the spec that tests this). */
 #define MAPS_CHECK_EVERY 256
-#define MAPS_MARGIN 8192
-
-static long read_long_file(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return -1;
-  long v = -1;
-  if (fscanf(f, "%ld", &v) != 1) v = -1;
-  fclose(f);
-  return v;
-}
-
-static long count_maps(void) {
-  FILE *f = fopen("/proc/self/maps", "r");
-  if (f == NULL) return -1;
-  char buf[65536];
-  long n = 0;
-  size_t k;
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-    for (size_t i = 0; i < k; i++) n += buf[i] == '\n';
-  fclose(f);
-  return n;
-}
 
 static int maps_guard(LmJit *J, char **err) {
   if (J->added++ % MAPS_CHECK_EVERY != 0) return 0;
-  long limit = read_long_file("/proc/sys/vm/max_map_count");
-  const char *env = getenv("LUMBA_MAX_MAPS");
-  if (env && *env && (limit < 0 || atol(env) < limit)) limit = atol(env);
-  if (limit <= 0) return 0;  /* not Linux, or unknown */
-  long used = count_maps();
-  if (used < 0 || used + MAPS_MARGIN < limit) return 0;
+  long used, limit;
+  if (maps_room(&used, &limit)) return 0;
   J->added = 0;  /* look again at the next one */
   seterr(err, "jit: the process has %ld memory mappings of the %ld it may have (vm.max_map_count, LUMBA_MAX_MAPS); "
          "compiled code stays mapped while its dispatcher is alive, so no more can be loaded", used, limit);
