@@ -134,6 +134,33 @@ void lower_release(Lower *L, Val v) {
   if (v.owned) lower_decref(L, v);
 }
 
+/* ---- temporaries held across code that may raise ---- */
+
+int lower_hold(Lower *L, Val v) {
+  int mark = L->nheld;
+  if (!v.owned || !L->refcount || !has_arrays(v.ty)) return mark;
+  if (L->nheld == L->capheld) {
+    int cap = L->capheld ? 2 * L->capheld : 8;
+    Val *p = arena_alloc(L->C->A, sizeof *p * (size_t)cap);
+    if (L->nheld) memcpy(p, L->held, sizeof *p * (size_t)L->nheld);
+    L->held = p;
+    L->capheld = cap;
+  }
+  L->held[L->nheld++] = v;
+  return mark;
+}
+
+void lower_unhold(Lower *L, int mark) {
+  LM_ASSERT(mark <= L->nheld);
+  L->nheld = mark;
+}
+
+/* on a raise path: the held temporaries are released (the path leaves for
+** cleanup, which releases the locals, and never comes back to their owners) */
+void lower_release_held(Lower *L) {
+  for (int i = 0; i < L->nheld; i++) lower_decref(L, L->held[i]);
+}
+
 /* ---- errors ---- */
 
 static void set_err(Lower *L, LmErrKind kind, const char *msg) {
@@ -155,6 +182,7 @@ void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg
   LLVMBuildCondBr(L->b, expect, bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);
   set_err(L, kind, msg);
+  lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);
 }
@@ -168,6 +196,7 @@ void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int a
   LLVMBuildStore(L->b, index, LLVMBuildStructGEP2(L->b, et, L->err, 2, ""));
   LLVMBuildStore(L->b, size, LLVMBuildStructGEP2(L->b, et, L->err, 3, ""));
   set_err(L, LMERR_INDEX, NULL);
+  lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);
 }

@@ -38,6 +38,8 @@ typedef struct Lower {
   bool refcount;             // target keeps reference counts (CPU)
   bool in_parallel;          // lowering the body of a prange loop: inner pranges run serially
   unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
+  Val *held;                 // owned temporaries kept while more code is lowered (lower_hold)
+  int nheld, capheld;
 } Lower;
 
 /* The target: what differs between CPU and GPU code. */
@@ -69,6 +71,15 @@ Val lower_expr(Lower *L, Node *n);
 LLVMValueRef lower_cond(Lower *L, Node *n);       /* i1 by Python truthiness */
 LLVMValueRef lower_truth(Lower *L, Val v);
 Val lower_cast(Lower *L, Val v, Type *to);
+/* An owned temporary kept while more code that may raise is lowered (a
+** subscript's array while its indices are computed, earlier call arguments,
+** earlier tuple elements): a raise there releases it. Returns the mark that
+** lower_unhold drops back to before the temporary is consumed. */
+int lower_hold(Lower *L, Val v);
+void lower_unhold(Lower *L, int mark);
+/* on a path that leaves for cleanup with an error: releases what is held */
+void lower_release_held(Lower *L);
+
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc);
 Val lower_call(Lower *L, Node *n);
 Val lower_const_sym(Lower *L, const Sym *s);

@@ -83,10 +83,12 @@ LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base) {
   Node **items = index_items(n, &ni);
   LLVMValueRef a = base->v;
   LLVMValueRef idx[LM_MAXDIM] = {0};
+  int mark = lower_hold(L, *base);  /* an index may raise, and so may its bounds check */
   for (int k = 0; k < ni; k++) {
     Val iv = lower_cast(L, lower_expr(L, items[k]), ty_int64);
     idx[k] = wrap_index(L, iv.v, lower_arr_shape(L, a, k), k);
   }
+  lower_unhold(L, mark);
   LLVMValueRef data = lower_arr_data(L, a);
   if (t->layout == 'C') {
     LLVMValueRef lin = ni ? idx[0] : lower_i64(L, 0);  /* a[()] of a 0-d array: its one element */
@@ -151,6 +153,7 @@ static Val make_view(Lower *L, Node *n, Val base) {
   LLVMValueRef off = lower_i64(L, 0);
   LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
   int r = 0;
+  int mark = lower_hold(L, base);  /* indices and slice bounds may raise */
   for (int k = 0; k < t->ndim; k++) {
     LLVMValueRef dim = lower_arr_shape(L, a, k), st = lower_arr_stride(L, a, k);
     if (k >= ni) {
@@ -167,6 +170,7 @@ static Val make_view(Lower *L, Node *n, Val base) {
       off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, i, st, ""), "");
     }
   }
+  lower_unhold(L, mark);
   LLVMValueRef data = byte_offset_ptr(L, lower_arr_data(L, a), off, t->dtype);
   return (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, a), data, shape, strides), base.owned};
 }
@@ -191,11 +195,13 @@ Val lower_subscript(Lower *L, Node *n) {
     LLVMTypeRef tt = lower_type(L, bt), et = lower_type(L, bt->elems[0]);
     LLVMValueRef tmp = lower_entry_alloca(L, tt, "tup");
     LLVMBuildStore(L->b, t.v, tmp);
+    int mark = lower_hold(L, t);
     LLVMValueRef i = lower_cast(L, lower_expr(L, sl), ty_int64).v;
     LLVMValueRef n_ = lower_i64(L, bt->nelems);
     if (L->C->opt.lua) i = lower_lua_index(L, i, n_);
     else i = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, lower_i64(L, 0), ""), LLVMBuildAdd(L->b, i, n_, ""), i, "");
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, n_, ""), LMERR_RAISE, "IndexError: tuple index out of range");
+    lower_unhold(L, mark);
     LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
     return (Val){bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
   }
@@ -242,8 +248,11 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
     lower_release(L, base);
     return;
   }
-  /* a[1:3] = scalar / a[:, j] = other array */
+  /* a[1:3] = scalar / a[:, j] = other array; the value is held while the
+  ** target is computed and checked */
+  int mark = lower_hold(L, v);
   Val view = make_view(L, target, lower_expr(L, target->value));
+  lower_hold(L, view);
   DType dt = view.ty->dtype;
   if (v.ty->kind == TY_SCALAR) {
     FillCtx f = {dt, lower_cast(L, v, ty_scalar(dt)).v, {0}, false};
@@ -263,6 +272,7 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
     lower_foreach(L, view, copy_elem, &cc);
     lower_decref(L, src);
   }
+  lower_unhold(L, mark);
   lower_release(L, view);
   lower_release(L, v);
 }

@@ -120,7 +120,9 @@ static Val lower_np_alloc(Lower *L, Node *n, CallInfo *ci) {
   Val a = lower_alloc(L, t, shape);
   /* nrt_alloc zeroes: empty and zeros are done */
   if (strncmp(nm, "ones", 4) == 0 || strncmp(nm, "full", 4) == 0) {
+    int mark = lower_hold(L, a);  /* the fill value may raise */
     Val fv = strncmp(nm, "ones", 4) == 0 ? (Val){ty_int64, lower_i64(L, 1), false} : lower_expr(L, ci->args[1]);
+    lower_unhold(L, mark);
     FillV f = {t->dtype, lower_cast(L, fv, ty_scalar(t->dtype)).v};
     lower_foreach(L, a, fill_v, &f);
   }
@@ -222,6 +224,7 @@ static int push_args(Lower *L, FuncSpec *callee, CallInfo *ci, LLVMValueRef *out
   for (int i = 0; i < ci->nargs; i++) {
     Type *pt = callee->argtypes[i];
     vals[i] = lower_cast(L, lower_expr(L, ci->args[i]), pt);
+    lower_hold(L, vals[i]);  /* until the call (call_spec drops it): later arguments may raise */
     if (pt->kind == TY_ARRAY) {
       out[k++] = lower_arr_mi(L, vals[i].v);
       out[k++] = lower_arr_data(L, vals[i].v);
@@ -240,6 +243,7 @@ static void propagate(Lower *L, LLVMValueRef st) {
   LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, st, lower_i32(L, 0), ""), bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);
   LLVMBuildStore(L->b, st, L->status);
+  lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);
 }
@@ -251,7 +255,9 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
   LLVMValueRef ret = lower_entry_alloca(L, lower_type(L, rt), "cret");
   args[0] = L->err;
   args[1] = ret;
+  int mark = L->nheld;
   int k = 2 + push_args(L, callee, ci, args + 2, vals);
+  lower_unhold(L, mark);
   LLVMValueRef st = LLVMBuildCall2(L->b, fnty, fn, args, (unsigned)k, "");
   for (int i = 0; i < ci->nargs; i++) lower_release(L, vals[i]);
   propagate(L, st);

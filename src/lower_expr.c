@@ -376,13 +376,17 @@ Val lower_expr(Lower *L, Node *n) {
     case ND_Tuple: {
       LLVMValueRef r = LLVMGetUndef(lower_type(L, n->ty));
       bool owned = false;
+      int mark = L->nheld;
       for (int i = 0; i < n->elts.len; i++) {
         Val e = lower_expr(L, n->elts.items[i]);
-        /* a tuple holding arrays owns a reference to each */
+        /* a tuple holding arrays owns a reference to each (held until the
+        ** tuple is whole: a later element may raise) */
         if (L->refcount && e.ty->kind != TY_SCALAR && !e.owned) lower_incref(L, e);
         owned = owned || (L->refcount && e.ty->kind != TY_SCALAR);
+        lower_hold(L, (Val){e.ty, e.v, L->refcount && e.ty->kind != TY_SCALAR});
         r = LLVMBuildInsertValue(L->b, r, e.v, (unsigned)i, "");
       }
+      lower_unhold(L, mark);
       return (Val){n->ty, r, owned};
     }
     default: LM_UNREACHABLE();

@@ -38,12 +38,15 @@ static void store_target(Lower *L, Node *t, Val v) {
 
 static void lower_assign(Lower *L, Node *s) {
   Val v = lower_expr(L, s->value);
-  /* a = b = value: every target takes its own reference */
+  /* a = b = value: every target takes its own reference; the value is held
+  ** while a target's indices are computed (they may raise) */
+  int mark = lower_hold(L, v);
   for (int i = 0; i < s->targets.len; i++) {
     Val vi = v;
     vi.owned = false;
     store_target(L, s->targets.items[i], vi);
   }
+  lower_unhold(L, mark);
   lower_release(L, v);
 }
 
@@ -62,8 +65,10 @@ static void lower_augassign(Lower *L, Node *s) {
   LLVMValueRef p = lower_elem_ptr(L, t, &base);
   DType dt = base.ty->dtype;
   Val cur = {ty_scalar(dt), lower_load_elem(L, dt, p), false};
+  int mark = lower_hold(L, base);  /* the value and the operation may raise */
   Val rhs = lower_expr(L, s->value);
   Val r = {s->ty, lower_binop(L, s->op, cur, rhs, s->ty, s->loc), false};
+  lower_unhold(L, mark);
   lower_store_elem(L, dt, p, lower_cast(L, r, ty_scalar(dt)).v);
   lower_release(L, base);
 }

@@ -441,14 +441,39 @@ def g(n):
     assert.are.equal(before, live_now())
   end)
 
+  -- each case raises while an array it made is not in a variable yet: the
+  -- subscript's array during its index or bounds check, a tuple's earlier
+  -- element, an earlier call argument, a slice's array, the value of a slice
+  -- assignment, np.full's array during its fill value, an augmented element
   it("temporary arrays (not yet in a variable) are freed when an error is raised", function()
-    pending("temporaries are only released on the normal path: the error path releases local variables only "
-      .. "(needs cleanup tracking of owned temporaries in the lowering)")
     local before = live_now()
-    local f = njit "import numpy as np\ndef f(n, d):\n    return np.ones(n)[n // d]\n"
-    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(f, 3, 0))
-    local g = njit "import numpy as np\ndef g(n, d):\n    t = (np.ones(n), n // d)\n    return t[1]\n"
-    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(g, 3, 0))
+    local h = njit "def h(a, k):\n    return a[0] + k\n"
+    local raising = njit "def raising(a, d):\n    return a[0] // d\n"
+    local cases = {
+      { "def f(n, d):\n    return np.ones(n)[n // d]\n", "ZeroDivisionError: integer division or modulo by zero" },
+      { "def f(n, d):\n    t = (np.ones(n), n // d)\n    return t[1]\n",
+        "ZeroDivisionError: integer division or modulo by zero" },
+      { "def f(n, d):\n    return h(np.ones(n), n // d)\n", "ZeroDivisionError: integer division or modulo by zero" },
+      { "def f(n, d):\n    return raising(np.ones(n), d)\n", "ZeroDivisionError: division by zero" },
+      { "def f(n, d):\n    return np.ones(n)[1:n // d].size\n", "ZeroDivisionError: integer division or modulo by zero" },
+      { "def f(n, d):\n    a = np.zeros(n)\n    a[0:n // d] = np.ones(2)\n    return a[0]\n",
+        "ZeroDivisionError: integer division or modulo by zero" },
+      { "def f(n, d):\n    return np.full(n, 1.0 / d)[0]\n", "ZeroDivisionError: division by zero" },
+      { "def f(n, d):\n    t = (np.ones(n), np.zeros(n))\n    return t[(n // d) % 2][0]\n",
+        "ZeroDivisionError: integer division or modulo by zero" },
+      { "def f(n, d):\n    np.ones(n)[0] += n // d\n    return 1\n",
+        "ZeroDivisionError: integer division or modulo by zero" },
+    }
+    for i, c in ipairs(cases) do
+      local f = lumba.njit { env = { h = h, raising = raising } } ("import numpy as np\n" .. c[1])
+      assert.are.equal(c[2], H.error_of(f, 4, 0), "case " .. i)
+      assert.are.equal(before, live_now(), "case " .. i)
+      assert.is_number(f(4, 2), "case " .. i)  -- the same function works afterwards
+      assert.are.equal(before, live_now(), "case " .. i)
+    end
+    -- an index out of bounds (boundscheck) while the array is a temporary
+    local g = lumba.njit { boundscheck = true } "import numpy as np\ndef g(n):\n    return np.ones(n)[n + 5]\n"
+    assert.truthy(H.error_of(g, 3):find("IndexError", 1, true))
     assert.are.equal(before, live_now())
   end)
 
