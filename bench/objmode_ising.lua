@@ -54,3 +54,7 @@ local to, eo = best(ising)
 assert(eh == eo, "results differ")
 print(string.format("ising N=%d on %s: hand-written Lua %.3f s, object mode %.3f s, ratio %.2f (target <= 2)",
   N, kind, th, to, to / th))
+-- for bench/run.lua (make bench): seconds of each, best of 3
+print(string.format("N %d", N))
+print(string.format("HANDLUA %.9g", th))
+print(string.format("OBJMODE %.9g", to))

@@ -272,6 +272,13 @@ if selected("latency") then
       latency[k] = { status = "skip", reason = avail.lumba }
     end
   end
+  -- object mode (the Lua translation jit falls back to) against the loop
+  -- written by hand in plain Lua, one process, best of 3 each
+  do
+    local r = sys.run({ "lua5.4", root .. "/bench/objmode_ising.lua", quick and "50" or "500" }, env(), S.limit)
+    latency.objmode = r.ok and r.values.OBJMODE and r.values.HANDLUA and
+      { status = "ok", values = r.values } or { status = "error", reason = r.error or "printed no OBJMODE line" }
+  end
   if avail.numba == true then
     fresh_processes("numba_import", { python, numba_run, "import" })
     fresh_processes("numba_first", { python, numba_run, "firstcall", seed, n }, nil,

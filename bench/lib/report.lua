@@ -130,6 +130,9 @@ function M.latency(L)
   out("  Numba first call (compile+run)   " .. lat(L.numba_first, true))
   out("  lumba first call, warm cache     " .. lat(L.lumba_cache, true))
   out("  Numba first call, warm cache     " .. lat(L.numba_cache, true))
+  local om = L.objmode
+  out("  object mode / plain Lua, ising   " .. (om and om.status == "ok" and
+    string.format("%.3f s / %.3f s", om.values.OBJMODE, om.values.HANDLUA) or lat(om)))
   local ld, nd = L.lumba_dispatch, L.numba_dispatch
   if ld and ld.status == "ok" then
     out(string.format("  lumba dispatch                   %.1f ns/call (Lua function %.1f, C function %s, empty loop %.1f; others %s)",
@@ -299,6 +302,11 @@ function M.markdown(ctx)
       nd.values.DISPATCH, nd.values.PYCALL, fmt_others(nd.foreign)) or lat(nd)
     w("| dispatch of `def f(x): return x + 1.0`, " .. ctx.settings.calls .. " calls from a loop | " ..
       md_escape(lds) .. " | " .. md_escape(nds) .. " |")
+    local om = L.objmode
+    w("| object mode (jit's fallback: the function translated to Lua) on the seed's Ising energy, best of 3 | " ..
+      md_escape(om and om.status == "ok" and string.format(
+      "N = %d: %.3f s; the same loop written by hand in plain Lua: %.3f s (`bench/objmode_ising.lua`)",
+      om.values.N, om.values.OBJMODE, om.values.HANDLUA) or lat(om)) .. " | |")
     w("")
   end
   w("## Targets")

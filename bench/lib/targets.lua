@@ -132,6 +132,9 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
   because(llvm_ms and string.format(
     "the cache's fast path missed (LUMBA_DEBUG_CACHE=1 says why), so the hit went through LLVM's JIT, " ..
     "and loading libLLVM alone takes %.3g ms", llvm_ms))
+  local om = L.objmode and L.objmode.status == "ok" and L.objmode.values
+  at_most(list, 5, "object mode on ising_energy (N = 500) within 2× of the loop written by hand in plain Lua",
+    om and om.OBJMODE / om.HANDLUA or nil, 2, "%.2f×", lwhy(L.objmode))
   local ld = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.DISPATCH
   at_most(list, 3, "dispatch overhead ≤ 75 ns per call", ld or nil, 75, "%.1f ns", lwhy(L.lumba_dispatch))
   noisy(L.lumba_dispatch)
