@@ -25,6 +25,7 @@
 #include <llvm/Config/llvm-config.h>
 
 #include "cache.h"
+#include "kernel_cache.h"
 #include "cachefast.h"
 #include "cachefile.h"
 #include "cachekey.h"
@@ -256,28 +257,6 @@ static bool read_entry(lua_State *L, const char *path, const char *key, const ch
 
 /* Writes the entry through a temporary file renamed over path. 0, or an
 ** errno value and *what names the step that failed. No Lua calls. */
-static int write_entry(const char *dir, const char *path, const char *key, const char *sym, const char *obj,
-                       size_t objlen, const char *ir, const char **what) {
-  size_t symlen = strlen(sym), irlen = ir ? strlen(ir) : 0;
-  unsigned char h[CF_SIZE];
-  memset(h, 0, sizeof h);
-  memcpy(h + CF_MAGIC, CACHEFILE_MAGIC, 8);
-  cachefile_put_le(h + CF_FORMAT, CACHEFILE_FORMAT, 4);
-  memcpy(h + CF_VERSION, LM_VERSION, strlen(LM_VERSION) < 16 ? strlen(LM_VERSION) : 16);
-  memcpy(h + CF_KEY, key, CACHE_KEY_HEX);
-  cachefile_put_le(h + CF_SYMLEN, symlen, 4);
-  cachefile_put_le(h + CF_OBJLEN, objlen, 8);
-  cachefile_put_le(h + CF_IRLEN, irlen, 8);
-  Sha256 s;
-  sha256_init(&s);
-  sha256_update(&s, sym, symlen);
-  sha256_update(&s, obj, objlen);
-  sha256_update(&s, ir ? ir : "", irlen);
-  sha256_final(&s, h + CF_SUM);
-  const void *parts[] = {h, sym, obj, ir ? ir : ""};
-  size_t lens[] = {sizeof h, symlen, objlen, irlen};
-  return cachefile_write(dir, path, parts, lens, 4, what);
-}
 
 /* ---- the size cap: least recently used entries go ----
 ** Every hit sets its entry's modification time to now; a write that brings
@@ -288,9 +267,14 @@ static int write_entry(const char *dir, const char *path, const char *key, const
 
 #define CACHE_DEFAULT_MAX_BYTES (256LL << 20)
 
+static bool ends_with(const char *f, const char *suffix) {
+  size_t n = strlen(f), k = strlen(suffix);
+  return f[0] != '.' && n > k && strcmp(f + n - k, suffix) == 0;
+}
+
+/* entries: CPU code, and the PTX of kernels (kernel_cache.h) */
 static bool is_entry(const char *f) {
-  size_t n = strlen(f), k = strlen(CACHE_SUFFIX);
-  return f[0] != '.' && n > k && strcmp(f + n - k, CACHE_SUFFIX) == 0;
+  return ends_with(f, CACHE_SUFFIX) || ends_with(f, KCACHE_SUFFIX);
 }
 
 /* LUMBA_CACHE_MAX_BYTES: bytes, with an optional k, m or g (KiB, MiB,
@@ -537,7 +521,7 @@ void cache_done(Compile *C, const char *name, DispSpec *out, const char *obj, si
   }
   const char *path = push_path(L, dir, name, out->key);
   const char *what = NULL;
-  int e = write_entry(dir, path, out->key, out->symbol, obj, objlen, out->llvm_ir, &what);
+  int e = cachefile_write_entry(dir, path, out->key, out->symbol, obj, objlen, out->llvm_ir, &what);
   if (e != 0) {
     const char *msg = lua_pushfstring(L, "cache: %s '%s' (%s); compiled code is not cached", what, dir,
                                       strerror(e));
@@ -610,8 +594,7 @@ void cache_index(Compile *C, const char *name, DispSpec *out) {
 /* ---- lumba.cache ---- */
 
 static bool is_index(const char *f) {
-  size_t n = strlen(f), k = strlen(CACHEFILE_INDEX_SUFFIX);
-  return f[0] != '.' && n > k && strcmp(f + n - k, CACHEFILE_INDEX_SUFFIX) == 0;
+  return ends_with(f, CACHEFILE_INDEX_SUFFIX);
 }
 
 static bool is_tmp(const char *f) {

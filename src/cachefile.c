@@ -447,3 +447,26 @@ bool cachefile_read_index(lua_State *L, const char *path, const char *pre, Cache
   }
   return true;
 }
+
+int cachefile_write_entry(const char *dir, const char *path, const char *key, const char *sym, const char *obj,
+                          size_t objlen, const char *ir, const char **what) {
+  size_t symlen = strlen(sym), irlen = ir ? strlen(ir) : 0;
+  unsigned char h[CF_SIZE];
+  memset(h, 0, sizeof h);
+  memcpy(h + CF_MAGIC, CACHEFILE_MAGIC, 8);
+  cachefile_put_le(h + CF_FORMAT, CACHEFILE_FORMAT, 4);
+  memcpy(h + CF_VERSION, LM_VERSION, strlen(LM_VERSION) < 16 ? strlen(LM_VERSION) : 16);
+  memcpy(h + CF_KEY, key, CACHEFILE_KEY_HEX);
+  cachefile_put_le(h + CF_SYMLEN, symlen, 4);
+  cachefile_put_le(h + CF_OBJLEN, objlen, 8);
+  cachefile_put_le(h + CF_IRLEN, irlen, 8);
+  Sha256 s;
+  sha256_init(&s);
+  sha256_update(&s, sym, symlen);
+  sha256_update(&s, obj, objlen);
+  sha256_update(&s, ir ? ir : "", irlen);
+  sha256_final(&s, h + CF_SUM);
+  const void *parts[] = {h, sym, obj, ir ? ir : ""};
+  size_t lens[] = {sizeof h, symlen, objlen, irlen};
+  return cachefile_write(dir, path, parts, lens, 4, what);
+}

@@ -67,6 +67,11 @@ bool cachefile_read_entry(lua_State *L, const char *path, const char *key, const
 int cachefile_write(const char *dir, const char *path, const void *const *parts, const size_t *lens, int n,
                     const char **what);
 
+/* Writes an entry (the header above, then sym, obj and ir; ir may be NULL)
+** with cachefile_write. 0 or an errno value and *what. */
+int cachefile_write_entry(const char *dir, const char *path, const char *key, const char *sym, const char *obj,
+                          size_t objlen, const char *ir, const char **what);
+
 /* ---- the index ---- */
 
 typedef struct CacheIndexNote {

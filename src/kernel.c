@@ -13,6 +13,7 @@
 #include "devarray.h"
 #include "dispatch.h"
 #include "kernel.h"
+#include "kernel_cache.h"
 
 #define LAUNCH_MT "lumba.kernel_launch"
 
@@ -108,8 +109,13 @@ static CUfunction kernel_function(lua_State *L, CudaState *S, Dispatcher *d, Dis
   int dev = S->devno;
   if (k->fn[dev]) return k->fn[dev];
   if (k->ptx == NULL) {
-    cudrv_push_ptx(L, S, s->kernel_ir, strlen(s->kernel_ir), S->cur->cc_major, S->cur->cc_minor,
-                   d->opt.fastmath != 0, NULL);
+    /* cache=true: the PTX from an earlier process, else compiled and kept */
+    char key[65] = "";
+    bool fm = d->opt.fastmath != 0;
+    if (!(d->opt.cache && kcache_get(L, d->name, s->kernel_ir, S->cur->cc_major, S->cur->cc_minor, fm, key))) {
+      cudrv_push_ptx(L, S, s->kernel_ir, strlen(s->kernel_ir), S->cur->cc_major, S->cur->cc_minor, fm, NULL);
+      if (d->opt.cache) kcache_put(L, d->name, key, lua_tostring(L, -1), lua_rawlen(L, -1));
+    }
     size_t n;
     const char *ptx = lua_tolstring(L, -1, &n);
     k->ptx = malloc(n + 1);
