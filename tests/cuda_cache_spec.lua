@@ -60,7 +60,7 @@ io.write(string.format("%%.1f %%d\n", s, lumba.cache.info().entries))
   return out, err
 end
 
-describe("cuda.jit{cache=true} #gpu", function()
+describe("cuda.jit{cache=true} #gpu #hardware", function()  -- PTX: not in the simulator
   H.gpu_it("keeps each kernel's PTX: a second process loads it, an edit or a damaged file misses", function()
     local dir = os.tmpname()
     os.remove(dir)
