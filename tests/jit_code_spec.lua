@@ -98,6 +98,27 @@ describe("compiled code", function()
     end
   end)
 
+  -- njit freezes only the caller's locals its source names: a loop keeping
+  -- the previous function in a local does not chain every function to it
+  it("of a function only held by a local the next function's source does not name is removed", function()
+    local out, code = run([[
+local lumba = require "lumba"
+local prev
+for i = 1, 20 do
+  local f = lumba.njit(("def f%d(x):\n    return x + %d\n"):format(i, i))
+  assert(f(1) == 1 + i)
+  prev = f
+end
+local g = lumba.njit("def g(x):\n    return prev(x) * 2\n")
+assert(g(1) == 42)
+collectgarbage() collectgarbage()
+io.write(lumba.cache.info().jitted, "\n")
+]])
+    -- prev (f20) and g, which names it; f1 .. f19 are gone
+    assert.are.equal("2\n", out)
+    assert.are.equal(0, code)
+  end)
+
   it("loaded from the on-disk cache is removed and loaded again", function()
     local dir = os.tmpname()
     os.remove(dir)

@@ -52,7 +52,11 @@ end
 -- njit(src) | njit{opts}(src) | njit(opts, src) | njit("sig", src) | njit({"sig", ...}, src)
 function lumba.njit(a, b)
   local globals, locals = caller_globals(2), caller_locals(2)
-  if is_source(a) and b == nil then return make(a, nil, globals, locals) end
+  -- make reports the caller's mistakes 3 levels up: no tail calls to it
+  if is_source(a) and b == nil then
+    local d = make(a, nil, globals, locals)
+    return d
+  end
   local opts
   if type(a) == "string" then
     opts = { signatures = { a } }
@@ -64,8 +68,14 @@ function lumba.njit(a, b)
     error("bad argument #1 to 'njit' (source string, function, AST table, options table or signature expected, got "
       .. type(a) .. ")", 2)
   end
-  if b ~= nil then return make(b, opts, globals, locals) end
-  return function(src) return make(src, opts, globals, caller_locals(2)) end
+  if b ~= nil then
+    local d = make(b, opts, globals, locals)
+    return d
+  end
+  return function(src)
+    local d = make(src, opts, globals, caller_locals(2))
+    return d
+  end
 end
 
 -- ---- lumba.load: a pasted Numba module ----
@@ -149,6 +159,15 @@ function make(src, opts, globals, locals)
   local fn  -- a function written in Lua (lumba.luafront): its AST, and it is its own object mode
   if type(src) == "function" then fn, src, opts, globals, locals = src, require("lumba.luafront").translate(src, opts, lumba) end
   opts = with_decorators(src, opts or {})
+  -- only the locals a source text names: holding the others (an earlier
+  -- function kept in a local, say) would keep them alive as long as this one
+  if locals and type(src) == "string" then
+    local used = {}
+    for name, v in pairs(locals) do
+      if src:find("%f[%w_]" .. name .. "%f[^%w_]") then used[name] = v end
+    end
+    locals = used
+  end
   if locals and next(locals) then
     local env = opts.env
     local proxy = setmetatable({}, { __index = function(_, k)
@@ -173,12 +192,23 @@ function make(src, opts, globals, locals)
     -- not inside this file; errors about the source carry their own position
     local msg = tostring(d)
     local stripped, n = msg:gsub("^[^\n]-init%.lua:%d+: ", "")
-    error(stripped, n > 0 and 3 or 0)
+    -- a message with no position of its own is about the call as well
+    error(stripped, (n > 0 or not stripped:find("^[^\n]-:%d+:")) and 3 or 0)
   end
   local sigs = opts.signatures
   if type(sigs) == "string" then sigs = { sigs } end
   if sigs then
-    for _, s in ipairs(sigs) do d:compile(s, true) end
+    for _, s in ipairs(sigs) do
+      local cok, err = pcall(d.compile, d, s, true)
+      if not cok then
+        -- a bad signature is the caller's mistake, reported at its call;
+        -- errors in the source carry their own position
+        local msg = tostring(err)
+        local sig_err = msg:match("^bad argument #%d+ to '[^']*' %((.*)%)$")
+        if sig_err then error(sig_err, 3) end
+        error(err, 0)
+      end
+    end
   end
   if fn then objmode_fns[d] = fn end
   return d
@@ -255,7 +285,8 @@ function lumba.jit(a, b)
     for k, v in pairs(opts) do o[k] = v end
     if not o.nopython then o.fallback = true end
     o.nopython = nil
-    return make(src, o, globals, locals)
+    local d = make(src, o, globals, locals)  -- not a tail call: make reports 3 levels up
+    return d
   end
   if is_source(a) and b == nil then return build(a, nil) end
   if type(a) == "table" and a.tag == nil then
@@ -273,7 +304,8 @@ function lumba.cuda.jit(a, b)
   local function build(src, opts)
     local o = { target = "cuda" }
     for k, v in pairs(opts or {}) do o[k] = v end
-    return make(src, o, globals, locals)
+    local d = make(src, o, globals, locals)  -- not a tail call: make reports 3 levels up
+    return d
   end
   if is_source(a) and b == nil then return build(a) end
   local opts
