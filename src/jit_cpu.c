@@ -34,8 +34,9 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "jit_cpu.h"
-#include "maps.h"
+#include "libgcc.h"
 #include "lm.h"
+#include "maps.h"
 
 struct LmJit {
   LLVMOrcThreadSafeContextRef tsc;  // context modules are built in
@@ -114,12 +115,6 @@ static void report_session_error(void *ctx, LLVMErrorRef e) {
 ** links them), libgcc_s is not (it comes in as a dependency of libLLVM, loaded
 ** RTLD_LOCAL with lumba.core), so the process generator cannot find these:
 ** every LmJit defines them from the copies this library links. */
-double __powidf2(double, int);
-float __powisf2(float, int);
-__int128 __divti3(__int128, __int128);
-__int128 __modti3(__int128, __int128);
-unsigned __int128 __udivti3(unsigned __int128, unsigned __int128);
-unsigned __int128 __umodti3(unsigned __int128, unsigned __int128);
 
 static int define_helpers(LmJit *J, char **err) {
   const char *const names[] = {"__powidf2", "__powisf2", "__divti3",

@@ -11,16 +11,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "libgcc.h"
 #include "nrt.h"
 #include "objload.h"
 #include "stack.h"
 
-double __powidf2(double, int);
-float __powisf2(float, int);
-__int128 __divti3(__int128, __int128);
-__int128 __modti3(__int128, __int128);
-unsigned __int128 __udivti3(unsigned __int128, unsigned __int128);
-unsigned __int128 __umodti3(unsigned __int128, unsigned __int128);
 
 typedef struct ExtSym {
   const char *name;
