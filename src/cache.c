@@ -185,32 +185,14 @@ void cache_key(Compile *C, LmJit *J, int disp_idx, FuncSpec *spec, Type *declare
 
 /* ---- messages ---- */
 
-static bool debug_on(void) {
-  const char *v = getenv("LUMBA_DEBUG_CACHE");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
-/* "f(int64, float64[:])" of the specialization being compiled */
-static const char *spec_label(lua_State *L, const DispSpec *out, const char *name) {
-  luaL_Buffer b;
-  luaL_buffinit(L, &b);
-  luaL_addstring(&b, name);
-  luaL_addchar(&b, '(');
-  for (int i = 0; i < out->nargs; i++) {
-    if (i) luaL_addstring(&b, ", ");
-    luaL_addstring(&b, out->argtypes[i]->name);
-  }
-  luaL_addchar(&b, ')');
-  luaL_pushresult(&b);
-  return lua_tostring(L, -1);
-}
-
+/* "lumba cache: <what> f(int64, float64[:]) key <16 hex>: <why> (<path>)" */
 static void debug_say(lua_State *L, const char *what, const char *name, const DispSpec *out, const char *why,
                       const char *path) {
-  if (!debug_on()) return;
-  const char *label = spec_label(L, out, name);
-  fprintf(stderr, "lumba cache: %s %s key %.16s: %s (%s)\n", what, label, out->key, why, path);
-  lua_pop(L, 1);
+  (void)L;
+  if (!cachefile_debug()) return;
+  char sig[512];
+  fprintf(stderr, "lumba cache: %s %s(%s) key %.16s: %s (%s)\n", what, name,
+          ty_args_text(out->argtypes, out->nargs, sig, sizeof sig), out->key, why, path);
 }
 
 /* One warning per state about the cache directory: through lumba.warnings(msg)

@@ -138,20 +138,12 @@ typedef struct Lookup {
   DispSpec *out;        // the result of the outermost load
 } Lookup;
 
-static bool debug_on(void) {
-  const char *v = getenv("LUMBA_DEBUG_CACHE");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
 /* "lumba cache: fast <what> f(int64, float64[:]) key <16 hex>: <why> (<path>)" on stderr */
 static void say(const char *what, const Dispatcher *d, Type **argtypes, int nargs, const char *key, const char *why,
                 const char *path) {
-  if (!debug_on()) return;
+  if (!cachefile_debug()) return;
   char sig[512];
-  size_t n = 0;
-  sig[0] = '\0';
-  for (int i = 0; i < nargs && n < sizeof sig; i++)
-    n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%s", i ? ", " : "", argtypes[i]->name);
+  ty_args_text(argtypes, nargs, sig, sizeof sig);
   fprintf(stderr, "lumba cache: fast %s %s(%s)%s%.16s: %s (%s)\n", what, d->name, sig, key ? " key " : "",
           key ? key : "", why, path ? path : "-");
 }
@@ -165,10 +157,7 @@ static double now_ms(void) {
 /* LUMBA_VERBOSE=1: "lumba: loaded f(int64) -> int64 from the cache in 0.12 ms (no compilation)" */
 static void report(const DispSpec *out, const char *name, double ms) {
   char sig[512];
-  size_t n = 0;
-  sig[0] = '\0';
-  for (int i = 0; i < out->nargs && n < sizeof sig; i++)
-    n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%s", i ? ", " : "", out->argtypes[i]->name);
+  ty_args_text(out->argtypes, out->nargs, sig, sizeof sig);
   fprintf(stderr, "lumba: loaded %s(%s) -> %s from the cache in %.2f ms (no compilation)\n", name, sig, out->ret->name,
           ms);
 }

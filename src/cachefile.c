@@ -24,6 +24,11 @@ enum { IX_MAGIC = 0, IX_FORMAT = 8, IX_VERSION = 12, IX_PRE = 28, IX_LEN = 92, I
 
 /* ---- names ---- */
 
+bool cachefile_debug(void) {
+  const char *v = getenv("LUMBA_DEBUG_CACHE");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
 const char *cachefile_push_dir(lua_State *L) {
   const char *d = getenv("LUMBA_CACHE_DIR");
   if (d && *d) return lua_pushstring(L, d);

@@ -42,6 +42,8 @@ enum {
   CF_IRLEN = 104, CF_SUM = 112, CF_SIZE = 144
 };
 
+/* LUMBA_DEBUG_CACHE=1: every lookup says on stderr why it missed */
+bool cachefile_debug(void);
 /* the cache directory, pushed; NULL (nothing pushed) when there is none */
 const char *cachefile_push_dir(lua_State *L);
 /* dir/<name>-<hex><suffix>, pushed (the name made file-safe, for people) */

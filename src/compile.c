@@ -318,10 +318,7 @@ static int compile_protected(lua_State *L) {
 /* LUMBA_VERBOSE=1: where the time of a compilation went */
 static void report(const Job *job, const DispSpec *out) {
   char sig[512];
-  size_t n = 0;
-  sig[0] = '\0';
-  for (int i = 0; i < out->nargs && n < sizeof sig; i++)
-    n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%s", i ? ", " : "", out->argtypes[i]->name);
+  ty_args_text(out->argtypes, out->nargs, sig, sizeof sig);
   const double *t = job->t;
   if (job->gpu && !job->sim)
     fprintf(stderr, "lumba: compiled kernel %s(%s): parse %.2f ms, infer %.2f ms, lower %.2f ms (NVVM and load at the first launch)\n",

@@ -602,24 +602,18 @@ static int dispatch_lua_compile(lua_State *L) {
   return 0;
 }
 
-/* which specializations pick_spec may return: any, or those of one side of
-** a kernel (the GPU's have NVVM IR, the simulator's are CPU code) */
-enum { SIDE_ANY, SIDE_GPU, SIDE_SIM };
-
-static bool on_side(const DispSpec *s, int side) {
-  return side == SIDE_ANY || (side == SIDE_GPU) == (s->kernel_ir != NULL);
-}
-
-static DispSpec *pick_side(lua_State *L, Dispatcher *d, int idx, int side);
+/* The specialization for the signature at idx (the newest one when none
+** is given); gpu_only: one with NVVM IR, not the CUDA simulator's CPU code. */
+static DispSpec *pick_side(lua_State *L, Dispatcher *d, int idx, bool gpu_only);
 static DispSpec *pick_spec(lua_State *L, Dispatcher *d, int idx) {
-  return pick_side(L, d, idx, SIDE_ANY);
+  return pick_side(L, d, idx, false);
 }
 
-static DispSpec *pick_side(lua_State *L, Dispatcher *d, int idx, int side) {
+static DispSpec *pick_side(lua_State *L, Dispatcher *d, int idx, bool gpu_only) {
   if (lua_isnoneornil(L, idx)) {
     if (d->specs == NULL) luaL_error(L, "%s has not been compiled yet: call it or compile a signature first", d->name);
     for (DispSpec *s = d->specs; s; s = s->next)
-      if (on_side(s, side)) return s;
+      if (!gpu_only || s->kernel_ir) return s;
     luaL_error(L, "%s has no GPU specialization (it ran in the CUDA simulator): compile one with "
                "cuda.simulate(false) first", d->name);
   }
@@ -630,8 +624,9 @@ static DispSpec *pick_side(lua_State *L, Dispatcher *d, int idx, int side) {
   int n = ty_parse_signature(&S->types, sig, &ret, args, LM_MAXARGS, err, sizeof err);
   if (n < 0) luaL_argerror(L, idx, lua_pushfstring(L, "bad signature: %s", err));
   for (DispSpec *s = d->specs; s; s = s->next)
-    if (s->nargs == n && memcmp(s->argtypes, args, sizeof(Type *) * (size_t)n) == 0 && on_side(s, side)) return s;
-  luaL_error(L, "%s has no %sspecialization for %s", d->name, side == SIDE_GPU ? "GPU " : "", sig);
+    if (s->nargs == n && memcmp(s->argtypes, args, sizeof(Type *) * (size_t)n) == 0 && (!gpu_only || s->kernel_ir))
+      return s;
+  luaL_error(L, "%s has no %sspecialization for %s", d->name, gpu_only ? "GPU " : "", sig);
   return NULL;
 }
 
@@ -681,7 +676,7 @@ static int dispatch_lua_inspect_llvm(lua_State *L) {
 /* d:_gpu_llvm([sig]): the LLVM IR of a GPU specialization (inspect_ptx) */
 static int dispatch_lua_gpu_llvm(lua_State *L) {
   Dispatcher *d = check_disp(L, 1);
-  lua_pushstring(L, pick_side(L, d, 2, SIDE_GPU)->llvm_ir);
+  lua_pushstring(L, pick_side(L, d, 2, true)->llvm_ir);
   return 1;
 }
 

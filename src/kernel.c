@@ -129,13 +129,17 @@ static CUfunction kernel_function(lua_State *L, CudaState *S, Dispatcher *d, Dis
 
 static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs);
 
-DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
-  Dispatcher *d = lua_touserdata(L, disp_idx);
+/* the types of the nargs launch arguments from stack index first, in at */
+static void arg_types(lua_State *L, Dispatcher *d, int first, int nargs, Type **at) {
   LmState *LS = lmstate_get(L);
   if (nargs != d->nparams)
     luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams, d->nparams == 1 ? "" : "s", nargs);
-  Type *at[LM_MAXARGS];
   for (int i = 0; i < nargs; i++) at[i] = kernel_arg_type(L, LS, first + i, i + 1);
+}
+
+DispSpec *kernel_spec(lua_State *L, int disp_idx, int first, int nargs) {
+  Type *at[LM_MAXARGS];
+  arg_types(L, lua_touserdata(L, disp_idx), first, nargs, at);
   return spec_for_types(L, disp_idx, at, nargs);
 }
 
@@ -213,11 +217,7 @@ static int kernel_lua_call(lua_State *L) {
     f = ln->fn;
   } else {
     ln->spec = NULL;
-    LmState *LS = lmstate_get(L);
-    if (nargs != d->nparams)
-      luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams, d->nparams == 1 ? "" : "s",
-                 nargs);
-    for (int i = 0; i < nargs; i++) ln->at[i] = kernel_arg_type(L, LS, i + 2, i + 1);
+    arg_types(L, d, 2, nargs, ln->at);
     s = spec_for_types(L, didx, ln->at, nargs);
     f = S->sim ? NULL : kernel_function(L, S, d, s);
     /* the simulator's state is not cached: switching cuda.simulate must retype */

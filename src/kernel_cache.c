@@ -3,7 +3,6 @@
 ** (kernel_cache.h).
 */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cachefile.h"
@@ -13,8 +12,7 @@
 #include "sha256.h"
 
 static void say(const char *what, const char *name, const char *key, const char *why, const char *path) {
-  const char *v = getenv("LUMBA_DEBUG_CACHE");
-  if (v == NULL || *v == '\0' || strcmp(v, "0") == 0) return;
+  if (!cachefile_debug()) return;
   fprintf(stderr, "lumba cache: ptx %s %s key %.16s: %s (%s)\n", what, name, key, why, path ? path : "-");
 }
 

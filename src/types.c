@@ -138,6 +138,13 @@ Type *ty_unify(TypeTable *T, Type *a, Type *b) {
   return NULL;
 }
 
+const char *ty_args_text(Type *const *args, int n, char *buf, size_t cap) {
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < n && k < cap; i++) k += (size_t)snprintf(buf + k, cap - k, "%s%s", i ? ", " : "", args[i]->name);
+  return buf;
+}
+
 const char *ty_display(const Type *t, char *buf, size_t len) {
   if (t == NULL) {
     snprintf(buf, len, "<unknown>");

@@ -67,6 +67,8 @@ Type *ty_unify(TypeTable *T, Type *a, Type *b);
 ** the number of arguments, or -1 with a message in err. */
 int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
                        int maxargs, char *err, size_t errlen);
+/* "int64, float64[:]": the names of n argument types, for messages */
+const char *ty_args_text(Type *const *args, int n, char *buf, size_t cap);
 /* A short name for messages: "float64[:]" for any 1-d float64 array. */
 const char *ty_display(const Type *t, char *buf, size_t len);
 
