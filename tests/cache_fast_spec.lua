@@ -4,22 +4,8 @@
 -- to a temporary directory; each child prints key=value lines (results and
 -- lumba.cache.info()) that the test checks.
 local lumba = require "lumba"
-
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local function slurp(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local function spit(path, s)
-  local f = assert(io.open(path, "wb"))
-  f:write(s)
-  f:close()
-end
+local H = require "helpers"
+local q, slurp, spit = H.shell_quote, H.slurp, H.spit
 
 local dirs = {}
 local function tmpdir()

@@ -3,21 +3,7 @@
 local lumba = require "lumba"
 local H = require "helpers"
 
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local function slurp(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local function spit(path, s)
-  local f = assert(io.open(path, "wb"))
-  f:write(s)
-  f:close()
-end
+local q, slurp, spit = H.shell_quote, H.slurp, H.spit
 
 -- the .lptx files of dir
 local function ptx_files(dir)

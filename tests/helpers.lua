@@ -53,4 +53,23 @@ function H.run_lua(env, code)
   return out
 end
 
+-- s quoted for the shell
+function H.shell_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- the bytes of a file, nil when it cannot be read
+function H.slurp(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- writes s to a file
+function H.spit(path, s)
+  local f = assert(io.open(path, "wb"))
+  f:write(s)
+  f:close()
+end
+
 return H
