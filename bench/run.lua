@@ -242,14 +242,9 @@ if selected("latency") then
   end
   -- require works without the compiler, so it is measured even then
   fresh_processes("lumba_require", { "lua5.4", lumba_run, "require" })
-  -- the LLVM library the backend links: its load is part of every first call
-  local llvm_lib = sys.line("ldd " .. sys.quote(root .. "/build/lumba/backend.so") ..
-    " | awk '/libLLVM/ {print $3}'")
-  if llvm_lib and llvm_lib ~= "" then
-    fresh_processes("llvm_load", { "lua5.4", lumba_run, "llvmload", llvm_lib })
-  else
-    latency.llvm_load = { status = "skip", reason = "backend.so links no libLLVM (or ldd is missing)" }
-  end
+  -- the backend (and the LLVM it links): its load is part of every first call
+  fresh_processes("llvm_load", { "lua5.4", lumba_run, "backendload", root .. "/build/lumba/backend.so" },
+    { LUMBA_PRELOAD = "0" })
   if avail.lumba == true then
     fresh_processes("lumba_first", { "lua5.4", lumba_run, "firstcall", seed, n }, nil,
       fresh_cache("LUMBA_CACHE_DIR"))

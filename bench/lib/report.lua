@@ -125,7 +125,7 @@ function M.latency(L)
   out("LATENCY (each in fresh processes; median)")
   out("  require \"lumba\"                 " .. lat(L.lumba_require, true))
   out("  import numba                     " .. lat(L.numba_import, true))
-  out("  load libLLVM (lumba's backend)   " .. lat(L.llvm_load, true))
+  out("  load lumba's backend (LLVM)      " .. lat(L.llvm_load, true))
   out("  lumba first call (compile+run)   " .. lat(L.lumba_first, true))
   out("  Numba first call (compile+run)   " .. lat(L.numba_first, true))
   out("  lumba first call, warm cache     " .. lat(L.lumba_cache, true))
@@ -287,7 +287,7 @@ function M.markdown(ctx)
     w("|---|---|---|")
     w("| `require \"lumba\"` / `import numba` | " .. md_escape(lat(L.lumba_require, true)) .. " | " ..
       md_escape(lat(L.numba_import, true)) .. " |")
-    w("| loading libLLVM-14, which the backend links (part of every first call) | " ..
+    w("| loading the backend, backend.so with the parts of LLVM 14 it links (part of every first call) | " ..
       md_escape(lat(L.llvm_load, true)) .. " | |")
     w("| first call, compiling | " .. md_escape(lat(L.lumba_first, true)) .. " | " ..
       md_escape(lat(L.numba_first, true)) .. " |")

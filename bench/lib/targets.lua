@@ -125,13 +125,13 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
   at_most(list, 3, "first call of ising_energy_numba in a fresh process ≤ 30 ms",
     lv(L.lumba_first) and lv(L.lumba_first) * 1e3, 30, "%.3g ms", lwhy(L.lumba_first))
   noisy(L.lumba_first)
-  because(llvm_ms and string.format("loading libLLVM takes %.3g ms of it", llvm_ms))
+  because(llvm_ms and string.format("loading the backend (LLVM) takes %.3g ms of it", llvm_ms))
   at_most(list, 5, "first call with a warm cache (njit{cache=true}, fresh process) ≤ 3 ms",
     lv(L.lumba_cache) and lv(L.lumba_cache) * 1e3, 3, "%.3g ms", lwhy(L.lumba_cache))
   noisy(L.lumba_cache)
   because(llvm_ms and string.format(
     "the cache's fast path missed (LUMBA_DEBUG_CACHE=1 says why), so the hit went through LLVM's JIT, " ..
-    "and loading libLLVM alone takes %.3g ms", llvm_ms))
+    "and loading the backend (LLVM) alone takes %.3g ms", llvm_ms))
   local om = L.objmode and L.objmode.status == "ok" and L.objmode.values
   at_most(list, 5, "object mode on ising_energy (N = 500) within 2× of the loop written by hand in plain Lua",
     om and om.OBJMODE / om.HANDLUA or nil, 2, "%.2f×", lwhy(L.objmode))
@@ -145,7 +145,7 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
     lv(L.lumba_first) and lv(L.numba_first) and lv(L.numba_first) / lv(L.lumba_first), 10, "%.1f×",
     lwhy(lv(L.lumba_first) and L.numba_first or L.lumba_first))
   noisy(L.lumba_first, L.numba_first)
-  because(llvm_ms and string.format("%.3g ms of lumba's first call are loading libLLVM; Numba's excludes `import numba`",
+  because(llvm_ms and string.format("%.3g ms of lumba's first call are loading the backend (LLVM); Numba's excludes `import numba`",
     llvm_ms))
   local nd = L.numba_dispatch and L.numba_dispatch.status == "ok" and L.numba_dispatch.values.DISPATCH
   at_most(list, 8, "dispatch overhead below Numba's (lumba / Numba < 1)", ld and nd and ld / nd or nil,

@@ -6,7 +6,7 @@
 --        lua5.4 bench/lumba/run.lua kernel <kind> <file.py> <parallel 0|1> args...
 --        lua5.4 bench/lumba/run.lua firstcall <file.py> <N> [cache]   (cache: HITS/MISSES too)
 --        lua5.4 bench/lumba/run.lua require
---        lua5.4 bench/lumba/run.lua llvmload <libLLVM.so>
+--        lua5.4 bench/lumba/run.lua backendload <backend.so>
 --        lua5.4 bench/lumba/run.lua dispatch <file.py> <calls>
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local root = here .. "/../.."
@@ -228,9 +228,12 @@ function modes.firstcall(path, n, cache)
   end
 end
 
--- seconds to load the LLVM shared library lumba's backend links (dlopen and
--- relocation): the floor under a first call, cached or not, in a process
-function modes.llvmload(path)
+-- seconds to load lumba's backend (backend.so with the LLVM parts it links:
+-- dlopen, relocation, LLVM's static constructors): the floor under every
+-- first compilation in a process. Run with LUMBA_PRELOAD=0, so that require
+-- does not start loading it in the background.
+function modes.backendload(path)
+  require "lumba"
   local t0 = now()
   local ok, err = package.loadlib(path, "*")
   local t1 = now()
