@@ -16,22 +16,25 @@ WARN = -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//')
 # backend.so links the LLVM components it uses statically, its symbols hidden:
 # libLLVM-14.so (every target, 110 MB) costs a first call ~11 ms to load and
-# relocate; the X86 and NVPTX parts alone load in ~1 ms. LLVM_LINK=shared
+# relocate; the X86 and NVPTX parts alone, with libstdc++, in ~3 ms (and
+# LLVM's options can be set without touching another LLVM in the process). LLVM_LINK=shared
 # links libLLVM-14.so instead (faster to link, slower to load).
 LLVM_LINK ?= static
 LLVM_COMPONENTS = core analysis bitreader bitwriter irreader linker passes orcjit \
   x86codegen x86asmparser x86desc x86info nvptxcodegen nvptxdesc nvptxinfo
 ifeq ($(LLVM_LINK),static)
+LLVM_PRIVATE = -DLUMBA_LLVM_PRIVATE
 LLVM_LIBS := -Wl,--gc-sections -Wl,--exclude-libs,ALL $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) \
   $(shell $(LLVM_CONFIG) --link-static --libs $(LLVM_COMPONENTS) 2>/dev/null) \
-  -Wl,--as-needed $(shell $(LLVM_CONFIG) --link-static --system-libs 2>/dev/null) -lstdc++ -Wl,--no-as-needed
+  -Wl,--as-needed $(shell $(LLVM_CONFIG) --link-static --system-libs 2>/dev/null) -Wl,--no-as-needed \
+  -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
 else
 LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs 2>/dev/null)
 endif
 OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC $(WARN) $(CFLAGS) \
-             $(LUA_INC) $(LLVM_CFLAGS) $(EXTRA_CFLAGS)
+             $(LUA_INC) $(LLVM_CFLAGS) $(LLVM_PRIVATE) $(EXTRA_CFLAGS)
 LDLIBS = $(LLVM_LIBS) -lomp -lpthread -ldl -lm
 CORE_LIBS = -lpthread -ldl -lm
 # LLVM's OpenMP runtime (libomp, package libomp-14-dev) runs prange loops:

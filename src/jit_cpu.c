@@ -27,6 +27,7 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
@@ -69,6 +70,15 @@ struct JitCode {
 static pthread_once_t native_once = PTHREAD_ONCE_INIT;
 
 static void init_native(void) {
+#ifdef LUMBA_LLVM_PRIVATE
+  /* No runtime unrolling of loops: it was 1.5 ms of a 9 ms compilation (its
+  ** scalar-evolution work) and bought nothing the loop vectoriser's
+  ** interleaving had not (make bench, every kernel). Full unrolling of loops
+  ** with a constant trip count stays. A command-line option is global to
+  ** the LLVM it is given to: only set in lumba's own, linked-in copy. */
+  const char *const argv[] = {"lumba", "-unroll-runtime=false"};
+  LLVMParseCommandLineOptions(2, argv, NULL);
+#endif
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   LLVMInitializeNativeAsmParser();
@@ -112,7 +122,7 @@ static void report_session_error(void *ctx, LLVMErrorRef e) {
 
 /* libgcc's helpers that LLVM's code generator calls (llvm.powi, 128-bit
 ** division). libm and libc are in a Lua process's global symbol scope (lua5.4
-** links them), libgcc_s is not (it comes in as a dependency of libLLVM, loaded
+** links them), libgcc_s is not (it comes in as a dependency of libomp, loaded
 ** RTLD_LOCAL with lumba.core), so the process generator cannot find these:
 ** every LmJit defines them from the copies this library links. */
 
