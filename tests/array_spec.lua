@@ -573,6 +573,37 @@ describe("__tostring", function()
 end)
 
 describe("array memory", function()
+  -- whether the mapping holding address addr was advised MADV_HUGEPAGE (the
+  -- "hg" of its VmFlags in /proc/self/smaps): deterministic, whatever the
+  -- kernel then gives it
+  local huge_check = [[
+    local function advised(addr)
+      local inside = false
+      for line in io.lines("/proc/self/smaps") do
+        local lo, hi = line:match("^(%x+)%-(%x+) ")
+        if lo then
+          inside = tonumber(lo, 16) <= addr and addr < tonumber(hi, 16)
+        elseif inside and line:match("^VmFlags:") then
+          return line:match(" hg") ~= nil
+        end
+      end
+      error("no mapping holds the address")
+    end
+    local lumba = require "lumba"
+    local big, small = lumba.zeros(1250000, "float32"), lumba.zeros(2 ^ 18, "float32")
+    local function address(a) return tonumber(tostring(a:data_ptr()):match("0x(%x+)"), 16) end
+    print(string.format("BIG %s SMALL %s", advised(address(big) + 3 * 2 ^ 20), advised(address(small))))
+  ]]
+
+  it("buffers of 4 MiB and more are advised to use huge pages, unless LUMBA_HUGEPAGES=0", function()
+    local f = io.open("/proc/self/smaps")
+    if f == nil then pending("no /proc/self/smaps") return end
+    f:close()
+    local h = require "helpers"
+    assert.matches("BIG true SMALL false", h.run_lua("", huge_check), 1, true)
+    assert.matches("BIG false SMALL false", h.run_lua("LUMBA_HUGEPAGES=0", huge_check), 1, true)
+  end)
+
   it("__close releases the buffer at the end of the scope", function()
     local before = lumba._live_meminfos()
     local keep
