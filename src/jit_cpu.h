@@ -48,11 +48,11 @@ int jit_define_symbols(LmJit *J, const char *const *names, void *const *addrs, i
 ** width. 0 on success, else -1 and *err. */
 int jit_optimize(LmJit *J, LLVMModuleRef M, int level, char **err);
 
-/* Host assembly text of M (a clone is compiled, M is unchanged); malloc'd,
-** NUL-terminated. NULL and *err on failure. */
+/* Host assembly text of M; malloc'd, NUL-terminated. NULL and *err on
+** failure. Code generation rewrites M: dispose of it after. */
 char *jit_emit_asm(LmJit *J, LLVMModuleRef M, char **err);
-/* Object code of M (M unchanged), malloc'd, *len bytes; what jit_add_object
-** loads. NULL and *err on failure. */
+/* Object code of M, malloc'd, *len bytes; what jit_add_object loads. NULL and
+** *err on failure. Code generation rewrites M: dispose of it after. */
 char *jit_emit_object(LmJit *J, LLVMModuleRef M, size_t *len, char **err);
 
 /* Adds M to the main JITDylib; code is generated at the first lookup of one
