@@ -195,6 +195,33 @@ static void push_node(lua_State *L, Node *n) {
 
 void ast_to_lua(lua_State *L, Node *n) { push_node(L, n); }
 
+/* The module's top-level defs with their names, positions and decorators
+** only: what njit reads options from, without building the whole tree. */
+void ast_decorators_to_lua(lua_State *L, Node *module) {
+  lua_createtable(L, 0, 2);
+  lua_pushliteral(L, "Module");
+  lua_setfield(L, -2, "tag");
+  lua_newtable(L);
+  int k = 0;
+  for (int i = 0; i < module->body.len; i++) {
+    Node *d = module->body.items[i];
+    if (d->kind != ND_FunctionDef) continue;
+    lua_createtable(L, 0, 5);
+    lua_pushliteral(L, "FunctionDef");
+    lua_setfield(L, -2, "tag");
+    lua_pushstring(L, d->name);
+    lua_setfield(L, -2, "name");
+    push_list(L, &d->decorators);
+    lua_setfield(L, -2, "decorator_list");
+    lua_pushinteger(L, d->loc.line);
+    lua_setfield(L, -2, "lineno");
+    lua_pushinteger(L, d->loc.col);
+    lua_setfield(L, -2, "col_offset");
+    lua_rawseti(L, -2, ++k);
+  }
+  lua_setfield(L, -2, "body");
+}
+
 /* ==== Lua tables to C tree ============================================ */
 
 /* where a value was found: "BinOp.left", "Module.body[3]", and the

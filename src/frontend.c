@@ -4,15 +4,19 @@
 ** whatever happens, then the error (if any) is raised again
 ** (luaD_protectedparser's shape).
 */
+#include <string.h>
+
 #include <lauxlib.h>
 
 #include "frontend.h"
 
-/* parse(arena, source) -> Module table */
+/* parse(arena, source, decorators_only) -> Module table */
 static int parse_protected(lua_State *L) {
   Arena *a = lua_touserdata(L, 1);
   const Source *src = lua_touserdata(L, 2);
-  ast_to_lua(L, parse_source(L, a, src));
+  Node *module = parse_source(L, a, src);
+  if (lua_toboolean(L, 3)) ast_decorators_to_lua(L, module);
+  else ast_to_lua(L, module);
   return 1;
 }
 
@@ -37,13 +41,20 @@ static int with_arena(lua_State *L, lua_CFunction f, int nargs) {
   return 1;
 }
 
+/* parse(src [, chunkname [, "decorators"]]): the third argument asks for
+** the top-level defs' names and decorators only (njit reads its options
+** there; building the whole tree cost it half of its time) */
 static int frontend_lua_parse(lua_State *L) {
   size_t len;
   const char *text = luaL_checklstring(L, 1, &len);
   Source src = {luaL_optstring(L, 2, "<string>"), text, len};
+  const char *what = luaL_optstring(L, 3, NULL);
+  if (what && strcmp(what, "decorators") != 0)
+    return luaL_argerror(L, 3, "\"decorators\" or nothing expected");
   lua_settop(L, 2);
   lua_pushlightuserdata(L, &src);
-  return with_arena(L, parse_protected, 1);
+  lua_pushboolean(L, what != NULL);
+  return with_arena(L, parse_protected, 2);
 }
 
 /* test hook: table -> C tree -> table, so a spec can check the reader */

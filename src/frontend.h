@@ -25,8 +25,11 @@ Node *parse_source(lua_State *L, Arena *a, const Source *src);
 Node *ast_from_lua(lua_State *L, int idx, Arena *a, const Source *src);
 /* Push the Lua-table form of n. */
 void ast_to_lua(lua_State *L, Node *n);
+/* Push a Module table holding only module's top-level FunctionDefs, each
+** with only its name, position and decorator_list. */
+void ast_decorators_to_lua(lua_State *L, Node *module);
 
-/* adds lumba.core.parse(src [, chunkname]) */
+/* adds lumba.core.parse(src [, chunkname [, "decorators"]]) */
 void frontend_open(lua_State *L);
 
 #endif

@@ -228,6 +228,26 @@ describe("lumba.parse", function()
     assert.are.equal(ISING_TREE, shape(lumba.parse(SEEDS.ising), true))
   end)
 
+  it("with \"decorators\", gives only the top-level defs' names, positions and decorators", function()
+    local full = lumba.parse(SEEDS.psum)
+    local d = lumba.parse(SEEDS.psum, "<psum>", "decorators")
+    assert.are.equal(1, #d.body)  -- the import is left out
+    local def, want = d.body[1], full.body[2]
+    assert.are.equal("FunctionDef", def.tag)
+    assert.are.equal(want.name, def.name)
+    assert.are.equal(want.lineno, def.lineno)
+    assert.are.equal(want.col_offset, def.col_offset)
+    assert.are.equal(shape(want.decorator_list), shape(def.decorator_list))
+    assert.is_nil(def.body)
+    assert.has_error(function() lumba.parse(SEEDS.psum, "x", "body") end,
+      "bad argument #3 to 'parse' (\"decorators\" or nothing expected)")
+    -- syntax errors are the same either way
+    local ok1, e1 = pcall(lumba.parse, "def f(:\n", "c")
+    local ok2, e2 = pcall(lumba.parse, "def f(:\n", "c", "decorators")
+    assert.is_false(ok1 or ok2)
+    assert.are.equal(e1, e2)
+  end)
+
   it("parses every seed verbatim, decorators and imports included", function()
     local decay = lumba.parse(SEEDS.decay)
     assert.are.equal("[ImportFrom(module='numba', names=[alias(name='cuda')]), " ..

@@ -140,7 +140,7 @@ end
 local function with_decorators(src, opts)
   if type(src) ~= "string" or opts.decorators_read or not src:find("@", 1, true) then return opts end
   local chunk = opts.chunkname or "<string>"
-  local ok, tree = pcall(core.parse, src, chunk)
+  local ok, tree = pcall(core.parse, src, chunk, "decorators")
   if not ok then return opts end  -- the dispatcher reports the syntax error
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" and (opts.name == nil or st.name == opts.name) then
