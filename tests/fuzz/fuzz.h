@@ -62,6 +62,10 @@ static inline int fz_more(const Bytes *b) {
 static inline lua_State *fz_state(void) {
   static lua_State *L;
   if (L) return L;
+  /* no loading of backend.so on a background thread: its coverage counters
+  ** would register with libFuzzer while an input runs (a crash inside
+  ** libFuzzer, seen in CI); it loads on this thread at the first compile */
+  setenv("LUMBA_PRELOAD", "0", 1);
   L = luaL_newstate();
   luaL_openlibs(L);
   const char *extra = getenv("FUZZ_LUA_PATH");
