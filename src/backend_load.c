@@ -42,7 +42,7 @@ static void load_once(void) {
 }
 
 /* ---- loading in the background ----
-** Loading LLVM takes ~10 ms. backend_preload (called by luaopen) starts it
+** Loading LLVM takes ~3 ms. backend_preload (called by luaopen) starts it
 ** on a detached thread, so require stays fast and a script that prepares
 ** its data before the first call finds the compiler ready. Everything that
 ** could race with that thread waits for it first: backend_get, fork()
