@@ -145,7 +145,9 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
     lv(L.lumba_first) and lv(L.numba_first) and lv(L.numba_first) / lv(L.lumba_first), 10, "%.1f×",
     lwhy(lv(L.lumba_first) and L.numba_first or L.lumba_first))
   noisy(L.lumba_first, L.numba_first)
-  because(llvm_ms and string.format("%.3g ms of lumba's first call are loading the backend (LLVM); Numba's excludes `import numba`",
+  because(llvm_ms and string.format("%.3g ms of lumba's first call load the backend; nearly all the rest is LLVM's O3 pipeline and X86 code generator running cold " ..
+    "(LUMBA_VERBOSE=1 shows the split; compiling the same function again in that process takes about half as long as this first call); " ..
+    "Numba's figure excludes `import numba`, which loads its LLVM",
     llvm_ms))
   local nd = L.numba_dispatch and L.numba_dispatch.status == "ok" and L.numba_dispatch.values.DISPATCH
   at_most(list, 8, "dispatch overhead below Numba's (lumba / Numba < 1)", ld and nd and ld / nd or nil,
