@@ -346,15 +346,6 @@ static void evict(const char *dir, const char *path) {
 
 /* ---- fetch and store ---- */
 
-static char *dup_n(const char *s, size_t n) {
-  char *p = malloc(n + 1);
-  if (p) {
-    memcpy(p, s, n);
-    p[n] = '\0';
-  }
-  return p;
-}
-
 /* Publishes the code of out under its key: a later specialization with the
 ** same key reuses it (fetch_jitted) while any user of it is alive. */
 static void remember(lua_State *L, DispSpec *out) {
@@ -412,8 +403,8 @@ static bool fetch_jitted(lua_State *L, LmJit *J, DispSpec *out) {
   void *w = jit_lookup(J, wrap, &err);
   if (w == NULL) raise_jit(L, "lumba: internal error: %s is gone from the JIT: %s", wrap, err);
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))w;
-  out->symbol = dup_n(sym, strlen(sym));
-  out->llvm_ir = dup_n(ir, strlen(ir));
+  out->symbol = strdup(sym);
+  out->llvm_ir = strdup(ir);
   if (out->symbol == NULL || out->llvm_ir == NULL) luaL_error(L, "not enough memory");
   return true;
 }
@@ -478,8 +469,8 @@ bool cache_fetch(Compile *C, LmJit *J, const char *name, DispSpec *out) {
     return disk_miss(L, cs, out, name, lua_tostring(L, -1), path, top);
   }
   out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))w;
-  out->symbol = dup_n(e.sym, e.symlen);
-  out->llvm_ir = dup_n(e.ir, e.irlen);
+  out->symbol = strndup(e.sym, e.symlen);
+  out->llvm_ir = strndup(e.ir, e.irlen);
   if (out->symbol == NULL || out->llvm_ir == NULL) luaL_error(L, "not enough memory");
   cs->hits++;
   debug_say(L, "hit", name, out, "loaded", path);

@@ -254,15 +254,6 @@ static bool check_notes(lua_State *L, Lookup *lk, int didx, const CacheIndex *ix
   return ok;
 }
 
-static char *dup_n(const char *s, size_t n) {
-  char *p = malloc(n + 1);
-  if (p) {
-    memcpy(p, s, n);
-    p[n] = '\0';
-  }
-  return p;
-}
-
 /* The DispSpec of d (at didx) for argtypes from the cache, counted as a
 ** hit; NULL and lk->why on a miss. */
 static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **argtypes, int nargs,
@@ -335,9 +326,9 @@ static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **
         out->ret = ix.ret;
         out->ret_slots = ty_slots(ix.ret);
         out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))wrap;
-        out->symbol = dup_n(ix.symbol, strlen(ix.symbol));
-        out->llvm_ir = dup_n(ir ? ir : "", ir ? irlen : 0);
-        out->types = dup_n(ix.types, strlen(ix.types));
+        out->symbol = strdup(ix.symbol);
+        out->llvm_ir = strndup(ir ? ir : "", ir ? irlen : 0);
+        out->types = strdup(ix.types);
         memcpy(out->key, ix.key, CACHEFILE_KEY_HEX + 1);
         if (out->symbol == NULL || out->llvm_ir == NULL || out->types == NULL) {
           dispatch_free_spec(out);

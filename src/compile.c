@@ -143,13 +143,6 @@ static void arena_oom(void *ud) {
   luaL_error((lua_State *)ud, "not enough memory to compile");
 }
 
-static char *dup_c(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
-}
-
 static char *types_text(Compile *C, FuncSpec *spec) {
   luaL_Buffer b;
   lua_State *L = C->L;
@@ -168,7 +161,7 @@ static char *types_text(Compile *C, FuncSpec *spec) {
     luaL_addvalue(&b);
   }
   luaL_pushresult(&b);
-  char *s = dup_c(lua_tostring(L, -1));
+  char *s = strdup(lua_tostring(L, -1));
   lua_pop(L, 1);
   return s;
 }
@@ -288,14 +281,14 @@ static int compile_protected(lua_State *L) {
     job->mod = C->mod = fm;
   }
   job->t[T_LOWER] = compile_now_ms();
-  if (C->pardiag) out->pardiag = dup_c(C->pardiag);
+  if (C->pardiag) out->pardiag = strdup(C->pardiag);
 
   char *err = NULL;
   if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
   job->t[T_OPT] = compile_now_ms();
-  out->symbol = dup_c(spec->symbol);
+  out->symbol = strdup(spec->symbol);
   char *ir = LLVMPrintModuleToString(C->mod);
-  out->llvm_ir = dup_c(ir);
+  out->llvm_ir = strdup(ir);
   LLVMDisposeMessage(ir);
   if (cache_code_deps(C, code, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
@@ -421,11 +414,11 @@ static int compile_kernel_protected(lua_State *L) {
   }
   LLVMDisposeMessage(verr);
   char *ir = LLVMPrintModuleToString(C->mod);
-  job->out->kernel_ir = dup_c(ir);
+  job->out->kernel_ir = strdup(ir);
   LLVMDisposeMessage(ir);
-  job->out->kernel_name = dup_c(kname);
-  job->out->symbol = dup_c(spec->symbol);
-  job->out->llvm_ir = dup_c(job->out->kernel_ir);
+  job->out->kernel_name = strdup(kname);
+  job->out->symbol = strdup(spec->symbol);
+  job->out->llvm_ir = strdup(job->out->kernel_ir);
   return 0;
 }
 
@@ -459,9 +452,9 @@ static int compile_sim_protected(lua_State *L) {
   char *err = NULL;
   if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
   job->t[T_OPT] = compile_now_ms();
-  job->out->symbol = dup_c(spec->symbol);
+  job->out->symbol = strdup(spec->symbol);
   char *ir = LLVMPrintModuleToString(C->mod);
-  job->out->llvm_ir = dup_c(ir);
+  job->out->llvm_ir = strdup(ir);
   LLVMDisposeMessage(ir);
   LLVMModuleRef m = job->mod;
   job->mod = NULL;  /* the JIT owns it now, also on failure */

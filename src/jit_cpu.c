@@ -535,20 +535,13 @@ int jit_code_add_object(JitCode *c, const char *obj, size_t len, char **err) {
   return 0;
 }
 
-static char *dup_str(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
-}
-
 int jit_code_publish(JitCode *c, const char *key, const char *symbol, const char *ir, char **err) {
   LmJit *J = c->J;
   if (J == NULL || c->key != NULL) return 0;
   if (J->nkeyed >= J->nindex && index_grow(J, err) != 0) return -1;
-  c->key = dup_str(key);
-  c->symbol = dup_str(symbol);
-  c->ir = dup_str(ir ? ir : "");
+  c->key = strdup(key);
+  c->symbol = strdup(symbol);
+  c->ir = strdup(ir ? ir : "");
   if (c->key == NULL || c->symbol == NULL || c->ir == NULL) {
     free(c->key);
     free(c->symbol);
