@@ -26,6 +26,8 @@ struct CacheFast {
   const char **names;  // global symbols of the images (owned by them)
   void **addrs;
   int nsyms, capsyms;
+  int *slots;          // open-addressing index over names: 1 + position, 0 free
+  int nslots;          // a power of two, at least twice nsyms
   int nsynced;         // the first nsynced are defined in the JIT
   lua_Integer hits;
   unsigned loads;      // objects loaded (maps_left checks every so many)
@@ -51,10 +53,40 @@ static struct CacheFast *fast_of(LmState *S) {
   return S->fast;
 }
 
+/* FNV-1a: the slot where the search for name starts */
+static unsigned name_hash(const char *name) {
+  uint32_t h = 2166136261u;
+  for (const char *p = name; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+  return h;
+}
+
 static void *registered(const struct CacheFast *F, const char *name) {
-  for (int i = 0; F && i < F->nsyms; i++)
+  if (F == NULL || F->nslots == 0) return NULL;
+  for (unsigned k = name_hash(name) & (unsigned)(F->nslots - 1);; k = (k + 1) & (unsigned)(F->nslots - 1)) {
+    int i = F->slots[k] - 1;
+    if (i < 0) return NULL;
     if (strcmp(F->names[i], name) == 0) return F->addrs[i];
-  return NULL;
+  }
+}
+
+static void index_add(struct CacheFast *F, int i) {
+  unsigned k = name_hash(F->names[i]) & (unsigned)(F->nslots - 1);
+  while (F->slots[k]) k = (k + 1) & (unsigned)(F->nslots - 1);
+  F->slots[k] = i + 1;
+}
+
+/* room in the index for n symbols in all; false when out of memory */
+static bool index_reserve(struct CacheFast *F, int n) {
+  if (2 * n <= F->nslots) return true;
+  int cap = F->nslots ? F->nslots : 32;
+  while (cap < 2 * n) cap *= 2;
+  int *slots = calloc((size_t)cap, sizeof *slots);
+  if (slots == NULL) return false;
+  free(F->slots);
+  F->slots = slots;
+  F->nslots = cap;
+  for (int i = 0; i < F->nsyms; i++) index_add(F, i);
+  return true;
 }
 
 /* objload's resolver: the runtime table, then code loaded before */
@@ -84,9 +116,11 @@ static bool keep(struct CacheFast *F, ObjImage *im) {
     F->addrs = addrs;
     F->capsyms = cap;
   }
+  if (!index_reserve(F, F->nsyms + n)) goto oom;
   F->images[F->nimages++] = im;
   for (int i = 0; i < n; i++) {
     F->names[F->nsyms] = objload_global(im, i, &F->addrs[F->nsyms]);
+    index_add(F, F->nsyms);
     F->nsyms++;
   }
   return true;
@@ -114,6 +148,7 @@ void cachefast_free(LmState *S) {
   free(F->images);
   free(F->names);
   free(F->addrs);
+  free(F->slots);
   free(F);
   S->fast = NULL;
 }

@@ -209,6 +209,37 @@ report{result = r, after = after, h = h(6), g = g(2, 5)}
     assert.are.same({ "2", "2", "0", "25", "2", "135", "9" }, { t.hits, t.fast, t.misses, t.result, t.after, t.h, t.g })
   end)
 
+  -- 40 functions, each calling the one before: the loader finds every
+  -- callee among the symbols loaded before it (well past the first sizes of
+  -- its symbol index)
+  it("a chain of 40 cached functions loads fast and links each to its callee", function()
+    local dir = tmpdir()
+    local body = [[
+local prev = lumba.njit{cache = true}("def f0(x):\n    return x + 1\n")
+local fs = { prev }
+for k = 1, 39 do
+  prev = lumba.njit{cache = true, env = {g = prev}}(("def f%d(x):\n    return g(x) * 2 + %d\n"):format(k, k))
+  fs[#fs + 1] = prev
+end
+local r = {}
+for k = 1, #fs, 13 do r[#r + 1] = fs[k](k % 7) end
+report{result = table.concat(r, ","), last = prev(3)}
+]]
+    -- the oracle: the same recurrence in Lua
+    local function want(k, x)
+      local v = x + 1
+      for j = 1, k do v = v * 2 + j end
+      return v
+    end
+    local r = {}
+    for k = 1, 40, 13 do r[#r + 1] = tostring(want(k - 1, k % 7)) end
+    local expect = table.concat(r, ",")
+    local t = child(dir, body)
+    assert.are.same({ "0", "0", "40", expect, tostring(want(39, 3)) }, { t.hits, t.fast, t.misses, t.result, t.last })
+    t = child(dir, body)
+    assert.are.same({ "40", "40", "0", expect, tostring(want(39, 3)) }, { t.hits, t.fast, t.misses, t.result, t.last })
+  end)
+
   -- the index written by the first compilation must not load a second copy
   -- of code the JIT already holds (its symbols would be defined twice)
   it("a second dispatcher of code the JIT compiled in this process shares the JIT's code", function()
