@@ -16,24 +16,29 @@ WARN = -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//')
 # backend.so links the LLVM components it uses statically, its symbols hidden:
 # libLLVM-14.so (every target, 110 MB) costs a first call ~11 ms to load and
-# relocate; the X86 and NVPTX parts alone, with libstdc++, in ~3 ms (and
-# LLVM's options can be set without touching another LLVM in the process). LLVM_LINK=shared
-# links libLLVM-14.so instead (faster to link, slower to load).
+# relocate; the X86 parts alone, with libstdc++, ~2.5 ms (and LLVM's options
+# can be set without touching another LLVM in the process). nvptx.so (LLVM's
+# NVPTX backend, used only where libNVVM is missing) has a copy of its own:
+# inside backend.so it cost every first call 0.3 ms more to load.
+# LLVM_LINK=shared links libLLVM-14.so instead (faster to link, slower to load).
 LLVM_LINK ?= static
-LLVM_COMPONENTS = core analysis bitreader bitwriter irreader linker passes orcjit \
-  x86codegen x86asmparser x86desc x86info nvptxcodegen nvptxdesc nvptxinfo
+LLVM_COMPONENTS = core analysis irreader passes orcjit x86codegen x86desc x86info
+NVPTX_LLVM_COMPONENTS = core analysis bitreader irreader linker passes nvptxcodegen nvptxdesc nvptxinfo
 # packed relative relocations (DT_RELR, binutils 2.38+, glibc 2.36+): the
 # backend's 108,000 relocations load 0.25 ms faster
 LD_RELR := $(shell $(CC) -shared -Wl,-z,pack-relative-relocs -o /dev/null -x c /dev/null 2>/dev/null && \
   echo -Wl,-z,pack-relative-relocs)
 ifeq ($(LLVM_LINK),static)
 LLVM_PRIVATE = -DLUMBA_LLVM_PRIVATE
-LLVM_LIBS := -Wl,--gc-sections -Wl,--exclude-libs,ALL $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) \
-  $(shell $(LLVM_CONFIG) --link-static --libs $(LLVM_COMPONENTS) 2>/dev/null) \
+llvm_static = -Wl,--gc-sections -Wl,--exclude-libs,ALL $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) \
+  $(shell $(LLVM_CONFIG) --link-static --libs $(1) 2>/dev/null) \
   -Wl,--as-needed $(shell $(LLVM_CONFIG) --link-static --system-libs 2>/dev/null) -Wl,--no-as-needed \
   -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+LLVM_LIBS := $(call llvm_static,$(LLVM_COMPONENTS))
+NVPTX_LLVM_LIBS := $(call llvm_static,$(NVPTX_LLVM_COMPONENTS))
 else
 LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs 2>/dev/null)
+NVPTX_LLVM_LIBS := $(LLVM_LIBS)
 endif
 OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
@@ -52,15 +57,17 @@ OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 # Two shared objects: core.so loads fast at require; backend.so holds what
 # needs LLVM or libomp and is opened at the first compilation (src/backend.h).
 BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c) src/compile.c src/resolve.c \
-  src/jit_cpu.c src/parallel.c src/cache.c src/nvvm_llvm.c src/backend.c src/dispatch_calls.c src/fastmath.c \
+  src/jit_cpu.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c \
   src/simrun.c src/cudasim.c
 BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)
-CORE_OBJS := $(filter-out $(BACKEND_OBJS),$(OBJS))
+NVPTX_OBJS := $(BUILD)/obj/nvvm_llvm.o
+CORE_OBJS := $(filter-out $(BACKEND_OBJS) $(NVPTX_OBJS),$(OBJS))
 MODULE = $(BUILD)/lumba/core.so
 BACKEND = $(BUILD)/lumba/backend.so
+NVPTX = $(BUILD)/lumba/nvptx.so
 
 .PHONY: all test check-c example install uninstall asan tsan clean bench bench-gpu
-all: $(MODULE) $(BACKEND)
+all: $(MODULE) $(BACKEND) $(NVPTX)
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
 	@mkdir -p $(dir $@)
@@ -78,6 +85,10 @@ $(BACKEND): $(BACKEND_OBJS) $(MODULE) src/backend.map
 	$(CC) -shared -Wl,--version-script=src/backend.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) \
 	  -L$(BUILD)/lumba -l:core.so $(LDLIBS)
 
+$(NVPTX): $(NVPTX_OBJS) $(MODULE) src/nvptx.map
+	$(CC) -shared -Wl,--version-script=src/nvptx.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(NVPTX_OBJS) \
+	  -L$(BUILD)/lumba -l:core.so $(NVPTX_LLVM_LIBS) -lpthread -lm
+
 # C unit tests: the parts that need no Lua state
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
 $(BUILD)/ctest/%: tests/c/%.c $(OBJS)
@@ -88,10 +99,10 @@ $(BUILD)/ctest/%: tests/c/%.c $(OBJS)
 check-c: $(CTESTS)
 	@for t in $(CTESTS); do $$t || exit 1; done
 
-test: $(MODULE) $(BACKEND) check-c
+test: $(MODULE) $(BACKEND) $(NVPTX) check-c
 	$(BUSTED) --exclude-tags=gpu
 
-example: $(MODULE) $(BACKEND)
+example: $(MODULE) $(BACKEND) $(NVPTX)
 	lua5.4 examples/ising.lua
 
 # ASan+UBSan build of the module, then the busted suite with the runtime preloaded
@@ -100,21 +111,22 @@ UBSAN_LIB = $(shell $(CC) -print-file-name=libubsan.so)
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  EXTRA_LDFLAGS="-fsanitize=address,undefined" build-asan/lumba/core.so build-asan/lumba/backend.so
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" build-asan/lumba/core.so build-asan/lumba/backend.so build-asan/lumba/nvptx.so
 	LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
 	  LUMBA_CPATH=build-asan $(BUSTED) --exclude-tags=gpu,noasan
 
-bench: $(MODULE) $(BACKEND)
+bench: $(MODULE) $(BACKEND) $(NVPTX)
 	lua5.4 bench/run.lua
 
 # on a machine with an NVIDIA GPU and nvcc: lumba vs CUDA C vs numba-cuda
-bench-gpu: $(MODULE) $(BACKEND)
+bench-gpu: $(MODULE) $(BACKEND) $(NVPTX)
 	lua5.4 bench/run_gpu.lua
 
-install: $(MODULE) $(BACKEND)
+install: $(MODULE) $(BACKEND) $(NVPTX)
 	install -d $(DESTDIR)$(LUA_LIBDIR)/lumba $(DESTDIR)$(LUA_SHAREDIR)/lumba $(DESTDIR)$(INCDIR)
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/lumba/core.so
 	install -m 755 $(BACKEND) $(DESTDIR)$(LUA_LIBDIR)/lumba/backend.so
+	install -m 755 $(NVPTX) $(DESTDIR)$(LUA_LIBDIR)/lumba/nvptx.so
 	install -m 644 lua/lumba/*.lua $(DESTDIR)$(LUA_SHAREDIR)/lumba/
 	install -m 644 src/lumba.h $(DESTDIR)$(INCDIR)/lumba.h
 
@@ -166,7 +178,7 @@ FUZZ_ENV = ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 UBSAN_OPTIONS
 fuzz-lib:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" EXTRA_LDFLAGS="$(FUZZ_SAN)" \
-	  $(FUZZ_BUILD)/lumba/core.so $(FUZZ_BUILD)/lumba/backend.so
+	  $(FUZZ_BUILD)/lumba/core.so $(FUZZ_BUILD)/lumba/backend.so $(FUZZ_BUILD)/lumba/nvptx.so
 $(FUZZ_BUILD)/%: tests/fuzz/%.c tests/fuzz/fuzz.h fuzz-lib
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer $(LUA_INC) -Isrc -o $@ $< \
 	  $(FUZZ_BUILD)/obj/sha256.o -L$(FUZZ_BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lm
@@ -198,7 +210,7 @@ soak: $(MODULE)
 .PHONY: tsan-embed tsan-embed-lib embed-threads
 tsan-embed-lib:
 	$(MAKE) BUILD=build-tsan-embed OPT="-O1 -g" EXTRA_CFLAGS=-fsanitize=thread EXTRA_LDFLAGS=-fsanitize=thread \
-	  build-tsan-embed/lumba/core.so build-tsan-embed/lumba/backend.so
+	  build-tsan-embed/lumba/core.so build-tsan-embed/lumba/backend.so build-tsan-embed/lumba/nvptx.so
 build-tsan-embed/threads: tests/embed/threads.c tsan-embed-lib
 	$(CC) $(TSAN_CFLAGS) $(LUA_INC) -Isrc -o $@ $< -Lbuild-tsan-embed/lumba -l:core.so \
 	  -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lpthread
@@ -231,6 +243,6 @@ valgrind: $(MODULE)
 VALGRIND_CI_SPECS ?= tests/parse_errors_spec.lua tests/array_spec.lua tests/array_errors_spec.lua \
                      tests/errors_spec.lua tests/prange_spec.lua
 .PHONY: valgrind-ci
-valgrind-ci: $(MODULE) $(BACKEND)
+valgrind-ci: $(MODULE) $(BACKEND) $(NVPTX)
 	$(VALGRIND) lua5.4 $$(command -v busted) $(VALGRIND_CI_SPECS)
 	$(VALGRIND) lua5.4 $$(command -v busted) --filter='stays%swhile' --filter='shared' --filter='compiles%sagain' tests/jit_code_spec.lua

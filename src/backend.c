@@ -26,7 +26,6 @@ static const Backend backend = {
     .par_max_workers = par_max_workers,
     .cache_info = cache_lua_info,
     .cache_clear = cache_lua_clear,
-    .nvvm_compile_llvm = nvvm_compile_llvm,
     .cudasim_new = cudasim_new,
     .cudasim_launch = cudasim_launch,
 };

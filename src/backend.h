@@ -31,8 +31,6 @@ typedef struct Backend {
   int (*par_num_threads)(void);
   int (*par_max_workers)(void);
   lua_CFunction cache_info, cache_clear;
-  int (*nvvm_compile_llvm)(const char *ir, size_t len, int cc_major, int cc_minor, bool fastmath,
-                           const char *libdevice_path, char **ptx, char **log);
   /* the CUDA simulator (cudasim.h) */
   struct CudaState *(*cudasim_new)(void);
   void (*cudasim_launch)(lua_State *L, struct CudaState *S, const struct SimKernel *k, const unsigned grid[3],
@@ -44,6 +42,12 @@ typedef struct Backend {
 const Backend *backend_get(lua_State *L);
 /* core: the backend if it is already loaded, else NULL (never loads it) */
 const Backend *backend_loaded(void);
+
+/* core: nvptx.so's PTX compiler (nvvm.h nvvm_compile_llvm), loaded on the
+** first call; a Lua error if it cannot be */
+typedef int (*NvptxCompile)(const char *ir, size_t len, int cc_major, int cc_minor, bool fastmath,
+                            const char *libdevice_path, char **ptx, char **log);
+NvptxCompile backend_nvptx(lua_State *L);
 
 /* core: start loading the backend on a background thread (luaopen) */
 void backend_preload(void);

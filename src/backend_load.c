@@ -17,22 +17,27 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const Backend *table;  /* set once by load_once, then only read */
 static char why[8192];
 
-static void load_once(void) {
+/* dlopens name from the directory of this core.so, its symbols local; NULL
+** and the reason in why_out */
+static void *open_sibling(const char *name, char *path, size_t pathsize, char *why_out, size_t whysize) {
   Dl_info info;
-  char path[4096];
   if (!dladdr((void *)backend_get, &info) || info.dli_fname == NULL) {
-    snprintf(why, sizeof why, "cannot locate lumba's core module");
-    return;
+    snprintf(why_out, whysize, "cannot locate lumba's core module");
+    return NULL;
   }
-  snprintf(path, sizeof path, "%s", info.dli_fname);
+  snprintf(path, pathsize, "%s", info.dli_fname);
   char *slash = strrchr(path, '/');
   size_t dir = slash ? (size_t)(slash - path + 1) : 0;
-  snprintf(path + dir, sizeof path - dir, "backend.so");
+  snprintf(path + dir, pathsize - dir, "%s", name);
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (h == NULL) {
-    snprintf(why, sizeof why, "cannot load %s: %s", path, dlerror());
-    return;
-  }
+  if (h == NULL) snprintf(why_out, whysize, "cannot load %s: %s", path, dlerror());
+  return h;
+}
+
+static void load_once(void) {
+  char path[4096];
+  void *h = open_sibling("backend.so", path, sizeof path, why, sizeof why);
+  if (h == NULL) return;
   const Backend *(*entry)(void) = (const Backend *(*)(void))dlsym(h, "lumba_backend_table");
   if (entry == NULL) {
     snprintf(why, sizeof why, "%s has no lumba_backend_table", path);
@@ -91,4 +96,25 @@ const Backend *backend_get(lua_State *L) {
 
 const Backend *backend_loaded(void) {
   return table;
+}
+
+/* ---- nvptx.so: LLVM's NVPTX backend, for machines with a CUDA driver but
+** no libNVVM (nvvm_llvm.c). A library of its own, opened on first use:
+** linked into backend.so it cost every first compilation 0.3 ms to load. */
+static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
+static NvptxCompile nvptx_fn;  /* set once by nvptx_load, then only read */
+static char nvptx_why[8192];
+
+static void nvptx_load(void) {
+  char path[4096];
+  void *h = open_sibling("nvptx.so", path, sizeof path, nvptx_why, sizeof nvptx_why);
+  if (h == NULL) return;
+  nvptx_fn = (NvptxCompile)dlsym(h, "nvvm_compile_llvm");
+  if (nvptx_fn == NULL) snprintf(nvptx_why, sizeof nvptx_why, "%s has no nvvm_compile_llvm", path);
+}
+
+NvptxCompile backend_nvptx(lua_State *L) {
+  pthread_once(&nvptx_once, nvptx_load);
+  if (nvptx_fn == NULL) luaL_error(L, "lumba: %s", nvptx_why);
+  return nvptx_fn;
 }

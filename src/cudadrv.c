@@ -459,7 +459,7 @@ void cudrv_push_ptx(lua_State *L, CudaState *S, const char *ir, size_t len, int 
                      &ptx, &log);
     free(text);
   } else {
-    r = backend_get(L)->nvvm_compile_llvm(ir, len, cc_major, cc_minor, fastmath, libdevice, &ptx, &log);
+    r = backend_nvptx(L)(ir, len, cc_major, cc_minor, fastmath, libdevice, &ptx, &log);
   }
   lua_pushstring(L, r == 0 ? ptx : log ? log : "PTX compilation failed");
   free(ptx);

@@ -81,7 +81,6 @@ static void init_native(void) {
 #endif
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
-  LLVMInitializeNativeAsmParser();
 }
 
 /* A malloc'd copy of a formatted message into *err (NULL if out of memory;

@@ -67,6 +67,7 @@ int nvvm_compile(Nvvm *nv, const char *ir, size_t len, int cc_major, int cc_mino
 ** text (LLVM 14's dialect or the NVVM one), links libdevice when
 ** libdevice_path is given, optimises at O3 and emits PTX for the highest
 ** sm_XY this LLVM knows that is <= the device's. Same return convention. */
+/* (in nvptx.so: core.so reaches it through backend_nvptx) */
 int nvvm_compile_llvm(const char *ir, size_t len, int cc_major, int cc_minor, bool fastmath,
                       const char *libdevice_path, char **ptx, char **log);
 

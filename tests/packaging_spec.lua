@@ -38,6 +38,9 @@ describe("packaging", function()
     assert(ok, out)
     local root = dest .. "/usr"
     assert(io.open(root .. "/include/lumba.h"), "lumba.h not installed")
+    for _, so in ipairs { "core.so", "backend.so", "nvptx.so" } do
+      assert(io.open(root .. "/lib/lua/5.4/lumba/" .. so), so .. " not installed")
+    end
     local ok2, out2 = sh(script:format(root, root, root))
     assert(ok2, out2)
     assert.are.equal("41\n", out2)
