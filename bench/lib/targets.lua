@@ -170,6 +170,17 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
         noisy(s, p)
         because((d.row.foreign or 0) > 0.5 and string.format(
           "other processes kept %.2f of the %d cores busy during this row", d.row.foreign, cores) or nil)
+        -- a memory-bound loop: C+OpenMP gains no more over C than lumba over lumba
+        local function best(a, b)
+          local x, y = d.results[a], d.results[b]
+          local tx, ty = ok(x) and x.time.median, ok(y) and y.time.median
+          return tx and ty and math.min(tx, ty) or tx or ty
+        end
+        local cs, cp = best("gcc", "clang"), best("gcc-omp", "clang-omp")
+        because(ok(s) and ok(p) and cs and cp and p.time.median <= 1.15 * cp and cs / cp < need and string.format(
+          "lumba parallel runs at C+OpenMP's speed (%.2f×) and C+OpenMP itself gains only %.2f× over serial C: " ..
+          "the loop is bound by memory bandwidth, which the cores share (lumba serial is %.2f× C serial)",
+          p.time.median / cp, cs / cp, s.time.median / cs) or nil)
       end
       at_most(list, 4, name .. ": lumba parallel ≤ 1.15× fastest C+OpenMP", ok(p) and p.ratio or nil, 1.15,
         "%.2f×", why_not(p, "no C+OpenMP reference"))
