@@ -1,5 +1,6 @@
 /*
-** jit_cpu.c — pass pipeline, ORC LLJIT per Lua state, symbol lookup.
+** jit_cpu.c — pass pipeline, ORC LLJIT per Lua state, symbol lookup (the
+** records of removable code are jit_code.c).
 **
 ** Ownership rules of the LLVM C API that this file relies on:
 **  - LLVMOrcCreateLLJIT consumes its builder, also on failure; the builder
@@ -35,36 +36,10 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "jit_cpu.h"
+#include "jit_impl.h"
 #include "libgcc.h"
 #include "lm.h"
 #include "maps.h"
-
-struct LmJit {
-  LLVMOrcThreadSafeContextRef tsc;  // context modules are built in
-  LLVMOrcLLJITRef jit;              // owns added modules, objects and code
-  LLVMOrcJITDylibRef jd;            // the JIT's main JITDylib (owned by jit)
-  LLVMTargetMachineRef tm;          // host TM for the optimiser and emission
-  char *triple, *cpu, *features;    // from LLVM: LLVMDisposeMessage
-  char *session_err;                // last error the ExecutionSession reported (malloc'd)
-  unsigned added;                   // modules and objects added (maps_guard checks every so many)
-  JitCode *codes;                   // every live JitCode (jit_free detaches them)
-  long ncodes;
-  JitCode **index;                  // published JitCodes by key: nindex buckets
-  size_t nindex, nkeyed;
-  unsigned removed;                 // code removed since the symbol pool was last swept
-};
-
-struct JitCode {
-  LmJit *J;                         // NULL once detached (the JIT is gone)
-  LLVMOrcResourceTrackerRef rt;     // tracks what was added with it; NULL once detached
-  LLVMOrcThreadSafeContextRef tsc;  // its module's own context, until jit_code_drop_context
-  int refs;
-  int ndeps, capdeps;
-  JitCode **deps;                   // code it calls (one reference each)
-  char *key, *symbol, *ir;          // when published (malloc'd)
-  JitCode *prev, *next;             // J->codes
-  JitCode *hnext;                   // J->index bucket
-};
 
 /* The only C global: LLVM's native target is registered once per process. */
 static pthread_once_t native_once = PTHREAD_ONCE_INIT;
@@ -85,7 +60,7 @@ static void init_native(void) {
 
 /* A malloc'd copy of a formatted message into *err (NULL if out of memory;
 ** err itself may be NULL when the caller wants no message). */
-static void seterr(char **err, const char *fmt, ...) {
+void jit_seterr(char **err, const char *fmt, ...) {
   if (err == NULL) return;
   va_list ap;
   va_start(ap, fmt);
@@ -101,9 +76,9 @@ static void seterr(char **err, const char *fmt, ...) {
 }
 
 /* Consumes e and reports "what: message". */
-static void seterr_llvm(char **err, const char *what, LLVMErrorRef e) {
+void jit_seterr_llvm(char **err, const char *what, LLVMErrorRef e) {
   char *msg = LLVMGetErrorMessage(e);  // consumes e
-  seterr(err, "%s: %s", what, msg);
+  jit_seterr(err, "%s: %s", what, msg);
   LLVMDisposeErrorMessage(msg);
 }
 
@@ -115,7 +90,7 @@ static void report_session_error(void *ctx, LLVMErrorRef e) {
   char *msg = LLVMGetErrorMessage(e);
   free(J->session_err);
   J->session_err = NULL;
-  seterr(&J->session_err, "%s", msg);
+  jit_seterr(&J->session_err, "%s", msg);
   LLVMDisposeErrorMessage(msg);
 }
 
@@ -143,7 +118,7 @@ LmJit *jit_new(char **err) {
   pthread_once(&native_once, init_native);
   LmJit *J = calloc(1, sizeof *J);
   if (J == NULL) {
-    seterr(err, "jit: out of memory");
+    jit_seterr(err, "jit: out of memory");
     return NULL;
   }
   J->triple = LLVMGetDefaultTargetTriple();
@@ -152,7 +127,7 @@ LmJit *jit_new(char **err) {
   LLVMTargetRef target;
   char *msg = NULL;
   if (LLVMGetTargetFromTriple(J->triple, &target, &msg)) {
-    seterr(err, "jit: no target for %s: %s", J->triple, msg ? msg : "?");
+    jit_seterr(err, "jit: no target for %s: %s", J->triple, msg ? msg : "?");
     LLVMDisposeMessage(msg);
     jit_free(J);
     return NULL;
@@ -160,7 +135,7 @@ LmJit *jit_new(char **err) {
   J->tm = host_tm(J, target);
   LLVMTargetMachineRef jit_tm = host_tm(J, target);
   if (J->tm == NULL || jit_tm == NULL) {
-    seterr(err, "jit: cannot create a target machine for %s (%s)", J->triple, J->cpu);
+    jit_seterr(err, "jit: cannot create a target machine for %s (%s)", J->triple, J->cpu);
     if (jit_tm) LLVMDisposeTargetMachine(jit_tm);
     jit_free(J);
     return NULL;
@@ -172,7 +147,7 @@ LmJit *jit_new(char **err) {
   LLVMErrorRef e = LLVMOrcCreateLLJIT(&J->jit, builder);        // consumes builder
   if (e) {
     J->jit = NULL;
-    seterr_llvm(err, "jit: cannot create LLJIT", e);
+    jit_seterr_llvm(err, "jit: cannot create LLJIT", e);
     jit_free(J);
     return NULL;
   }
@@ -183,7 +158,7 @@ LmJit *jit_new(char **err) {
   e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
       &gen, LLVMOrcLLJITGetGlobalPrefix(J->jit), NULL, NULL);
   if (e) {
-    seterr_llvm(err, "jit: cannot search the process's symbols", e);
+    jit_seterr_llvm(err, "jit: cannot search the process's symbols", e);
     jit_free(J);
     return NULL;
   }
@@ -196,11 +171,9 @@ LmJit *jit_new(char **err) {
   return J;
 }
 
-static void detach_codes(LmJit *J);
-
 void jit_free(LmJit *J) {
   if (J == NULL) return;
-  detach_codes(J);
+  jit_detach_codes(J);
   free(J->index);
   if (J->jit) {
     LLVMErrorRef e = LLVMOrcDisposeLLJIT(J->jit);
@@ -229,7 +202,7 @@ int jit_define_symbols(LmJit *J, const char *const *names, void *const *addrs, i
   if (n <= 0) return 0;
   LLVMJITCSymbolMapPair *pairs = malloc((size_t)n * sizeof *pairs);
   if (pairs == NULL) {
-    seterr(err, "jit: out of memory");
+    jit_seterr(err, "jit: out of memory");
     return -1;
   }
   for (int i = 0; i < n; i++) {
@@ -244,7 +217,7 @@ int jit_define_symbols(LmJit *J, const char *const *names, void *const *addrs, i
   LLVMErrorRef e = LLVMOrcJITDylibDefine(J->jd, mu);
   if (e) {
     LLVMOrcDisposeMaterializationUnit(mu);  // still ours after a failed define
-    seterr_llvm(err, "jit: cannot define symbols", e);
+    jit_seterr_llvm(err, "jit: cannot define symbols", e);
     return -1;
   }
   return 0;
@@ -255,14 +228,14 @@ int jit_define_symbols(LmJit *J, const char *const *names, void *const *addrs, i
 static int verify(LLVMModuleRef M, char **err) {
   char *msg = NULL;
   int bad = LLVMVerifyModule(M, LLVMReturnStatusAction, &msg);
-  if (bad) seterr(err, "jit: invalid module: %s", msg ? msg : "?");
+  if (bad) jit_seterr(err, "jit: invalid module: %s", msg ? msg : "?");
   LLVMDisposeMessage(msg);
   return bad ? -1 : 0;
 }
 
 int jit_optimize(LmJit *J, LLVMModuleRef M, int level, char **err) {
   if (level < 0 || level > 3) {
-    seterr(err, "jit: optimisation level %d is not 0..3", level);
+    jit_seterr(err, "jit: optimisation level %d is not 0..3", level);
     return -1;
   }
   if (verify(M, err)) return -1;
@@ -278,7 +251,7 @@ int jit_optimize(LmJit *J, LLVMModuleRef M, int level, char **err) {
   LLVMErrorRef e = LLVMRunPasses(M, pipeline, J->tm, opts);
   LLVMDisposePassBuilderOptions(opts);
   if (e) {
-    seterr_llvm(err, "jit: optimisation failed", e);
+    jit_seterr_llvm(err, "jit: optimisation failed", e);
     return -1;
   }
   return 0;
@@ -293,7 +266,7 @@ static char *emit(LmJit *J, LLVMModuleRef M, LLVMCodeGenFileType kind, size_t *l
   LLVMMemoryBufferRef buf = NULL;
   LLVMBool bad = LLVMTargetMachineEmitToMemoryBuffer(J->tm, M, kind, &msg, &buf);
   if (bad) {
-    seterr(err, "jit: code generation failed: %s", msg ? msg : "?");
+    jit_seterr(err, "jit: code generation failed: %s", msg ? msg : "?");
     LLVMDisposeMessage(msg);
     return NULL;
   }
@@ -304,7 +277,7 @@ static char *emit(LmJit *J, LLVMModuleRef M, LLVMCodeGenFileType kind, size_t *l
     out[n] = '\0';
     if (len) *len = n;
   } else {
-    seterr(err, "jit: out of memory");
+    jit_seterr(err, "jit: out of memory");
   }
   LLVMDisposeMemoryBuffer(buf);
   return out;
@@ -331,250 +304,41 @@ char *jit_emit_object(LmJit *J, LLVMModuleRef M, size_t *len, char **err) {
 ** limit (a host that wants more headroom; the spec that tests this). */
 #define MAPS_CHECK_EVERY 256
 
-static int maps_guard(LmJit *J, char **err) {
+int jit_maps_guard(LmJit *J, char **err) {
   if (J->added++ % MAPS_CHECK_EVERY != 0) return 0;
   long used, limit;
   if (maps_room(&used, &limit)) return 0;
   J->added = 0;  /* look again at the next one */
-  seterr(err, "jit: the process has %ld memory mappings of the %ld it may have (vm.max_map_count, LUMBA_MAX_MAPS); "
+  jit_seterr(err, "jit: the process has %ld memory mappings of the %ld it may have (vm.max_map_count, LUMBA_MAX_MAPS); "
          "compiled code stays mapped while its dispatcher is alive, so no more can be loaded", used, limit);
   return -1;
 }
 
 int jit_add_module(LmJit *J, LLVMModuleRef M, char **err) {
-  if (maps_guard(J, err) != 0) {
+  if (jit_maps_guard(J, err) != 0) {
     LLVMDisposeModule(M);
     return -1;
   }
   LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, J->tsc);
   LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModule(J->jit, J->jd, tsm);  // consumes tsm
   if (e) {
-    seterr_llvm(err, "jit: cannot add module", e);
+    jit_seterr_llvm(err, "jit: cannot add module", e);
     return -1;
   }
   return 0;
 }
 
 int jit_add_object(LmJit *J, const char *obj, size_t len, char **err) {
-  if (maps_guard(J, err) != 0) return -1;
+  if (jit_maps_guard(J, err) != 0) return -1;
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, len, "lumba-object");
   LLVMErrorRef e = LLVMOrcLLJITAddObjectFile(J->jit, J->jd, buf);  // consumes buf
   if (e) {
-    seterr_llvm(err, "jit: cannot add object code", e);
+    jit_seterr_llvm(err, "jit: cannot add object code", e);
     return -1;
   }
   return 0;
 }
 
-/* ---- removable code (jit_cpu.h) ----
-** ORC's rules this relies on: a ResourceTracker retains its JITDylib and
-** reaches the ExecutionSession when it is released, so every tracker is
-** released before the LLJIT is disposed (detach_codes); removing a tracker
-** removes its symbols and frees its sections (RuntimeDyld's memory managers
-** unmap them). Code is removed only when no code that links to it is left
-** (the deps counts), so no remaining code can reach removed code; and only
-** from a dispatcher's finalizer or a failed compilation, never while the
-** code runs (a dispatcher is on the Lua stack while it is called). */
-
-/* the bucket of key in J->index (FNV-1a of the key) */
-static size_t key_bucket(const LmJit *J, const char *key) {
-  uint64_t h = 1469598103934665603u;
-  for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211u;
-  return (size_t)(h % J->nindex);
-}
-
-static int index_grow(LmJit *J, char **err) {
-  size_t n = J->nindex ? 2 * J->nindex : 64;
-  JitCode **b = calloc(n, sizeof *b);
-  if (b == NULL) {
-    seterr(err, "jit: out of memory");
-    return -1;
-  }
-  JitCode **old = J->index;
-  size_t oldn = J->nindex;
-  J->index = b;
-  J->nindex = n;
-  for (size_t i = 0; i < oldn; i++)
-    for (JitCode *c = old[i], *next; c; c = next) {
-      next = c->hnext;
-      size_t k = key_bucket(J, c->key);
-      c->hnext = b[k];
-      b[k] = c;
-    }
-  free(old);
-  return 0;
-}
-
-static void index_remove(LmJit *J, JitCode *c) {
-  if (c->key == NULL || J->nindex == 0) return;
-  for (JitCode **p = &J->index[key_bucket(J, c->key)]; *p; p = &(*p)->hnext)
-    if (*p == c) {
-      *p = c->hnext;
-      J->nkeyed--;
-      return;
-    }
-}
-
-JitCode *jit_code_new(LmJit *J, char **err) {
-  JitCode *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    seterr(err, "jit: out of memory");
-    return NULL;
-  }
-  c->J = J;
-  c->refs = 1;
-  c->rt = LLVMOrcJITDylibCreateResourceTracker(J->jd);
-  c->tsc = LLVMOrcCreateNewThreadSafeContext();
-  c->next = J->codes;
-  if (J->codes) J->codes->prev = c;
-  J->codes = c;
-  J->ncodes++;
-  return c;
-}
-
-void jit_code_retain(JitCode *c) {
-  c->refs++;
-}
-
-/* the code is gone from the JIT (or the JIT is): its record leaves J */
-static void unlink_code(LmJit *J, JitCode *c) {
-  index_remove(J, c);
-  if (c->prev) c->prev->next = c->next;
-  else J->codes = c->next;
-  if (c->next) c->next->prev = c->prev;
-  c->prev = c->next = NULL;
-  J->ncodes--;
-  c->J = NULL;
-}
-
-/* sweeps names of removed symbols out of ORC's string pool once in a while */
-#define POOL_SWEEP_EVERY 256
-
-void jit_code_release(JitCode *c) {
-  while (c != NULL && --c->refs == 0) {
-    LmJit *J = c->J;
-    if (J) {
-      unlink_code(J, c);
-      LLVMErrorRef e = LLVMOrcResourceTrackerRemove(c->rt);
-      if (e) LLVMConsumeError(e);  /* a finalizer has no one to report it to; the code is unusable anyway */
-      LLVMOrcReleaseResourceTracker(c->rt);
-      if (++J->removed % POOL_SWEEP_EVERY == 0)
-        LLVMOrcSymbolStringPoolClearDeadEntries(
-            LLVMOrcExecutionSessionGetSymbolStringPool(LLVMOrcLLJITGetExecutionSession(J->jit)));
-    }
-    /* callees go after their caller (a chain is released in a loop, not by recursion) */
-    JitCode *last = c->ndeps ? c->deps[c->ndeps - 1] : NULL;
-    for (int i = 0; i < c->ndeps - 1; i++) jit_code_release(c->deps[i]);
-    if (c->tsc) LLVMOrcDisposeThreadSafeContext(c->tsc);
-    free(c->deps);
-    free(c->key);
-    free(c->symbol);
-    free(c->ir);
-    free(c);
-    c = last;
-  }
-}
-
-void jit_code_release_v(void *c) {
-  jit_code_release(c);
-}
-
-static void detach_codes(LmJit *J) {
-  while (J->codes) {
-    JitCode *c = J->codes;
-    LLVMOrcReleaseResourceTracker(c->rt);  /* the code goes with the JIT */
-    c->rt = NULL;
-    unlink_code(J, c);
-  }
-}
-
-int jit_code_depend(JitCode *c, JitCode *callee, char **err) {
-  if (callee == NULL || callee == c) return 0;
-  for (int i = 0; i < c->ndeps; i++)
-    if (c->deps[i] == callee) return 0;
-  if (c->ndeps == c->capdeps) {
-    int cap = c->capdeps ? 2 * c->capdeps : 4;
-    JitCode **d = realloc(c->deps, sizeof *d * (size_t)cap);
-    if (d == NULL) {
-      seterr(err, "jit: out of memory");
-      return -1;
-    }
-    c->deps = d;
-    c->capdeps = cap;
-  }
-  jit_code_retain(callee);
-  c->deps[c->ndeps++] = callee;
-  return 0;
-}
-
-int jit_code_add_module(JitCode *c, LLVMModuleRef M, char **err) {
-  LmJit *J = c->J;
-  if (maps_guard(J, err) != 0) {
-    LLVMDisposeModule(M);
-    return -1;
-  }
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, c->tsc);
-  LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(J->jit, c->rt, tsm);  // consumes tsm
-  if (e) {
-    seterr_llvm(err, "jit: cannot add module", e);
-    return -1;
-  }
-  return 0;
-}
-
-int jit_code_add_object(JitCode *c, const char *obj, size_t len, char **err) {
-  LmJit *J = c->J;
-  if (maps_guard(J, err) != 0) return -1;
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, len, "lumba-object");
-  LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(J->jit, c->rt, buf);  // consumes buf
-  if (e) {
-    seterr_llvm(err, "jit: cannot add object code", e);
-    return -1;
-  }
-  return 0;
-}
-
-int jit_code_publish(JitCode *c, const char *key, const char *symbol, const char *ir, char **err) {
-  LmJit *J = c->J;
-  if (J == NULL || c->key != NULL) return 0;
-  if (J->nkeyed >= J->nindex && index_grow(J, err) != 0) return -1;
-  c->key = strdup(key);
-  c->symbol = strdup(symbol);
-  c->ir = strdup(ir ? ir : "");
-  if (c->key == NULL || c->symbol == NULL || c->ir == NULL) {
-    free(c->key);
-    free(c->symbol);
-    free(c->ir);
-    c->key = c->symbol = c->ir = NULL;
-    seterr(err, "jit: out of memory");
-    return -1;
-  }
-  size_t k = key_bucket(J, key);
-  c->hnext = J->index[k];
-  J->index[k] = c;
-  J->nkeyed++;
-  return 0;
-}
-
-JitCode *jit_code_find(LmJit *J, const char *key) {
-  if (J->nindex == 0) return NULL;
-  for (JitCode *c = J->index[key_bucket(J, key)]; c; c = c->hnext)
-    if (strcmp(c->key, key) == 0) return c;
-  return NULL;
-}
-
-LLVMContextRef jit_code_context(JitCode *c) {
-  return LLVMOrcThreadSafeContextGetContext(c->tsc);
-}
-
-void jit_code_drop_context(JitCode *c) {
-  if (c->tsc) LLVMOrcDisposeThreadSafeContext(c->tsc);  /* an added module keeps its own reference */
-  c->tsc = NULL;
-}
-
-const char *jit_code_symbol(const JitCode *c) { return c->symbol; }
-const char *jit_code_ir(const JitCode *c) { return c->ir; }
-long jit_code_count(LmJit *J) { return J->ncodes; }
 
 void *jit_lookup(LmJit *J, const char *name, char **err) {
   LLVMOrcJITTargetAddress addr = 0;
@@ -584,16 +348,16 @@ void *jit_lookup(LmJit *J, const char *name, char **err) {
   if (e) {
     char *msg = LLVMGetErrorMessage(e);
     if (J->session_err)
-      seterr(err, "jit: cannot look up '%s': %s (%s)", name, J->session_err, msg);
+      jit_seterr(err, "jit: cannot look up '%s': %s (%s)", name, J->session_err, msg);
     else
-      seterr(err, "jit: cannot look up '%s': %s", name, msg);
+      jit_seterr(err, "jit: cannot look up '%s': %s", name, msg);
     LLVMDisposeErrorMessage(msg);
     free(J->session_err);
     J->session_err = NULL;
     return NULL;
   }
   if (addr == 0) {
-    seterr(err, "jit: '%s' has address 0", name);
+    jit_seterr(err, "jit: '%s' has address 0", name);
     return NULL;
   }
   return (void *)(uintptr_t)addr;
