@@ -150,30 +150,11 @@ int jit_code_depend(JitCode *c, JitCode *callee, char **err) {
 }
 
 int jit_code_add_module(JitCode *c, LLVMModuleRef M, char **err) {
-  LmJit *J = c->J;
-  if (jit_maps_guard(J, err) != 0) {
-    LLVMDisposeModule(M);
-    return -1;
-  }
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, c->tsc);
-  LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(J->jit, c->rt, tsm);  // consumes tsm
-  if (e) {
-    jit_seterr_llvm(err, "jit: cannot add module", e);
-    return -1;
-  }
-  return 0;
+  return jit_add_module_rt(c->J, c->rt, c->tsc, M, err);
 }
 
 int jit_code_add_object(JitCode *c, const char *obj, size_t len, char **err) {
-  LmJit *J = c->J;
-  if (jit_maps_guard(J, err) != 0) return -1;
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, len, "lumba-object");
-  LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(J->jit, c->rt, buf);  // consumes buf
-  if (e) {
-    jit_seterr_llvm(err, "jit: cannot add object code", e);
-    return -1;
-  }
-  return 0;
+  return jit_add_object_rt(c->J, c->rt, obj, len, err);
 }
 
 int jit_code_publish(JitCode *c, const char *key, const char *symbol, const char *ir, char **err) {

@@ -314,13 +314,17 @@ int jit_maps_guard(LmJit *J, char **err) {
   return -1;
 }
 
-int jit_add_module(LmJit *J, LLVMModuleRef M, char **err) {
+/* M (built in tsc, taken also on failure) or a copy of the object code, added
+** under rt (NULL: the JITDylib's default tracker, for good) */
+int jit_add_module_rt(LmJit *J, LLVMOrcResourceTrackerRef rt, LLVMOrcThreadSafeContextRef tsc,
+                      LLVMModuleRef M, char **err) {
   if (jit_maps_guard(J, err) != 0) {
     LLVMDisposeModule(M);
     return -1;
   }
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, J->tsc);
-  LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModule(J->jit, J->jd, tsm);  // consumes tsm
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(M, tsc);
+  LLVMErrorRef e = rt ? LLVMOrcLLJITAddLLVMIRModuleWithRT(J->jit, rt, tsm)  // consumes tsm
+                      : LLVMOrcLLJITAddLLVMIRModule(J->jit, J->jd, tsm);
   if (e) {
     jit_seterr_llvm(err, "jit: cannot add module", e);
     return -1;
@@ -328,10 +332,11 @@ int jit_add_module(LmJit *J, LLVMModuleRef M, char **err) {
   return 0;
 }
 
-int jit_add_object(LmJit *J, const char *obj, size_t len, char **err) {
+int jit_add_object_rt(LmJit *J, LLVMOrcResourceTrackerRef rt, const char *obj, size_t len, char **err) {
   if (jit_maps_guard(J, err) != 0) return -1;
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, len, "lumba-object");
-  LLVMErrorRef e = LLVMOrcLLJITAddObjectFile(J->jit, J->jd, buf);  // consumes buf
+  LLVMErrorRef e = rt ? LLVMOrcLLJITAddObjectFileWithRT(J->jit, rt, buf)  // consumes buf
+                      : LLVMOrcLLJITAddObjectFile(J->jit, J->jd, buf);
   if (e) {
     jit_seterr_llvm(err, "jit: cannot add object code", e);
     return -1;
@@ -339,6 +344,13 @@ int jit_add_object(LmJit *J, const char *obj, size_t len, char **err) {
   return 0;
 }
 
+int jit_add_module(LmJit *J, LLVMModuleRef M, char **err) {
+  return jit_add_module_rt(J, NULL, J->tsc, M, err);
+}
+
+int jit_add_object(LmJit *J, const char *obj, size_t len, char **err) {
+  return jit_add_object_rt(J, NULL, obj, len, err);
+}
 
 void *jit_lookup(LmJit *J, const char *name, char **err) {
   LLVMOrcJITTargetAddress addr = 0;

@@ -48,6 +48,11 @@ void jit_seterr_llvm(char **err, const char *what, LLVMErrorRef e);
 /* counts an added module or object; -1 and *err when too few memory
 ** mappings are left for more (jit_cpu.c) */
 int jit_maps_guard(LmJit *J, char **err);
+/* M (built in tsc; taken, also on failure) or a copy of obj, added to J's
+** main JITDylib under rt (NULL: for good); 0, or -1 and *err */
+int jit_add_module_rt(LmJit *J, LLVMOrcResourceTrackerRef rt, LLVMOrcThreadSafeContextRef tsc,
+                      LLVMModuleRef M, char **err);
+int jit_add_object_rt(LmJit *J, LLVMOrcResourceTrackerRef rt, const char *obj, size_t len, char **err);
 /* every live code record leaves J, its tracker released (before the LLJIT goes) */
 void jit_detach_codes(LmJit *J);
 
