@@ -8,13 +8,7 @@ local H = require "helpers"
 local q, slurp, spit = H.shell_quote, H.slurp, H.spit
 
 local dirs = {}
-local function tmpdir()
-  local p = os.tmpname()
-  os.remove(p)
-  assert(os.execute("mkdir -p " .. q(p)))
-  dirs[#dirs + 1] = p
-  return p
-end
+local function tmpdir() return H.tmpdir(dirs) end
 
 local PRELUDE = string.format([[
 package.path = %q
@@ -29,18 +23,8 @@ end
 
 -- runs body in a new process: its key=value table and its stderr
 local function child(dir, body, envs)
-  local path = os.tmpname()
-  spit(path, PRELUDE .. body)
-  local errf = os.tmpname()
-  local p = io.popen(("LUMBA_CACHE_DIR=%s %s lua5.4 %s 2>%s"):format(q(dir), envs or "", q(path), q(errf)))
-  local out = p:read("a")
-  p:close()
-  local err = slurp(errf) or ""
-  os.remove(path)
-  os.remove(errf)
-  local t = {}
-  for k, v in out:gmatch("([%w_]+)=([^\n]*)") do t[k] = v end
-  return t, err
+  local out, err = H.run_cached(dir, PRELUDE .. body, envs)
+  return H.key_values(out), err
 end
 
 -- the files of dir ending in suffix (sorted)

@@ -7,13 +7,7 @@ local H = require "helpers"
 local q, slurp, spit = H.shell_quote, H.slurp, H.spit
 
 local dirs = {}
-local function tmpdir()
-  local p = os.tmpname()
-  os.remove(p)
-  assert(os.execute("mkdir -p " .. q(p)))
-  dirs[#dirs + 1] = p
-  return p
-end
+local function tmpdir() return H.tmpdir(dirs) end
 
 -- the paths of this busted run (also the ASan build's), for the children
 local PRELUDE = string.format([[
@@ -33,22 +27,11 @@ local function script_file(body)
   return path
 end
 
-local function parse(out)
-  local t = {}
-  for k, v in out:gmatch("([%w_]+)=([^\n]*)") do t[k] = v end
-  return t
-end
+local parse = H.key_values
 
 -- runs body in a new process: its key=value table, its stderr, its exit code
 local function child(dir, body, envs)
-  local path = script_file(body)
-  local errf = os.tmpname()
-  local p = io.popen(("LUMBA_CACHE_DIR=%s %s lua5.4 %s 2>%s"):format(q(dir), envs or "", q(path), q(errf)))
-  local out = p:read("a")
-  local _, _, code = p:close()
-  local err = slurp(errf) or ""
-  os.remove(path)
-  os.remove(errf)
+  local out, err, code = H.run_cached(dir, PRELUDE .. body, envs)
   return parse(out), err, code
 end
 

@@ -26,8 +26,7 @@ local cuda = lumba.cuda
 
 -- scale(a, f) on 1000 elements in a new process: its sum, and its stderr
 local function child(dir, factor_expr)
-  local path = os.tmpname()
-  spit(path, PRELUDE .. ([[
+  local out, err = H.run_cached(dir, PRELUDE .. ([[
 local k = cuda.jit{cache = true}("@cuda.jit\ndef scale(a, f):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        a[i] = a[i] * %s\n")
 local d = cuda.to_device(lumba.arange(1000, "float64"))
 k[{ 4, 256 }](d, 2.0)
@@ -35,14 +34,7 @@ local h = d:copy_to_host()
 local s = 0
 for i = 1, 1000 do s = s + h[i] end
 io.write(string.format("%%.1f %%d\n", s, lumba.cache.info().entries))
-]]):format(factor_expr))
-  local errf = os.tmpname()
-  local p = io.popen(("LUMBA_CACHE_DIR=%s LUMBA_DEBUG_CACHE=1 lua5.4 %s 2>%s"):format(q(dir), q(path), q(errf)))
-  local out = p:read("a")
-  p:close()
-  local err = slurp(errf) or ""
-  os.remove(path)
-  os.remove(errf)
+]]):format(factor_expr), "LUMBA_DEBUG_CACHE=1")
   return out, err
 end
 

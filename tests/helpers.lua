@@ -72,4 +72,35 @@ function H.spit(path, s)
   f:close()
 end
 
+-- a fresh temporary directory, recorded in list (for a teardown to remove)
+function H.tmpdir(list)
+  local p = os.tmpname()
+  os.remove(p)
+  assert(os.execute("mkdir -p " .. H.shell_quote(p)))
+  list[#list + 1] = p
+  return p
+end
+
+-- runs the Lua text script in a fresh lua5.4 with LUMBA_CACHE_DIR=dir and
+-- the VAR=value words of envs: its stdout, its stderr and its exit code
+function H.run_cached(dir, script, envs)
+  local q = H.shell_quote
+  local path, errf = os.tmpname(), os.tmpname()
+  H.spit(path, script)
+  local p = io.popen(("LUMBA_CACHE_DIR=%s %s lua5.4 %s 2>%s"):format(q(dir), envs or "", q(path), q(errf)))
+  local out = p:read("a")
+  local _, _, code = p:close()
+  local err = H.slurp(errf) or ""
+  os.remove(path)
+  os.remove(errf)
+  return out, err, code
+end
+
+-- the key=value lines of a child's output, as a table
+function H.key_values(out)
+  local t = {}
+  for k, v in out:gmatch("([%w_]+)=([^\n]*)") do t[k] = v end
+  return t
+end
+
 return H
