@@ -10,6 +10,13 @@
 
 #include "frontend.h"
 
+Node *frontend_load(lua_State *L, Arena *a, int idx, const char *chunk) {
+  Source src = {chunk ? chunk : "<string>", NULL, 0};
+  if (lua_type(L, idx) != LUA_TSTRING) return ast_from_lua(L, idx, a, &src);
+  src.text = lua_tolstring(L, idx, &src.len);
+  return parse_source(L, a, &src);  /* the lexer copies the text into the arena */
+}
+
 /* parse(arena, source, decorators_only) -> Module table */
 static int parse_protected(lua_State *L) {
   Arena *a = lua_touserdata(L, 1);
