@@ -1,7 +1,9 @@
 /*
-** frontend.c — lumba.parse(src [, chunkname]): source text to the
-** Lua-table AST. Parsing runs under lua_pcall so that the arena is freed
-** whatever happens, then the error (if any) is raised again
+** frontend.c — frontend_load, the one reader of a function's source (text
+** or Lua-table AST) for compilations, device-function imports and the
+** dispatcher's first parse; and lumba.parse(src [, chunkname]): source
+** text to the Lua-table AST. Parsing runs under lua_pcall so that the
+** arena is freed whatever happens, then the error (if any) is raised again
 ** (luaD_protectedparser's shape).
 */
 #include <string.h>
