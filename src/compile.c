@@ -192,24 +192,8 @@ static FuncSpec *front(lua_State *L, Job *job) {
   C->src.chunk = arena_strdup(C->A, lua_tostring(L, -1) ? lua_tostring(L, -1) : "<string>");
   lua_pop(L, 1);
   lua_getiuservalue(L, d, DISP_UV_SOURCE);
-  if (lua_type(L, -1) == LUA_TSTRING) {
-    size_t len;
-    const char *s = lua_tolstring(L, -1, &len);
-    C->src.text = arena_strndup(C->A, s, len);
-    C->src.len = len;
-    C->module = parse_source(L, C->A, &C->src);
-  } else {
-    /* an AST may carry the text its positions point into (Module.source): messages then show lines */
-    lua_pushliteral(L, "source");
-    if (lua_rawget(L, -2) == LUA_TSTRING) {
-      size_t len;
-      const char *s = lua_tolstring(L, -1, &len);
-      C->src.text = arena_strndup(C->A, s, len);
-      C->src.len = len;
-    }
-    lua_pop(L, 1);
-    C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
-  }
+  C->module = frontend_load(L, C->A, -1, C->src.chunk);
+  C->src = *C->module->loc.src;  /* an AST may carry its text (Module.source): messages then show lines */
   lua_pop(L, 1);
   job->t[T_PARSE] = compile_now_ms();
   lua_getiuservalue(L, d, DISP_UV_ENV);

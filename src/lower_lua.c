@@ -118,7 +118,8 @@ static int const_sign(Node *n) {
 
 /* raise "chunk:line: 'for' step is zero", Lua's message */
 static void step_check(Lower *L, Node *s, LLVMValueRef is_zero) {
-  const char *chunk = L->C->src.chunk ? L->C->src.chunk : "?";
+  const Source *src = s->loc.src ? s->loc.src : &L->C->src;  /* a device function's own file */
+  const char *chunk = src->chunk ? src->chunk : "?";
   if (chunk[0] == '@' || chunk[0] == '=') chunk++;
   size_t n = strlen(chunk) + 48;
   char *msg = arena_alloc(L->C->A, n);

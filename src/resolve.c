@@ -155,19 +155,10 @@ static Node *import_device_def(Compile *C, int disp_idx, const char *name) {
   const void *key = lua_touserdata(L, disp_idx);
   for (int i = 0; i < C->nimports; i++)
     if (C->imports[i].disp == key) return C->imports[i].def;
+  lua_getiuservalue(L, disp_idx, DISP_UV_CHUNK);
   lua_getiuservalue(L, disp_idx, DISP_UV_SOURCE);
-  Source src = {C->src.chunk, NULL, 0};
-  Node *mod;
-  if (lua_type(L, -1) == LUA_TSTRING) {
-    size_t len;
-    const char *text = lua_tolstring(L, -1, &len);
-    src.text = arena_strndup(C->A, text, len);
-    src.len = len;
-    mod = parse_source(L, C->A, &src);
-  } else {
-    mod = ast_from_lua(L, lua_absindex(L, -1), C->A, &src);
-  }
-  lua_pop(L, 1);
+  Node *mod = frontend_load(L, C->A, -1, lua_tostring(L, -2));  /* its own chunk and text */
+  lua_pop(L, 2);
   for (int i = 0; i < mod->body.len; i++) {
     Node *st = mod->body.items[i];
     if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) {
