@@ -19,17 +19,15 @@ int spec_local(FuncSpec *spec, const char *name) {
 
 /* The table grows to every node made so far: a device function imported
 ** while this spec is inferred adds nodes its calls may use (defaults). */
-Ann *infer_ann(Infer *I, const Node *n) {
+Ann *infer_ann_grow(Infer *I, const Node *n) {
   FuncSpec *spec = I->spec;
-  if (n->id >= spec->nanns) {
-    int cap = I->C->A->nnodes > n->id ? I->C->A->nnodes : n->id + 1;
-    if (cap < 2 * spec->nanns) cap = 2 * spec->nanns;
-    Ann *a = arena_alloc(I->C->A, sizeof(Ann) * (size_t)cap);
-    if (spec->nanns) memcpy(a, spec->anns, sizeof(Ann) * (size_t)spec->nanns);
-    for (int i = spec->nanns; i < cap; i++) a[i].slot = -1;
-    spec->anns = a;
-    spec->nanns = cap;
-  }
+  int cap = I->C->A->nnodes > n->id ? I->C->A->nnodes : n->id + 1;
+  if (cap < 2 * spec->nanns) cap = 2 * spec->nanns;
+  Ann *a = arena_alloc(I->C->A, sizeof(Ann) * (size_t)cap);
+  if (spec->nanns) memcpy(a, spec->anns, sizeof(Ann) * (size_t)spec->nanns);
+  for (int i = spec->nanns; i < cap; i++) a[i].slot = -1;
+  spec->anns = a;
+  spec->nanns = cap;
   return &spec->anns[n->id];
 }
 

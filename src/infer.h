@@ -15,7 +15,10 @@ typedef struct Infer {
 } Infer;
 
 /* n's annotations in the spec being inferred (compile.h: Ann), to read or write */
-Ann *infer_ann(Infer *I, const Node *n);
+Ann *infer_ann_grow(Infer *I, const Node *n);
+static inline Ann *infer_ann(Infer *I, const Node *n) {
+  return n->id < I->spec->nanns ? &I->spec->anns[n->id] : infer_ann_grow(I, n);
+}
 Type *infer_expr(Infer *I, Node *n);
 void infer_truth(Infer *I, Node *n);                      /* a condition: scalar */
 Type *infer_subscript(Infer *I, Node *n, bool store);
