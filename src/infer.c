@@ -2,7 +2,8 @@
 ** infer.c — type inference for one specialization: argument types seed the
 ** locals, statements are walked until no local changes type (a fixed
 ** point), then one strict pass reports what stayed unknown and leaves a
-** type on every expression node for the lowering.
+** type on every expression node, in the spec's annotations (Ann), for the
+** lowering.
 */
 #include <string.h>
 

@@ -19,6 +19,7 @@ Ann *infer_ann_grow(Infer *I, const Node *n);
 static inline Ann *infer_ann(Infer *I, const Node *n) {
   return n->id < I->spec->nanns ? &I->spec->anns[n->id] : infer_ann_grow(I, n);
 }
+
 Type *infer_expr(Infer *I, Node *n);
 void infer_truth(Infer *I, Node *n);                      /* a condition: scalar */
 Type *infer_subscript(Infer *I, Node *n, bool store);
