@@ -206,8 +206,7 @@ static FuncSpec *front(lua_State *L, Job *job) {
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
     if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
-      spec->ret = job->declared_ret;
-      spec->ret_fixed = true;  /* the lowering's re-typing must not widen it back */
+      infer_fix_ret(C, spec, job->declared_ret);
     } else
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));

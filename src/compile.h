@@ -67,6 +67,15 @@ typedef struct Local {
 
 /* Error kinds compiled code reports through its status (see rt.h). */
 
+/* What inference found at one node for one specialization. The specs of a
+** def share its tree, so these live in the spec, indexed by Node.id:
+** inference writes them (infer_ann), the lowering reads them (lower_ann). */
+typedef struct Ann {
+  Type *ty;     // the expression's type; NULL if not typed
+  int slot;     // Name, For (its hidden iterable): local variable index; -1 if none
+  void *aux;    // stage-private: CallInfo on a Call, range's qname on a For, Sym on a frozen Name, ...
+} Ann;
+
 /* One function compiled for one tuple of argument types. */
 typedef struct FuncSpec FuncSpec;
 struct FuncSpec {
@@ -84,8 +93,16 @@ struct FuncSpec {
   const char *symbol;      // LLVM name of the inner function
   LLVMValueRef fn;         // inner function: i32 (err*, ret*, args...)
   LLVMTypeRef fnty;
+  Ann *anns;               // per Node.id, grown on demand in the compile arena
+  int nanns;
   FuncSpec *next;
 };
+
+/* n's annotations in spec; a blank one where inference left none */
+static inline const Ann *spec_ann(const FuncSpec *spec, const Node *n) {
+  static const Ann blank = {NULL, -1, NULL};
+  return n->id < spec->nanns ? &spec->anns[n->id] : &blank;
+}
 
 /* Every field that changes the generated code must also be hashed by
 ** cache_key (cache.c), or two different compilations would share a key. */
@@ -134,7 +151,7 @@ typedef struct Compile {
 
 /* infer.c */
 FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at);
-void infer_retype(Compile *C, FuncSpec *spec);  /* re-annotate nodes before lowering */
+void infer_fix_ret(Compile *C, FuncSpec *spec, Type *ret);  /* an eager signature's return type */
 Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc);
 Sym resolve_static(Compile *C, FuncSpec *spec, Node *n);  /* SYM_NONE if n is a runtime value */
 Node *compile_find_def(Compile *C, const char *name);

@@ -1,7 +1,7 @@
 /*
 ** infer_call.c — typing of calls: builtins, math/numpy functions, dtype
 ** casts, array methods, defs of the same source and other dispatchers.
-** Leaves a CallInfo in n->aux for the lowering.
+** Leaves a CallInfo in the Call's annotation (aux) for the lowering.
 */
 #include <string.h>
 
@@ -47,7 +47,7 @@ static CallInfo *new_info(Infer *I, Node *n, CallKind kind, const char *qname) {
   ci->qname = qname;
   ci->args = n->args.items;
   ci->nargs = n->args.len;
-  n->aux = ci;
+  infer_ann(I, n)->aux = ci;
   return ci;
 }
 
@@ -394,7 +394,7 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
   if (strcmp(q, "numpy.round") == 0 || strcmp(q, "numpy.round_") == 0 || strcmp(q, "numpy.around") == 0) {
     /* np.round keeps floats floating (the builtin round() gives an int) */
     Type *t = infer_builtin(I, n, "round");
-    Type *x = n->args.items[0]->ty;
+    Type *x = infer_ann(I, n->args.items[0])->ty;
     return t && x && ty_is_float(x) ? x : t;
   }
   if (strncmp(q, "numpy.", 6) == 0) {

@@ -305,7 +305,6 @@ LLVMValueRef lower_restate_array(Lower *L, Type *t, LLVMValueRef a) {
 }
 
 static void lower_spec(Compile *C, FuncSpec *spec) {
-  infer_retype(C, spec);
   Lower Lw = {0}, *L = &Lw;
   L->C = C;
   L->spec = spec;

@@ -42,6 +42,9 @@ typedef struct Lower {
   int nheld, capheld;
 } Lower;
 
+/* n's annotations in the spec being lowered, as inference left them */
+static inline const Ann *lower_ann(const Lower *L, const Node *n) { return spec_ann(L->spec, n); }
+
 /* The target: what differs between CPU and GPU code. */
 struct Target {
   const char *name;

@@ -26,7 +26,7 @@ static bool is_self(Node *n, const char *name) {
 }
 
 /* the reduction class of `x = <value>` for target x, or 0 */
-static char assign_class(Node *value, const char *x, Node **rest) {
+static char assign_class(Lower *L, Node *value, const char *x, Node **rest) {
   if (value->kind == ND_BinOp) {
     OpKind op = value->op;
     if ((op == OP_Add || op == OP_Sub || op == OP_Mult || op == OP_Div) && is_self(value->left, x)) {
@@ -38,9 +38,9 @@ static char assign_class(Node *value, const char *x, Node **rest) {
       return op == OP_Add ? '+' : '*';
     }
   }
-  if (value->kind == ND_Call && value->aux && ((CallInfo *)value->aux)->kind == CALL_BUILTIN &&
+  if (value->kind == ND_Call && lower_ann(L, value)->aux && ((CallInfo *)lower_ann(L, value)->aux)->kind == CALL_BUILTIN &&
       value->args.len == 2 && is_self(value->args.items[0], x)) {
-    const char *q = ((CallInfo *)value->aux)->qname;
+    const char *q = ((CallInfo *)lower_ann(L, value)->aux)->qname;
     if (strcmp(q, "min") == 0 || strcmp(q, "max") == 0) {
       *rest = value->args.items[1];
       return q[1] == 'i' ? 'm' : 'M';
@@ -64,7 +64,7 @@ static void mark(Scan *S, int slot, char cls, Loc loc) {
 }
 
 static void mark_target(Scan *S, Node *t) {
-  if (t->kind == ND_Name) mark(S, t->slot, 0, t->loc);
+  if (t->kind == ND_Name) mark(S, lower_ann(S->L, t)->slot, 0, t->loc);
   else if (t->kind == ND_Tuple || t->kind == ND_List)
     for (int i = 0; i < t->elts.len; i++) mark_target(S, t->elts.items[i]);
 }
@@ -77,7 +77,7 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
       case ND_Assign:
         if (s->targets.len == 1 && s->targets.items[0]->kind == ND_Name) {
           Node *t = s->targets.items[0];
-          mark(S, t->slot, assign_class(s->value, t->name, &rest), t->loc);
+          mark(S, lower_ann(S->L, t)->slot, assign_class(S->L, s->value, t->name, &rest), t->loc);
         } else {
           for (int j = 0; j < s->targets.len; j++) mark_target(S, s->targets.items[j]);
         }
@@ -86,7 +86,7 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
         if (s->target->kind == ND_Name) {
           OpKind op = s->op;
           char cls = op == OP_Add || op == OP_Sub ? '+' : op == OP_Mult || op == OP_Div ? '*' : 0;
-          mark(S, s->target->slot, cls, s->target->loc);
+          mark(S, lower_ann(S->L, s->target)->slot, cls, s->target->loc);
         }
         break;
       case ND_AnnAssign: mark_target(S, s->target); break;
@@ -117,7 +117,7 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
 /* a reduction variable may be read only by its own updates */
 static void check_reads(Scan *S, Node *n, Node *skip_self_of) {
   if (n == NULL) return;
-  if (n->kind == ND_Name && n->slot >= 0 && S->kind[n->slot] == V_RED && n != skip_self_of)
+  if (n->kind == ND_Name && lower_ann(S->L, n)->slot >= 0 && S->kind[lower_ann(S->L, n)->slot] == V_RED && n != skip_self_of)
     compile_error(S->L->C, n->loc, "TypingError",
                   "reduction variable '%s' cannot be read inside the prange loop (only updated)", n->name);
   Node *kids[] = {n->value, n->test, n->iter, n->left, n->right, n->operand, n->func, n->slice, n->lower,
@@ -133,9 +133,9 @@ static void check_body_reads(Scan *S, NodeList *body) {
     Node *s = body->items[i];
     Node *rest = NULL;
     if (s->kind == ND_Assign && s->targets.len == 1 && s->targets.items[0]->kind == ND_Name &&
-        S->kind[s->targets.items[0]->slot] == V_RED && assign_class(s->value, s->targets.items[0]->name, &rest)) {
+        S->kind[lower_ann(S->L, s->targets.items[0])->slot] == V_RED && assign_class(S->L, s->value, s->targets.items[0]->name, &rest)) {
       check_reads(S, rest, NULL);
-    } else if (s->kind == ND_AugAssign && s->target->kind == ND_Name && S->kind[s->target->slot] == V_RED) {
+    } else if (s->kind == ND_AugAssign && s->target->kind == ND_Name && S->kind[lower_ann(S->L, s->target)->slot] == V_RED) {
       check_reads(S, s->value, NULL);
     } else {
       NodeList save_body = s->body, save_else = s->orelse;
@@ -165,34 +165,34 @@ static bool size_expr(Node *v) {
   return false;
 }
 
-static void scan_sizes(NodeList *body, signed char *st) {
+static void scan_sizes(Lower *L, NodeList *body, signed char *st) {
   for (int i = 0; i < body->len; i++) {
     Node *s = body->items[i];
     if (s->kind == ND_Assign) {
       for (int j = 0; j < s->targets.len; j++) {
         Node *t = s->targets.items[j];
-        if (t->kind == ND_Name && t->slot >= 0) {
-          if (!size_expr(s->value)) st[t->slot] = -1;
-          else if (st[t->slot] == 0) st[t->slot] = 1;
+        if (t->kind == ND_Name && lower_ann(L, t)->slot >= 0) {
+          if (!size_expr(s->value)) st[lower_ann(L, t)->slot] = -1;
+          else if (st[lower_ann(L, t)->slot] == 0) st[lower_ann(L, t)->slot] = 1;
         } else if (t->kind == ND_Tuple) {
           bool shape = s->value->kind == ND_Attribute && strcmp(s->value->name, "shape") == 0;
           for (int k = 0; k < t->elts.len; k++) {
             Node *e = t->elts.items[k];
-            if (e->kind != ND_Name || e->slot < 0) continue;
-            if (!shape) st[e->slot] = -1;
-            else if (st[e->slot] == 0) st[e->slot] = 1;
+            if (e->kind != ND_Name || lower_ann(L, e)->slot < 0) continue;
+            if (!shape) st[lower_ann(L, e)->slot] = -1;
+            else if (st[lower_ann(L, e)->slot] == 0) st[lower_ann(L, e)->slot] = 1;
           }
         }
       }
     } else if (s->kind == ND_AugAssign || s->kind == ND_AnnAssign) {
-      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
+      if (s->target->kind == ND_Name && lower_ann(L, s->target)->slot >= 0) st[lower_ann(L, s->target)->slot] = -1;
     } else if (s->kind == ND_For) {
-      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
-      scan_sizes(&s->body, st);
-      scan_sizes(&s->orelse, st);
+      if (s->target->kind == ND_Name && lower_ann(L, s->target)->slot >= 0) st[lower_ann(L, s->target)->slot] = -1;
+      scan_sizes(L, &s->body, st);
+      scan_sizes(L, &s->orelse, st);
     } else if (s->kind == ND_While || s->kind == ND_If) {
-      scan_sizes(&s->body, st);
-      scan_sizes(&s->orelse, st);
+      scan_sizes(L, &s->body, st);
+      scan_sizes(L, &s->orelse, st);
     }
   }
 }
@@ -268,18 +268,18 @@ static const char *op_name(char op) {
 bool lower_prange(Lower *L, Node *s) {
   Compile *C = L->C;
   FuncSpec *spec = L->spec;
-  bool is_prange = s->aux && strcmp((const char *)s->aux, "numba.prange") == 0;
+  bool is_prange = lower_ann(L, s)->aux && strcmp((const char *)lower_ann(L, s)->aux, "numba.prange") == 0;
   if (is_prange && !(spec->parallel && !L->in_parallel && L->refcount))
     diag_line(C, "%s(): prange loop at line %d ran serially (%s)", spec->def->name, s->loc.line,
               !spec->parallel ? "the function is not compiled with parallel=true"
               : L->in_parallel ? "nested inside another prange loop" : "this target has no thread pool");
-  if (!(s->aux && strcmp((const char *)s->aux, "numba.prange") == 0)) return false;
+  if (!(lower_ann(L, s)->aux && strcmp((const char *)lower_ann(L, s)->aux, "numba.prange") == 0)) return false;
   if (!spec->parallel || L->in_parallel || !L->refcount) return false;
   if (s->orelse.len) compile_error(C, s->loc, "UnsupportedError", "a prange loop cannot have an else clause");
   int nl = spec->nlocals;
   Scan S = {L, arena_alloc(C->A, (size_t)nl + 1), arena_alloc(C->A, (size_t)nl + 1)};
   scan_body(&S, &s->body, 0);
-  S.kind[s->target->slot] = V_PRIVATE;
+  S.kind[lower_ann(L, s->target)->slot] = V_PRIVATE;
   for (int i = 0; i < nl; i++)
     if (S.kind[i] == V_RED && spec->locals[i].ty->kind != TY_SCALAR) S.kind[i] = V_PRIVATE;
   check_body_reads(&S, &s->body);
@@ -342,7 +342,7 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMBuildStore(B->b, lower_i32(B, 0), B->status);
   B->slots = arena_alloc(C->A, sizeof(LLVMValueRef) * (size_t)(nl + 1));
   signed char *sizes = arena_alloc(C->A, (size_t)nl + 1);
-  scan_sizes(&spec->def->body, sizes);
+  scan_sizes(L, &spec->def->body, sizes);
   assume_sge0(B, LLVMGetParam(bodyfn, 1));  /* par_for's chunks start at 0 or later */
   for (int i = 0; i < nl; i++) {
     Type *t = spec->locals[i].ty;
@@ -373,7 +373,7 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(B->b, lb);
   LLVMValueRef iv = kstart && kstep && cstep > 0 ? LLVMBuildNSWAdd(B->b, start, LLVMBuildNSWMul(B->b, k, step, ""), "i")
                                                 : LLVMBuildAdd(B->b, start, LLVMBuildMul(B->b, k, step, ""), "i");
-  LLVMBuildStore(B->b, iv, B->slots[s->target->slot]);
+  LLVMBuildStore(B->b, iv, B->slots[lower_ann(B, s->target)->slot]);
   LoopCtx lc = {done, latch, NULL};
   B->loop = &lc;
   lower_body(B, &s->body);
