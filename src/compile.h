@@ -144,7 +144,7 @@ int spec_local(FuncSpec *spec, const char *name);  /* slot or -1 */
 /* lower.c */
 void lower_module(Compile *C);  /* lowers every typed spec into C->mod */
 
-/* the pipeline (compile.c): compiles def `name` of the source for argtypes.
+/* the pipeline (pipeline.c): compiles def `name` of the source for argtypes.
 ** declared_ret may be NULL. Raises on error, after freeing everything. */
 typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
