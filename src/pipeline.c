@@ -1,9 +1,13 @@
 /*
-** pipeline.c — the pipeline for one specialization, run protected as
-** luaD_protectedparser runs the parser: parse (or import the Lua-table
-** AST) → resolve → infer → lower → verify/optimise → JIT. Whatever happens,
-** the arena, the builder and any module the JIT did not take are freed
-** before an error is re-raised.
+** pipeline.c — the pipeline for one specialization: one list of named
+** steps (steps[] below: parse → resolve → infer → reuse → lower →
+** optimise → link), run by one driver for every target. The targets (CPU
+** code, CUDA kernels as NVVM IR, the CUDA simulator) differ only by their
+** TargetHooks: the lowering's table, how the module starts, the entry the
+** caller calls, and how the code is finished. The driver runs protected,
+** as luaD_protectedparser runs the parser: whatever happens, the arena, the
+** builder and any module the JIT did not take are freed before an error is
+** re-raised (compile_spec).
 */
 #include <string.h>
 
@@ -32,8 +36,24 @@
 /* the stages a compilation reports with LUMBA_VERBOSE=1 */
 enum { T_START, T_PARSE, T_INFER, T_LOWER, T_OPT, T_CODE, T__COUNT };
 
-typedef struct Job {
+typedef struct Job Job;
+
+/* What differs between targets; the steps are the same for all of them. */
+typedef struct TargetHooks {
+  const Target *target;            // the lowering's table (lower.h)
+  bool kernel;                     // a CUDA kernel: it returns nothing (unless a device function)
+  bool fastmath;                   // fast-math flags are set on the IR here (NVVM is given its own)
+  /* after inference: the code exists already (the cache), so the pipeline ends; NULL: never */
+  bool (*reuse)(Job *job);
+  void (*module)(Job *job);        // the LLVM context and module the lowering fills
+  const char *(*entry)(Job *job);  // after lowering: the function the caller calls (its name)
+  void (*optimise)(Job *job);
+  void (*link)(Job *job);          // the code where the dispatcher or the launcher finds it
+} TargetHooks;
+
+struct Job {
   double t[T__COUNT];       // stage end times (ms)
+  const TargetHooks *th;
   bool from_cache;
   int disp_idx;             // absolute stack index of the dispatcher
   const char *name;
@@ -51,7 +71,12 @@ typedef struct Job {
   char *obj;                // object code for the cache (malloc'd)
   size_t objlen;
   DispSpec *out;            // malloc'd result
-} Job;
+  Node *def;                // resolve: the def compiled
+  FuncSpec *spec;           // infer: its specialization
+  LmJit *J;                 // CPU and simulator: the state's JIT ...
+  JitCode *code;            // ... and the code record the module goes into
+  const char *entry;        // lower: the entry's name
+};
 
 static void arena_oom(void *ud) {
   luaL_error((lua_State *)ud, "not enough memory to compile");
@@ -87,8 +112,8 @@ static void fail_llvm(lua_State *L, const char *what, char *err) {
 }
 
 
-/* source → typed specialization (shared by both targets) */
-static FuncSpec *front(lua_State *L, Job *job) {
+/* the compilation's state, before any step */
+static void setup(lua_State *L, Job *job) {
   Compile *C = &job->C;
   C->L = L;
   C->S = lmstate_get(L);
@@ -97,10 +122,16 @@ static FuncSpec *front(lua_State *L, Job *job) {
   C->opt.gpu = job->gpu;
   /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
   if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
-  C->target = job->sim ? &target_sim : job->gpu ? &target_gpu : &target_cpu;
+  C->target = job->th->target;
   if (job->sim) C->opt.boundscheck = true;  /* the simulator is a debugging tool */
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;
+}
+
+/* source (or the Lua-table AST) → C->module */
+static bool step_parse(Job *job) {
+  Compile *C = &job->C;
+  lua_State *L = C->L;
   int d = job->disp_idx;
   lua_getiuservalue(L, d, DISP_UV_CHUNK);
   C->src.chunk = arena_strdup(C->A, lua_tostring(L, -1) ? lua_tostring(L, -1) : "<string>");
@@ -125,14 +156,36 @@ static FuncSpec *front(lua_State *L, Job *job) {
     C->module = ast_from_lua(L, lua_absindex(L, -1), C->A, &C->src);
   }
   lua_pop(L, 1);
-  job->t[T_PARSE] = compile_now_ms();
+  return true;
+}
+
+/* the names the module sees (env, globals, imports) and the def compiled;
+** env and globals stay on the stack, where resolve_name looks them up */
+static bool step_resolve(Job *job) {
+  Compile *C = &job->C;
+  lua_State *L = C->L;
+  int d = job->disp_idx;
   lua_getiuservalue(L, d, DISP_UV_ENV);
   C->env_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   lua_getiuservalue(L, d, DISP_UV_GLOBALS);
   C->globals_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   compile_collect_module_names(C);
-  Node *def = compile_find_def(C, job->name);
-  if (def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
+  job->def = compile_find_def(C, job->name);
+  if (job->def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
+  return true;
+}
+
+static void check_kernel_ret(Job *job, FuncSpec *spec) {
+  if (spec->ret->kind != TY_NONE && !job->opt->device)
+    compile_error(&job->C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
+                  tyname(&job->C, spec->ret));
+}
+
+/* the typed specialization, and the result it will fill */
+static bool step_infer(Job *job) {
+  Compile *C = &job->C;
+  lua_State *L = C->L;
+  Node *def = job->def;
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
     if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
@@ -142,7 +195,7 @@ static FuncSpec *front(lua_State *L, Job *job) {
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",
                     tyname(C, job->declared_ret), def->name, tyname(C, spec->ret));
   }
-  job->t[T_INFER] = compile_now_ms();
+  if (job->th->kernel) check_kernel_ret(job, spec);
   DispSpec *out = calloc(1, sizeof(DispSpec));
   if (out == NULL) luaL_error(L, "not enough memory");
   job->out = out;
@@ -151,8 +204,56 @@ static FuncSpec *front(lua_State *L, Job *job) {
   out->ret = spec->ret;
   out->ret_slots = ty_slots(spec->ret);
   out->types = types_text(C, spec);
-  return spec;
+  job->spec = spec;
+  return true;
 }
+
+/* the target's own check for code that exists already: false ends the pipeline */
+static bool step_reuse(Job *job) {
+  return !(job->th->reuse && job->th->reuse(job));
+}
+
+/* typed specializations → LLVM IR in a module of the target's */
+static bool step_lower(Job *job) {
+  Compile *C = &job->C;
+  job->th->module(job);
+  job->b = LLVMCreateBuilderInContext(C->ctx);
+  C->b = job->b;
+  lower_module(C);
+  job->entry = job->th->entry(job);
+  if (job->th->fastmath && C->opt.fastmath) {
+    LLVMModuleRef fm = fastmath_apply(C->L, C->ctx, job->mod, C->opt.fastmath);
+    LLVMDisposeModule(job->mod);
+    job->mod = C->mod = fm;
+  }
+  return true;
+}
+
+static bool step_optimise(Job *job) {
+  job->th->optimise(job);
+  return true;
+}
+
+static bool step_link(Job *job) {
+  job->th->link(job);
+  return true;
+}
+
+/* The pipeline. A step with a stage (T_*) ends it in the LUMBA_VERBOSE=1
+** report; a step without one is counted in the next stage's time. */
+static const struct Step {
+  const char *name;
+  bool (*run)(Job *job);  // false: the pipeline ends here (the code came from the cache)
+  int stage;              // T_* it ends, or -1
+} steps[] = {
+    {"parse", step_parse, T_PARSE},
+    {"resolve", step_resolve, -1},
+    {"infer", step_infer, T_INFER},
+    {"reuse", step_reuse, -1},
+    {"lower", step_lower, T_LOWER},
+    {"optimise", step_optimise, T_OPT},
+    {"link", step_link, T_CODE},
+};
 
 /* a new code record for out's code (the spec owns its one reference) */
 static JitCode *new_code(lua_State *L, LmJit *J, DispSpec *out) {
@@ -164,63 +265,97 @@ static JitCode *new_code(lua_State *L, LmJit *J, DispSpec *out) {
   return code;
 }
 
-static int compile_protected(lua_State *L) {
-  Job *job = lua_touserdata(L, 1);
+/* ---- the targets ---- */
+
+/* the names and text the dispatcher keeps of the optimised module */
+static void keep_ir(Job *job) {
+  job->out->symbol = strdup(job->spec->symbol);
+  char *ir = LLVMPrintModuleToString(job->C.mod);
+  job->out->llvm_ir = strdup(ir);
+  LLVMDisposeMessage(ir);
+}
+
+/* CPU and simulator: the module goes into its own code record of the
+** state's JIT (removed when the last user goes: dispatch_free_spec), built
+** in that record's context */
+static void jit_module(Job *job) {
   Compile *C = &job->C;
-  FuncSpec *spec = front(L, job);
-  DispSpec *out = job->out;
-  LmJit *J = lmstate_jit(L, C->S);
-  cache_key(C, J, job->disp_idx, spec, job->declared_ret, out->key);
-  if (cache_fetch(C, J, job->name, out)) {  /* no lowering, no optimising */
-    job->from_cache = true;
-    cache_index(C, job->name, out);  /* the next process may skip inference too */
-    job->t[T_LOWER] = job->t[T_OPT] = job->t[T_CODE] = compile_now_ms();
-    return 0;
-  }
-  C->symtag = out->key;
-  /* its own code record (removed when the last user goes: dispatch_free_spec)
-  ** and the context its module is built in */
-  JitCode *code = new_code(L, J, out);
-  C->ctx = jit_code_context(code);
+  job->J = lmstate_jit(C->L, C->S);
+  job->code = new_code(C->L, job->J, job->out);
+  C->ctx = jit_code_context(job->code);
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
-  jit_prepare_module(J, C->mod);
-  job->b = LLVMCreateBuilderInContext(C->ctx);
-  C->b = job->b;
-  lower_module(C);
-  const char *wrap = lower_wrapper(C, spec);
-  if (C->opt.fastmath) {
-    LLVMModuleRef fm = fastmath_apply(L, C->ctx, job->mod, C->opt.fastmath);
-    LLVMDisposeModule(job->mod);
-    job->mod = C->mod = fm;
-  }
-  job->t[T_LOWER] = compile_now_ms();
-  if (C->pardiag) out->pardiag = strdup(C->pardiag);
+  jit_prepare_module(job->J, C->mod);
+}
 
+static void jit_opt(Job *job) {
   char *err = NULL;
-  if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
-  job->t[T_OPT] = compile_now_ms();
-  out->symbol = strdup(spec->symbol);
-  char *ir = LLVMPrintModuleToString(C->mod);
-  out->llvm_ir = strdup(ir);
-  LLVMDisposeMessage(ir);
-  if (cache_code_deps(C, code, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+  if (jit_optimize(job->J, job->C.mod, 3, &err) != 0) fail_llvm(job->C.L, "internal error: invalid IR", err);
+}
+
+static void jit_take_module(Job *job) {
+  char *err = NULL;
+  LLVMModuleRef m = job->mod;
+  job->mod = NULL;  /* the JIT owns it now, also on failure */
+  if (jit_code_add_module(job->code, m, &err) != 0) fail_llvm(job->C.L, "cannot add the module to the JIT", err);
+}
+
+static void *jit_entry(Job *job) {
+  char *err = NULL;
+  void *f = jit_lookup(job->J, job->entry, &err);
+  if (f == NULL) fail_llvm(job->C.L, "cannot find the compiled function", err);
+  return f;
+}
+
+/* CPU: the content key names the code; found in this state's JIT or the
+** cache directory, it needs no lowering and no optimising */
+static bool cpu_reuse(Job *job) {
+  Compile *C = &job->C;
+  DispSpec *out = job->out;
+  job->J = lmstate_jit(C->L, C->S);
+  cache_key(C, job->J, job->disp_idx, job->spec, job->declared_ret, out->key);
+  if (cache_fetch(C, job->J, job->name, out)) {
+    job->from_cache = true;
+    cache_index(C, job->name, out);  /* the next process may skip inference too */
+    return true;
+  }
+  C->symtag = out->key;
+  return false;
+}
+
+static const char *cpu_entry(Job *job) {
+  return lower_wrapper(&job->C, job->spec);
+}
+
+static void cpu_link(Job *job) {
+  Compile *C = &job->C;
+  lua_State *L = C->L;
+  DispSpec *out = job->out;
+  char *err = NULL;
+  if (C->pardiag) out->pardiag = strdup(C->pardiag);
+  keep_ir(job);
+  if (cache_code_deps(C, job->code, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
   if (C->opt.cache) {  /* code generation runs once: the object is both loaded and stored */
-    job->obj = jit_emit_object(J, C->mod, &job->objlen, &err);
+    job->obj = jit_emit_object(job->J, C->mod, &job->objlen, &err);
     if (job->obj == NULL) fail_llvm(L, "cannot generate object code", err);
-    if (jit_code_add_object(code, job->obj, job->objlen, &err) != 0)
+    if (jit_code_add_object(job->code, job->obj, job->objlen, &err) != 0)
       fail_llvm(L, "cannot add the object code to the JIT", err);
   } else {
-    LLVMModuleRef m = job->mod;
-    job->mod = NULL;  /* the JIT owns it now, also on failure */
-    if (jit_code_add_module(code, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
+    jit_take_module(job);
   }
-  out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_lookup(J, wrap, &err);
-  if (out->wrap == NULL) fail_llvm(L, "cannot find the compiled function", err);
+  out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))jit_entry(job);
   cache_done(C, job->name, out, job->obj, job->objlen);
-  job->t[T_CODE] = compile_now_ms();
-  return 0;
 }
+
+static const TargetHooks cpu_hooks = {
+    .target = &target_cpu,
+    .fastmath = true,
+    .reuse = cpu_reuse,
+    .module = jit_module,
+    .entry = cpu_entry,
+    .optimise = jit_opt,
+    .link = cpu_link,
+};
 
 /* LUMBA_VERBOSE=1: where the time of a compilation went */
 static void report(const Job *job, const DispSpec *out) {
@@ -248,7 +383,9 @@ static void report(const Job *job, const DispSpec *out) {
 
 /* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
 ** calls the inner function with no meminfo; a failing status ends the thread. */
-static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
+static const char *gpu_kernel_entry(Job *job) {
+  Compile *C = &job->C;
+  FuncSpec *spec = job->spec;
   LLVMContextRef ctx = C->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
   LLVMTypeRef ps[LM_MAXARGS * (2 * LM_MAXDIM + 1)];
@@ -298,87 +435,98 @@ static const char *gpu_kernel_entry(Compile *C, FuncSpec *spec) {
   return arena_strdup(C->A, name);
 }
 
-static void check_kernel_ret(Job *job, FuncSpec *spec) {
-  if (spec->ret->kind != TY_NONE && !job->opt->device)
-    compile_error(&job->C, spec->def->loc, "TypingError", "a CUDA kernel cannot return a value (it returns %s)",
-                  tyname(&job->C, spec->ret));
-}
-
-static int compile_kernel_protected(lua_State *L) {
-  Job *job = lua_touserdata(L, 1);
+/* GPU: a module of NVVM's dialect in a context of its own */
+static void gpu_module(Job *job) {
   Compile *C = &job->C;
-  FuncSpec *spec = front(L, job);
-  check_kernel_ret(job, spec);
   job->gpu_ctx = LLVMContextCreate();
   C->ctx = job->gpu_ctx;
   job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
   C->mod = job->mod;
   LLVMSetTarget(C->mod, LUMBA_NVVM_TRIPLE);
   LLVMSetDataLayout(C->mod, LUMBA_NVVM_DATALAYOUT);
-  job->b = LLVMCreateBuilderInContext(C->ctx);
-  C->b = job->b;
-  lower_module(C);
-  const char *kname = gpu_kernel_entry(C, spec);
-  job->t[T_LOWER] = compile_now_ms();
+}
+
+/* libNVVM optimises (at the first launch): here the IR is only verified */
+static void gpu_verify(Job *job) {
+  lua_State *L = job->C.L;
   char *verr = NULL;
-  if (LLVMVerifyModule(C->mod, LLVMReturnStatusAction, &verr)) {
+  if (LLVMVerifyModule(job->C.mod, LLVMReturnStatusAction, &verr)) {
     lua_pushfstring(L, "lumba: internal error: invalid kernel IR: %s", verr ? verr : "?");
     LLVMDisposeMessage(verr);
     lua_error(L);
   }
   LLVMDisposeMessage(verr);
-  char *ir = LLVMPrintModuleToString(C->mod);
-  job->out->kernel_ir = strdup(ir);
-  LLVMDisposeMessage(ir);
-  job->out->kernel_name = strdup(kname);
-  job->out->symbol = strdup(spec->symbol);
-  job->out->llvm_ir = strdup(job->out->kernel_ir);
-  return 0;
 }
+
+/* the kernel's IR text waits for the launcher, which compiles it to PTX */
+static void gpu_link(Job *job) {
+  keep_ir(job);
+  job->out->kernel_ir = strdup(job->out->llvm_ir);
+  job->out->kernel_name = strdup(job->entry);
+}
+
+static const TargetHooks gpu_hooks = {
+    .target = &target_gpu,
+    .kernel = true,
+    .module = gpu_module,
+    .entry = gpu_kernel_entry,
+    .optimise = gpu_verify,
+    .link = gpu_link,
+};
 
 /* The simulator's kernel: compiled for the CPU into the state's JIT, its
 ** entry (target_sim.h) in a SimKernel kept as the spec's launcher state. */
-static int compile_sim_protected(lua_State *L) {
-  Job *job = lua_touserdata(L, 1);
-  Compile *C = &job->C;
-  FuncSpec *spec = front(L, job);
-  check_kernel_ret(job, spec);
-  LmJit *J = lmstate_jit(L, C->S);
-  JitCode *code = new_code(L, J, job->out);
-  C->ctx = jit_code_context(code);
-  job->mod = LLVMModuleCreateWithNameInContext(job->name, C->ctx);
-  C->mod = job->mod;
-  jit_prepare_module(J, C->mod);
-  job->b = LLVMCreateBuilderInContext(C->ctx);
-  C->b = job->b;
-  lower_module(C);
+static const char *sim_entry(Job *job) {
   SimKernel *k = calloc(1, sizeof *k);
-  if (k == NULL) luaL_error(L, "not enough memory");
+  if (k == NULL) luaL_error(job->C.L, "not enough memory");
   job->out->gpu = k;
   job->out->gpu_free = free;
-  const char *entry = tsim_kernel_entry(C, spec, k);
-  if (C->opt.fastmath) {
-    LLVMModuleRef fm = fastmath_apply(L, C->ctx, job->mod, C->opt.fastmath);
-    LLVMDisposeModule(job->mod);
-    job->mod = C->mod = fm;
+  return tsim_kernel_entry(&job->C, job->spec, k);
+}
+
+static void sim_link(Job *job) {
+  keep_ir(job);
+  jit_take_module(job);
+  ((SimKernel *)job->out->gpu)->entry = (SimEntry)jit_entry(job);
+}
+
+static const TargetHooks sim_hooks = {
+    .target = &target_sim,
+    .kernel = true,
+    .fastmath = true,
+    .module = jit_module,
+    .entry = sim_entry,
+    .optimise = jit_opt,
+    .link = sim_link,
+};
+
+/* ---- the driver ---- */
+
+/* Runs the steps in order inside lua_pcall (compile_spec): a step that
+** raises leaves the cleanup to compile_spec. A step that ends the pipeline
+** ends every stage not run yet. */
+static int compile_protected(lua_State *L) {
+  Job *job = lua_touserdata(L, 1);
+  setup(L, job);
+  for (size_t i = 0; i < lm_countof(steps); i++) {
+    bool go_on = steps[i].run(job);
+    if (steps[i].stage >= 0) job->t[steps[i].stage] = compile_now_ms();
+    if (!go_on) {
+      double now = compile_now_ms();
+      for (int k = T_PARSE; k < T__COUNT; k++)
+        if (job->t[k] == 0) job->t[k] = now;
+      break;
+    }
   }
-  job->t[T_LOWER] = compile_now_ms();
-  char *err = NULL;
-  if (jit_optimize(J, C->mod, 3, &err) != 0) fail_llvm(L, "internal error: invalid IR", err);
-  job->t[T_OPT] = compile_now_ms();
-  job->out->symbol = strdup(spec->symbol);
-  char *ir = LLVMPrintModuleToString(C->mod);
-  job->out->llvm_ir = strdup(ir);
-  LLVMDisposeMessage(ir);
-  LLVMModuleRef m = job->mod;
-  job->mod = NULL;  /* the JIT owns it now, also on failure */
-  if (jit_code_add_module(code, m, &err) != 0) fail_llvm(L, "cannot add the module to the JIT", err);
-  k->entry = (SimEntry)jit_lookup(J, entry, &err);
-  if (k->entry == NULL) fail_llvm(L, "cannot find the compiled function", err);
-  job->t[T_CODE] = compile_now_ms();
   return 0;
 }
 
+/* Protected compilation, as luaD_protectedparser: the steps run inside
+** lua_pcall, and whatever their status the cleanup below runs first (the
+** builder, a module the JIT did not take, the GPU context, the object
+** code, the registry references, the arena); only then is an error raised
+** again. The dispatcher records the signature as busy meanwhile, so a call
+** back into it from another dispatcher is an error, not a loop. */
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret) {
   Job job;
@@ -393,13 +541,14 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   job.declared_ret = declared_ret;
   job.gpu = gpu;
   job.sim = gpu && cudrv_simulating(L);
+  job.th = job.sim ? &sim_hooks : gpu ? &gpu_hooks : &cpu_hooks;
   job.t[T_START] = compile_now_ms();
   int top = lua_gettop(L);
   disp_idx = lua_absindex(L, disp_idx);
   Dispatcher *d = lua_touserdata(L, disp_idx);
   DispBusy busy = {argtypes, nargs, d->busy};
   d->busy = &busy;
-  lua_pushcfunction(L, job.sim ? compile_sim_protected : gpu ? compile_kernel_protected : compile_protected);
+  lua_pushcfunction(L, compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
   int status = lua_pcall(L, 2, 0, 0);
