@@ -92,6 +92,12 @@ void compile_note_ref(Compile *C, int ref) {
   C->refs[C->nrefs++] = ref;
 }
 
+int spec_local(FuncSpec *spec, const char *name) {
+  for (int i = 0; i < spec->nlocals; i++)
+    if (strcmp(spec->locals[i].name, name) == 0) return i;
+  return -1;
+}
+
 double compile_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -101,7 +101,25 @@ typedef struct Options {
   bool lua;                  // Lua 5.4 semantics (functions written in Lua; see infer_lua.c)
 } Options;
 
-typedef struct Compile {
+typedef struct Compile Compile;
+
+/* What the stages ask of the compilation's owner: the driver (pipeline.c)
+** sets these, so no stage calls the cache or the dispatcher itself. */
+typedef struct CompileHooks {
+  /* resolve.c, for the cache key and index (cache.h): name was frozen as
+  ** the constant s (from env or globals); it is in neither; it is the
+  ** dispatcher s (s->ref) */
+  void (*note_value)(Compile *C, const char *name, const Sym *s);
+  void (*note_absent)(Compile *C, const char *name);
+  void (*note_dispatcher)(Compile *C, const char *name, const Sym *s);
+  /* infer_call.c: a call of another dispatcher (registry reference ref)
+  ** for argtypes. The callee's code, compiled if need be, is described by
+  ** a FuncSpec with no def (symbol, argument and return types), which the
+  ** lowering declares by its symbol (lower_declare_callee). Raises. */
+  FuncSpec *(*callee)(Compile *C, int ref, Type **argtypes, int nargs, Loc loc);
+} CompileHooks;
+
+struct Compile {
   lua_State *L;
   LmState *S;
   Arena *A;
@@ -126,11 +144,12 @@ typedef struct Compile {
   const char *symtag;      // the content key: symbols are <def>__<16 hex of it>_<n> (NULL: a counter)
   int nsyms;               // symbols named from symtag so far
   const Target *target;
+  const CompileHooks *hooks;  // the cache's notes and other dispatchers' code (set by pipeline.c)
   /* LLVM, while lowering */
   LLVMContextRef ctx;
   LLVMModuleRef mod;
   LLVMBuilderRef b;
-} Compile;
+};
 
 /* infer.c */
 FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at);
@@ -139,7 +158,6 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc);
 Sym resolve_static(Compile *C, FuncSpec *spec, Node *n);  /* SYM_NONE if n is a runtime value */
 Node *compile_find_def(Compile *C, const char *name);
 void compile_collect_module_names(Compile *C);
-int spec_local(FuncSpec *spec, const char *name);  /* slot or -1 */
 
 /* lower.c */
 void lower_module(Compile *C);  /* lowers every typed spec into C->mod */
@@ -150,6 +168,7 @@ typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret);
 void compile_note_ref(Compile *C, int ref);
+int spec_local(FuncSpec *spec, const char *name);  /* compile.c: slot or -1 */
 
 void state_open(lua_State *L);  /* state.c: verbosity, cache and thread-count functions */
 double compile_now_ms(void);

@@ -11,12 +11,6 @@
 
 #define MAX_PASSES 50
 
-int spec_local(FuncSpec *spec, const char *name) {
-  for (int i = 0; i < spec->nlocals; i++)
-    if (strcmp(spec->locals[i].name, name) == 0) return i;
-  return -1;
-}
-
 static int add_local(Compile *C, FuncSpec *spec, const char *name) {
   int slot = spec_local(spec, name);
   if (slot >= 0) return slot;

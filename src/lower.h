@@ -82,6 +82,7 @@ void lower_release_held(Lower *L);
 
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc);
 Val lower_call(Lower *L, Node *n);
+LLVMValueRef lower_declare_callee(Lower *L, FuncSpec *callee, LLVMTypeRef *fnty);  /* lower.c */
 Val lower_const_sym(Lower *L, const Sym *s);
 
 /* arrays (lower_array.c) */

@@ -112,6 +112,15 @@ static void fail_llvm(lua_State *L, const char *what, char *err) {
 }
 
 
+/* What the stages ask of the compilation's owner: the cache's notes and
+** other dispatchers' code (compile.h). */
+static const CompileHooks stage_hooks = {
+    .note_value = cache_note_value,
+    .note_absent = cache_note_absent,
+    .note_dispatcher = cache_note_dispatcher,
+    .callee = dispatch_callee,
+};
+
 /* the compilation's state, before any step */
 static void setup(lua_State *L, Job *job) {
   Compile *C = &job->C;
@@ -123,6 +132,7 @@ static void setup(lua_State *L, Job *job) {
   /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
   if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
   C->target = job->th->target;
+  C->hooks = &stage_hooks;
   if (job->sim) C->opt.boundscheck = true;  /* the simulator is a debugging tool */
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;
