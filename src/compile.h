@@ -81,6 +81,8 @@ struct FuncSpec {
   int state;               // 0 new, 1 being inferred, 2 typed
   bool parallel;           // prange loops run on the pool
   bool recursive;          // called while being inferred: entry checks the stack (stack.h)
+  bool has_prange;         // inference met a prange loop: the parfor pass looks at this spec
+  struct ParLoop *parloops;  // the parfor pass's records of its prange loops (parfor.h)
   const char *symbol;      // LLVM name of the inner function
   LLVMValueRef fn;         // inner function: i32 (err*, ret*, args...)
   LLVMTypeRef fnty;
@@ -134,7 +136,7 @@ struct Compile {
   FuncSpec *specs;         // every specialization made by this compilation
   struct Import { const void *disp; Node *def; } *imports;  // device functions parsed into this compilation
   int nimports, capimports;
-  char *pardiag;           // parallel diagnostics text (lower_parallel.c), arena
+  char *pardiag;           // parallel diagnostics text (parfor.c), arena
   size_t pardiag_len;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;

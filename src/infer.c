@@ -147,6 +147,7 @@ static void infer_for(Infer *I, Node *s) {
                       tyname(C, a));
     }
     s->aux = (void *)f.qname;  /* on the For: the Call's own aux is a CallInfo when it is not range() */
+    if (strcmp(f.qname, "numba.prange") == 0) I->spec->has_prange = true;
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, ty_int64, NULL);

@@ -1,7 +1,7 @@
 /*
 ** pipeline.c — the pipeline for one specialization: one list of named
-** steps (steps[] below: parse → resolve → infer → reuse → lower →
-** optimise → link), run by one driver for every target. The targets (CPU
+** steps (steps[] below: parse → resolve → infer → reuse → parfor → lower
+** → optimise → link), run by one driver for every target. The targets (CPU
 ** code, CUDA kernels as NVVM IR, the CUDA simulator) differ only by their
 ** TargetHooks: the lowering's table, how the module starts, the entry the
 ** caller calls, and how the code is finished. The driver runs protected,
@@ -23,6 +23,7 @@
 #include "frontend.h"
 #include "jit_cpu.h"
 #include "lower.h"
+#include "parfor.h"
 #include "target_sim.h"
 
 /* what libNVVM 2.0 accepts (../shared/gpu/README.md): i128:128:128 is required */
@@ -223,6 +224,12 @@ static bool step_reuse(Job *job) {
   return !(job->th->reuse && job->th->reuse(job));
 }
 
+/* the parallel-loop analysis (parfor.h): what each prange loop does */
+static bool step_parfor(Job *job) {
+  parfor_run(&job->C);
+  return true;
+}
+
 /* typed specializations → LLVM IR in a module of the target's */
 static bool step_lower(Job *job) {
   Compile *C = &job->C;
@@ -260,6 +267,7 @@ static const struct Step {
     {"resolve", step_resolve, -1},
     {"infer", step_infer, T_INFER},
     {"reuse", step_reuse, -1},
+    {"parfor", step_parfor, -1},
     {"lower", step_lower, T_LOWER},
     {"optimise", step_optimise, T_OPT},
     {"link", step_link, T_CODE},
