@@ -12,12 +12,6 @@
 
 #define MAX_PASSES 50
 
-int spec_local(FuncSpec *spec, const char *name) {
-  for (int i = 0; i < spec->nlocals; i++)
-    if (strcmp(spec->locals[i].name, name) == 0) return i;
-  return -1;
-}
-
 /* The table grows to every node made so far: a device function imported
 ** while this spec is inferred adds nodes its calls may use (defaults). */
 Ann *infer_ann_grow(Infer *I, const Node *n) {
@@ -168,6 +162,7 @@ static void infer_for(Infer *I, Node *s) {
                       tyname(C, a));
     }
     infer_ann(I, s)->aux = (void *)f.qname;  /* on the For: the Call's own aux is a CallInfo when it is not range() */
+    if (strcmp(f.qname, "numba.prange") == 0) I->spec->has_prange = true;
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, ty_int64, NULL);

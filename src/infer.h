@@ -42,12 +42,11 @@ typedef enum CallKind {
 typedef struct CallInfo {
   CallKind kind;
   const char *qname;     // builtin or method name
-  FuncSpec *callee;      // CALL_DEF
+  FuncSpec *callee;      // CALL_DEF; CALL_DISPATCHER: the other dispatcher's code (no def, CompileHooks.callee)
   DType dt;              // CALL_CAST / allocation dtype
   Node *recv;            // CALL_METHOD: the array the method works on
   Node **args;           // positional arguments after keywords and defaults are placed
   int nargs;
-  struct DispSpec *disp; // CALL_DISPATCHER
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
 } CallInfo;

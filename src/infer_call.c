@@ -5,7 +5,6 @@
 */
 #include <string.h>
 
-#include "dispatch.h"
 #include "infer.h"
 
 typedef struct MathFn {
@@ -541,8 +540,8 @@ Type *infer_call(Infer *I, Node *n) {
       Type *at[LM_MAXARGS];
       if (n->args.len > LM_MAXARGS) compile_error(C, n->loc, "UnsupportedError", "too many arguments");
       if (!arg_types(I, n->args.items, n->args.len, at)) return NULL;
-      ci->disp = dispatch_spec_for(C, s.ref, at, n->args.len, n->loc);
-      return dispatch_spec_ret(ci->disp);
+      ci->callee = C->hooks->callee(C, s.ref, at, n->args.len, n->loc);
+      return ci->callee->ret;
     }
     case SYM_CONST:
       compile_error(C, f->loc, "TypingError", "a number is not callable");

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "dispatch.h"
 #include "lower.h"
 
 typedef struct MathFn {
@@ -276,10 +275,9 @@ Val lower_call(Lower *L, Node *n) {
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
     case CALL_DISPATCHER: {
-      FuncSpec *callee = dispatch_spec_funcspec(L, ci->disp);
       LLVMTypeRef fnty;
-      LLVMValueRef fn = dispatch_spec_declare(L, ci->disp, &fnty);
-      return call_spec(L, n, callee, fn, fnty, ci);
+      LLVMValueRef fn = lower_declare_callee(L, ci->callee, &fnty);
+      return call_spec(L, n, ci->callee, fn, fnty, ci);
     }
   }
   LM_UNREACHABLE();

@@ -7,7 +7,6 @@
 
 #include <lauxlib.h>
 
-#include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -235,8 +234,8 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     if (!lua_isnil(C->L, -1)) {
       const char *tn = luaL_typename(C->L, -1);
       if (sym_from_lua(C, &s)) {
-        cache_note_value(C, name, &s);  /* a frozen value is part of the cache key */
-        if (s.kind == SYM_DISPATCHER) cache_note_dispatcher(C, name, &s);
+        C->hooks->note_value(C, name, &s);  /* a frozen value is part of the cache key */
+        if (s.kind == SYM_DISPATCHER) C->hooks->note_dispatcher(C, name, &s);
         return s;
       }
       compile_error(C, loc, "TypingError",
@@ -245,7 +244,7 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     }
     lua_pop(C->L, 1);
   }
-  cache_note_absent(C, name);  /* the index checks it stays absent (cachefile.h) */
+  C->hooks->note_absent(C, name);  /* the index checks it stays absent (cachefile.h) */
   int dt = qname_dtype(name);
   if (dt >= 0) {
     s.kind = SYM_DTYPE;
