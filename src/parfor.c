@@ -25,6 +25,11 @@ typedef struct Scan {
   char *op;             // per local reduction class: '+', '*', 'm' (min), 'M' (max)
 } Scan;
 
+/* the local a Name node stands for in this spec, or -1 */
+static int slot_of(const FuncSpec *spec, const Node *n) {
+  return spec_ann(spec, n)->slot;
+}
+
 static bool is_self(Node *n, const char *name) {
   return n && n->kind == ND_Name && strcmp(n->name, name) == 0;
 }
@@ -68,7 +73,7 @@ static void mark(Scan *S, int slot, char cls, Loc loc) {
 }
 
 static void mark_target(Scan *S, Node *t) {
-  if (t->kind == ND_Name) mark(S, spec_ann(S->spec, t)->slot, 0, t->loc);
+  if (t->kind == ND_Name) mark(S, slot_of(S->spec, t), 0, t->loc);
   else if (t->kind == ND_Tuple || t->kind == ND_List)
     for (int i = 0; i < t->elts.len; i++) mark_target(S, t->elts.items[i]);
 }
@@ -81,7 +86,7 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
       case ND_Assign:
         if (s->targets.len == 1 && s->targets.items[0]->kind == ND_Name) {
           Node *t = s->targets.items[0];
-          mark(S, spec_ann(S->spec, t)->slot, assign_class(S->spec, s->value, t->name, &rest), t->loc);
+          mark(S, slot_of(S->spec, t), assign_class(S->spec, s->value, t->name, &rest), t->loc);
         } else {
           for (int j = 0; j < s->targets.len; j++) mark_target(S, s->targets.items[j]);
         }
@@ -90,7 +95,7 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
         if (s->target->kind == ND_Name) {
           OpKind op = s->op;
           char cls = op == OP_Add || op == OP_Sub ? '+' : op == OP_Mult || op == OP_Div ? '*' : 0;
-          mark(S, spec_ann(S->spec, s->target)->slot, cls, s->target->loc);
+          mark(S, slot_of(S->spec, s->target), cls, s->target->loc);
         }
         break;
       case ND_AnnAssign: mark_target(S, s->target); break;
@@ -121,7 +126,7 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
 /* a reduction variable may be read only by its own updates */
 static void check_reads(Scan *S, Node *n, Node *skip_self_of) {
   if (n == NULL) return;
-  if (n->kind == ND_Name && spec_ann(S->spec, n)->slot >= 0 && S->kind[spec_ann(S->spec, n)->slot] == PAR_REDUCTION && n != skip_self_of)
+  if (n->kind == ND_Name && slot_of(S->spec, n) >= 0 && S->kind[slot_of(S->spec, n)] == PAR_REDUCTION && n != skip_self_of)
     compile_error(S->C, n->loc, "TypingError",
                   "reduction variable '%s' cannot be read inside the prange loop (only updated)", n->name);
   Node *kids[] = {n->value, n->test, n->iter, n->left, n->right, n->operand, n->func, n->slice, n->lower,
@@ -137,9 +142,9 @@ static void check_body_reads(Scan *S, NodeList *body) {
     Node *s = body->items[i];
     Node *rest = NULL;
     if (s->kind == ND_Assign && s->targets.len == 1 && s->targets.items[0]->kind == ND_Name &&
-        S->kind[spec_ann(S->spec, s->targets.items[0])->slot] == PAR_REDUCTION && assign_class(S->spec, s->value, s->targets.items[0]->name, &rest)) {
+        S->kind[slot_of(S->spec, s->targets.items[0])] == PAR_REDUCTION && assign_class(S->spec, s->value, s->targets.items[0]->name, &rest)) {
       check_reads(S, rest, NULL);
-    } else if (s->kind == ND_AugAssign && s->target->kind == ND_Name && S->kind[spec_ann(S->spec, s->target)->slot] == PAR_REDUCTION) {
+    } else if (s->kind == ND_AugAssign && s->target->kind == ND_Name && S->kind[slot_of(S->spec, s->target)] == PAR_REDUCTION) {
       check_reads(S, s->value, NULL);
     } else {
       NodeList save_body = s->body, save_else = s->orelse;
@@ -175,23 +180,23 @@ static void scan_sizes(const FuncSpec *spec, NodeList *body, signed char *st) {
     if (s->kind == ND_Assign) {
       for (int j = 0; j < s->targets.len; j++) {
         Node *t = s->targets.items[j];
-        if (t->kind == ND_Name && spec_ann(spec, t)->slot >= 0) {
-          if (!size_expr(s->value)) st[spec_ann(spec, t)->slot] = -1;
-          else if (st[spec_ann(spec, t)->slot] == 0) st[spec_ann(spec, t)->slot] = 1;
+        if (t->kind == ND_Name && slot_of(spec, t) >= 0) {
+          if (!size_expr(s->value)) st[slot_of(spec, t)] = -1;
+          else if (st[slot_of(spec, t)] == 0) st[slot_of(spec, t)] = 1;
         } else if (t->kind == ND_Tuple) {
           bool shape = s->value->kind == ND_Attribute && strcmp(s->value->name, "shape") == 0;
           for (int k = 0; k < t->elts.len; k++) {
             Node *e = t->elts.items[k];
-            if (e->kind != ND_Name || spec_ann(spec, e)->slot < 0) continue;
-            if (!shape) st[spec_ann(spec, e)->slot] = -1;
-            else if (st[spec_ann(spec, e)->slot] == 0) st[spec_ann(spec, e)->slot] = 1;
+            if (e->kind != ND_Name || slot_of(spec, e) < 0) continue;
+            if (!shape) st[slot_of(spec, e)] = -1;
+            else if (st[slot_of(spec, e)] == 0) st[slot_of(spec, e)] = 1;
           }
         }
       }
     } else if (s->kind == ND_AugAssign || s->kind == ND_AnnAssign) {
-      if (s->target->kind == ND_Name && spec_ann(spec, s->target)->slot >= 0) st[spec_ann(spec, s->target)->slot] = -1;
+      if (s->target->kind == ND_Name && slot_of(spec, s->target) >= 0) st[slot_of(spec, s->target)] = -1;
     } else if (s->kind == ND_For) {
-      if (s->target->kind == ND_Name && spec_ann(spec, s->target)->slot >= 0) st[spec_ann(spec, s->target)->slot] = -1;
+      if (s->target->kind == ND_Name && slot_of(spec, s->target) >= 0) st[slot_of(spec, s->target)] = -1;
       scan_sizes(spec, &s->body, st);
       scan_sizes(spec, &s->orelse, st);
     } else if (s->kind == ND_While || s->kind == ND_If) {
@@ -255,11 +260,11 @@ static ParLoop *analyse(Pass *P, Node *s, bool in_parallel) {
   int nl = spec->nlocals;
   Scan S = {C, spec, arena_alloc(C->A, (size_t)nl + 1), arena_alloc(C->A, (size_t)nl + 1)};
   scan_body(&S, &s->body, 0);
-  S.kind[spec_ann(spec, s->target)->slot] = PAR_PRIVATE;
+  S.kind[slot_of(spec, s->target)] = PAR_PRIVATE;
   for (int i = 0; i < nl; i++)
     if (S.kind[i] == PAR_REDUCTION && spec->locals[i].ty->kind != TY_SCALAR) S.kind[i] = PAR_PRIVATE;
   check_body_reads(&S, &s->body);
-  p->index = spec_ann(spec, s->target)->slot;
+  p->index = slot_of(spec, s->target);
   Node *it = s->iter;
   p->start = it->args.len > 1 ? it->args.items[0] : NULL;
   p->stop = it->args.items[it->args.len > 1];
