@@ -13,6 +13,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 
+#include "builtin_hooks.h"
 #include "cache.h"
 #include "cachefast.h"
 #include "compile.h"
@@ -184,6 +185,7 @@ static FuncSpec *front(lua_State *L, Job *job) {
   /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
   if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
   C->target = job->sim ? &target_sim : job->gpu ? &target_gpu : &target_cpu;
+  C->builtins = builtin_table;
   if (job->sim) C->opt.boundscheck = true;  /* the simulator is a debugging tool */
   job->arena.oom = arena_oom;
   job->arena.oom_ud = L;

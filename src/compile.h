@@ -47,6 +47,7 @@ typedef enum SymKind {
 typedef struct Sym {
   SymKind kind;
   const char *qname;  // MODULE/BUILTIN
+  const struct BuiltinName *bn;  // BUILTIN: its registry row (builtins.h); NULL if it has none
   Node *def;          // DEF
   int ref;            // DISPATCHER: registry reference
   DType dt;           // DTYPE
@@ -126,6 +127,7 @@ typedef struct Compile {
   const char *symtag;      // the content key: symbols are <def>__<16 hex of it>_<n> (NULL: a counter)
   int nsyms;               // symbols named from symtag so far
   const Target *target;
+  const struct BuiltinHooks *builtins;  // typing and lowering of each builtin, by id (builtin_table.c)
   /* LLVM, while lowering */
   LLVMContextRef ctx;
   LLVMModuleRef mod;

@@ -51,7 +51,7 @@ struct Target {
   LLVMValueRef (*sreg)(Lower *L, const char *what);
   /* cuda.grid, cuda.shared.array, cuda.atomic.*, cuda.syncthreads (qname without "numba.cuda.") */
   Val (*cuda_call)(Lower *L, Node *n, CallInfo *ci);
-  /* a math function (math.def base name) for float32 or float64; NULL: not available */
+  /* a math function (base name of a MATH row of builtins.def) for float32 or float64; NULL: not available */
   LLVMValueRef (*math_call)(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n,
                             bool f32);
 };

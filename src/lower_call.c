@@ -2,99 +2,12 @@
 ** lower_call.c — calls: builtins, math functions through the target,
 ** dtype casts, array allocation, array methods, other specializations.
 */
-#include <math.h>
 #include <string.h>
 
+#include "builtin_hooks.h"
 #include "dispatch.h"
-#include "lower.h"
-
-typedef struct MathFn {
-  const char *name, *base;
-  int arity;
-  char result;
-  const char *intrinsic;
-} MathFn;
-const MathFn *infer_math_fn(const char *name);
 
 static Val arg(Lower *L, CallInfo *ci, int i) { return lower_expr(L, ci->args[i]); }
-
-static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
-  const MathFn *m = infer_math_fn(ci->qname);
-  Type *rt = n->ty;
-  Type *ft = ty_is_float(rt) ? rt : ty_float64;
-  LLVMValueRef xs[2];
-  Val a0 = arg(L, ci, 0);
-  if (m->result == 'B') {
-    if (!ty_is_float(a0.ty)) return (Val){ty_bool, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), m->name[2] == 'f', 0), false};
-    LLVMValueRef x = a0.v;
-    LLVMTypeRef t = LLVMTypeOf(x);
-    LLVMValueRef ax = lower_fmath(L, "fabs", &x, 1);
-    LLVMValueRef inf = LLVMConstReal(t, INFINITY);
-    LLVMValueRef r = strcmp(m->name, "isnan") == 0 ? LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "")
-                   : strcmp(m->name, "isinf") == 0 ? LLVMBuildFCmp(L->b, LLVMRealOEQ, ax, inf, "")
-                                                   : LLVMBuildFCmp(L->b, LLVMRealOLT, ax, inf, "");
-    return (Val){ty_bool, r, false};
-  }
-  if (m->result == 'I' && ty_is_int(a0.ty) && !ci->dt) return lower_cast(L, a0, ty_int64);
-  Type *opt = a0.ty->dtype == DT_FLOAT32 && (m->arity == 1 || ft->dtype == DT_FLOAT32) ? ty_scalar(DT_FLOAT32) : ty_float64;
-  if (m->result == 'I' || m->result == 'B') opt = ty_is_float(a0.ty) ? a0.ty : ty_float64;
-  xs[0] = lower_cast(L, a0, opt).v;
-  if (m->arity == 2) xs[1] = lower_cast(L, arg(L, ci, 1), opt).v;
-  LLVMValueRef r;
-  if (m->result == 'X') {
-    double k = strcmp(m->name, "degrees") == 0 ? 180.0 / 3.141592653589793 : 3.141592653589793 / 180.0;
-    r = LLVMBuildFMul(L->b, xs[0], LLVMConstReal(lower_type(L, opt), k), "");
-  } else {
-    r = L->C->target->math_call(L, m->base, m->intrinsic, xs, m->arity, opt->dtype == DT_FLOAT32);
-  }
-  if (L->C->opt.lua && ty_is_int(rt)) lower_lua_integral(L, r);
-  return lower_cast(L, (Val){opt, r, false}, rt);
-}
-
-/* round half to even (Python 3), ndigits through scaling */
-static Val lower_round(Lower *L, Node *n, CallInfo *ci) {
-  Val x = arg(L, ci, 0);
-  if (!ty_is_float(x.ty) && ci->nargs == 1) return lower_cast(L, x, n->ty);
-  if (ci->nargs == 2) {
-    Val nd = lower_cast(L, arg(L, ci, 1), ty_float64);
-    LLVMValueRef ten = LLVMConstReal(LLVMDoubleTypeInContext(L->ctx), 10.0);
-    LLVMValueRef pa[2] = {ten, nd.v};
-    LLVMValueRef scale = lower_fmath(L, "pow", pa, 2);
-    LLVMValueRef xv = lower_cast(L, x, ty_float64).v;
-    LLVMValueRef y = LLVMBuildFMul(L->b, xv, scale, "");
-    y = lower_fmath(L, "rint", &y, 1);
-    return lower_cast(L, (Val){ty_float64, LLVMBuildFDiv(L->b, y, scale, ""), false}, n->ty);
-  }
-  LLVMValueRef r = lower_fmath(L, "rint", &x.v, 1);
-  return lower_cast(L, (Val){x.ty, r, false}, n->ty);
-}
-
-static Val lower_minmax(Lower *L, Node *n, CallInfo *ci) {
-  bool mx = ci->qname[1] == 'a';
-  Type *rt = n->ty;
-  if (ci->nargs == 1) {
-    /* min(tuple) */
-    Val t = arg(L, ci, 0);
-    Val best = lower_cast(L, (Val){t.ty->elems[0], LLVMBuildExtractValue(L->b, t.v, 0, ""), false}, rt);
-    for (int i = 1; i < t.ty->nelems; i++) {
-      Val e = lower_cast(L, (Val){t.ty->elems[i], LLVMBuildExtractValue(L->b, t.v, (unsigned)i, ""), false}, rt);
-      LLVMValueRef better = ty_is_float(rt) ? LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, e.v, best.v, "")
-                                            : LLVMBuildICmp(L->b, mx ? LLVMIntSGT : LLVMIntSLT, e.v, best.v, "");
-      best.v = LLVMBuildSelect(L->b, better, e.v, best.v, "");
-    }
-    return best;
-  }
-  Val best = lower_cast(L, arg(L, ci, 0), rt);
-  for (int i = 1; i < ci->nargs; i++) {
-    Val e = lower_cast(L, arg(L, ci, i), rt);
-    LLVMValueRef better;
-    if (ty_is_float(rt)) better = LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, e.v, best.v, "");
-    else if (ty_is_signed(rt)) better = LLVMBuildICmp(L->b, mx ? LLVMIntSGT : LLVMIntSLT, e.v, best.v, "");
-    else better = LLVMBuildICmp(L->b, mx ? LLVMIntUGT : LLVMIntULT, e.v, best.v, "");
-    best.v = LLVMBuildSelect(L->b, better, e.v, best.v, "");
-  }
-  return best;
-}
 
 typedef struct { DType dt; LLVMValueRef v; } FillV;
 static void fill_v(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
@@ -179,41 +92,11 @@ static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
 
 static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
   const char *q = ci->qname;
-  if (L->C->opt.gpu && L->C->target->cuda_call && !infer_math_fn(q) && strcmp(q, "math.log2arg") != 0 &&
+  if (ci->bi) return L->C->builtins[ci->bi].lower(L, n, ci);
+  if (L->C->opt.gpu && L->C->target->cuda_call &&
       (strcmp(q, "grid") == 0 || strcmp(q, "gridsize") == 0 || strncmp(q, "sync", 4) == 0 ||
        strncmp(q, "threadfence", 11) == 0 || strstr(q, ".array") || strncmp(q, "atomic.", 7) == 0))
     return L->C->target->cuda_call(L, n, ci);
-  if (infer_math_fn(q)) return lower_math(L, n, ci);
-  if (strcmp(q, "numpy.power") == 0) {
-    Val x = arg(L, ci, 0), y = arg(L, ci, 1);
-    return (Val){n->ty, lower_binop(L, OP_Pow, x, y, n->ty, n->loc), false};
-  }
-  if (strcmp(q, "math.log2arg") == 0) {
-    LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
-    LLVMValueRef x = lower_cast(L, arg(L, ci, 0), ty_float64).v, b = lower_cast(L, arg(L, ci, 1), ty_float64).v;
-    (void)dt;
-    LLVMValueRef lx = L->C->target->math_call(L, "log", "llvm.log", &x, 1, false);
-    LLVMValueRef lb = L->C->target->math_call(L, "log", "llvm.log", &b, 1, false);
-    return (Val){ty_float64, LLVMBuildFDiv(L->b, lx, lb, ""), false};
-  }
-  if (strcmp(q, "len") == 0) {
-    Val a = arg(L, ci, 0);
-    Val r = {ty_int64, a.ty->kind == TY_TUPLE ? lower_i64(L, a.ty->nelems) : lower_arr_shape(L, a.v, 0), false};
-    lower_release(L, a);
-    return r;
-  }
-  if (strcmp(q, "int") == 0 || strcmp(q, "float") == 0 || strcmp(q, "bool") == 0) return lower_cast(L, arg(L, ci, 0), n->ty);
-  if (strcmp(q, "abs") == 0) {
-    Val x = lower_cast(L, arg(L, ci, 0), n->ty);
-    if (ty_is_float(n->ty)) {
-      return (Val){n->ty, lower_fmath(L, "fabs", &x.v, 1), false};
-    }
-    if (!ty_is_signed(n->ty)) return x;
-    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, x.v, LLVMConstNull(LLVMTypeOf(x.v)), "");
-    return (Val){n->ty, LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, x.v, ""), x.v, ""), false};
-  }
-  if (strcmp(q, "round") == 0) return lower_round(L, n, ci);
-  if (strcmp(q, "min") == 0 || strcmp(q, "max") == 0) return lower_minmax(L, n, ci);
   if (strcmp(q, "arange") == 0) return lower_arange(L, n, ci);
   return lower_np_alloc(L, n, ci);
 }

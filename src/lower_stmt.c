@@ -289,7 +289,7 @@ static void lower_stmt(Lower *L, Node *s) {
     case ND_While: lower_while(L, s); break;
     case ND_For:
       if (lower_prange(L, s)) break;
-      if (s->aux && L->C->opt.lua && strcmp(s->aux, "range") == 0) lower_lua_for(L, s);  /* Lua's numeric for */
+      if (s->aux && L->C->opt.lua && builtin_id(s->aux) == BI_range) lower_lua_for(L, s);  /* Lua's numeric for */
       else if (s->aux) lower_for_range(L, s);  /* range()/prange(): infer marks the For */
       else lower_for_iter(L, s);
       break;
