@@ -50,4 +50,39 @@ Val bmath_lower_power(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_range(Infer *I, Node *n, const BuiltinName *nm);  /* outside a for: an error */
 Type *bmath_infer_print(Infer *I, Node *n, const BuiltinName *nm);  /* an error */
 
+/* builtin_create.c: np.empty/zeros/ones/full, *_like, np.arange */
+Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm);
+Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci);
+Type *bcreate_infer_arange(Infer *I, Node *n, const BuiltinName *nm);
+Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci);
+
+/* builtin_reduce.c: a.sum(), a.prod(), a.min(), a.max(), a.mean() */
+Type *breduce_infer(Infer *I, Node *n, CallInfo *ci, Type *a);
+Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+
+/* builtin_shape.c: a.shape, a.strides, a.size, ..., a.T; a.transpose(), a.copy(), a.astype(), a.fill() */
+Type *bshape_infer_dims(Infer *I, Node *n, const BuiltinName *nm, Type *base);   /* shape, strides */
+Val bshape_lower_dims(Lower *L, Node *n, BuiltinId id, Val a);
+Type *bshape_infer_count(Infer *I, Node *n, const BuiltinName *nm, Type *base);  /* size, ndim, itemsize, nbytes */
+Val bshape_lower_count(Lower *L, Node *n, BuiltinId id, Val a);
+Type *bshape_infer_T(Infer *I, Node *n, const BuiltinName *nm, Type *base);
+Val bshape_lower_T(Lower *L, Node *n, BuiltinId id, Val a);
+Type *bshape_infer_transpose(Infer *I, Node *n, CallInfo *ci, Type *a);
+Val bshape_lower_transpose(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+Type *bshape_infer_copy(Infer *I, Node *n, CallInfo *ci, Type *a);
+Type *bshape_infer_astype(Infer *I, Node *n, CallInfo *ci, Type *a);
+Val bshape_lower_copy(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* copy, astype */
+Type *bshape_infer_fill(Infer *I, Node *n, CallInfo *ci, Type *a);
+Val bshape_lower_fill(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+
+/* builtin_cuda.c: cuda.grid, barriers, shared/local arrays, atomics, threadIdx & co.
+** (lowered by the target: Target.cuda_call, Target.sreg) */
+Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm);      /* grid, gridsize */
+Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm);   /* syncthreads, syncwarp, threadfence* */
+Type *bcuda_infer_array(Infer *I, Node *n, const BuiltinName *nm);     /* shared.array, local.array */
+Type *bcuda_infer_atomic(Infer *I, Node *n, const BuiltinName *nm);
+Val bcuda_lower(Lower *L, Node *n, CallInfo *ci);
+Type *bcuda_infer_sreg(Infer *I, Node *n, const BuiltinName *nm, Type *base);
+Val bcuda_lower_sreg(Lower *L, Node *n, BuiltinId id, Val base);
+
 #endif

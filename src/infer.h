@@ -58,6 +58,8 @@ DType infer_dtype_of(Infer *I, Node *n, DType dflt);       /* a dtype argument (
 bool infer_arg_types(Infer *I, Node **args, int n, Type **out);  /* false while one is unknown */
 Type *infer_scalar_arg(Infer *I, Node *a, Type *t, const char *fname);  /* t, when a number */
 bool infer_static_int(Infer *I, Node *n, int64_t *v);      /* a literal or frozen integer */
+/* a.name(args), by method id (BI_NONE: a has no such method) */
+Type *infer_method(Infer *I, Node *n, BuiltinId id, Node *recv, Type *a, const char *name, Node **args, int nargs);
 
 /* Lua 5.4 semantics (infer_lua.c), asked where opt.lua is set */
 Type *infer_lua_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);

@@ -1,7 +1,8 @@
 /*
-** infer_call.c — typing of calls: builtins, math/numpy functions, dtype
-** casts, array methods, defs of the same source and other dispatchers.
-** Leaves a CallInfo in n->aux for the lowering.
+** infer_call.c — typing of calls, the generic part: builtins and array
+** methods through the registry's hooks (builtins.def, builtin_*.c), dtype
+** casts, defs of the same source and other dispatchers, and the argument
+** helpers the hooks share. Leaves a CallInfo in n->aux for the lowering.
 */
 #include <string.h>
 
@@ -57,7 +58,7 @@ void infer_only_keywords(Infer *I, Node *n, const char *fname, const char *const
   for (int i = 0; i < n->keywords.len; i++) {
     const char *k = n->keywords.items[i]->name;
     bool ok = false;
-    for (int j = 0; allowed[j]; j++) ok = ok || strcmp(k, allowed[j]) == 0;
+    for (int j = 0; allowed && allowed[j]; j++) ok = ok || strcmp(k, allowed[j]) == 0;
     if (!ok)
       compile_error(I->C, n->keywords.items[i]->loc, "TypingError", "%s() got an unexpected keyword argument '%s'",
                     fname, k);
@@ -69,26 +70,6 @@ DType infer_dtype_of(Infer *I, Node *n, DType dflt) {
   int dt = infer_dtype_arg(I, n);
   if (dt < 0) compile_error(I->C, n->loc, "TypingError", "expected a dtype such as np.float64 here");
   return (DType)dt;
-}
-
-/* the number of dimensions a shape argument gives (int: 1, tuple: its length) */
-static int shape_ndim(Infer *I, Node *shape, Type *t) {
-  if (ty_is_int(t)) return 1;
-  if (t->kind == TY_TUPLE) {
-    for (int i = 0; i < t->nelems; i++)
-      if (!ty_is_int(t->elems[i]))
-        compile_error(I->C, shape->loc, "TypingError", "shape elements must be integers, not %s", tyname(I->C, t->elems[i]));
-    if (t->nelems < 1 || t->nelems > LM_MAXDIM)
-      compile_error(I->C, shape->loc, "TypingError", "arrays have 1 to %d dimensions", LM_MAXDIM);
-    return t->nelems;
-  }
-  compile_error(I->C, shape->loc, "TypingError", "a shape must be an integer or a tuple of integers, not %s",
-                tyname(I->C, t));
-}
-
-static Type *elem_sum_type(Type *a) {
-  if (ty_is_float(ty_scalar(a->dtype))) return ty_scalar(a->dtype);
-  return dtype_kinds[a->dtype] == 'u' ? ty_scalar(DT_UINT64) : ty_int64;
 }
 
 /* Type the arguments; NULL when one is still unknown */
@@ -105,98 +86,17 @@ Type *infer_scalar_arg(Infer *I, Node *a, Type *t, const char *fname) {
   return t;
 }
 
-static Type *infer_alloc(Infer *I, Node *n, const char *fname) {
-  Compile *C = I->C;
-  bool like = strstr(fname, "_like") != NULL;
-  bool full = strncmp(fname, "full", 4) == 0;
-  static const char *const kws[] = {"shape", "dtype", "fill_value", "a", "order", NULL};
-  infer_only_keywords(I, n, fname, kws);
-  Node *shape = infer_arg_or_kw(n, 0, like ? "a" : "shape");
-  Node *fill = full ? infer_arg_or_kw(n, 1, "fill_value") : NULL;
-  Node *dtn = infer_arg_or_kw(n, full ? 2 : 1, "dtype");
-  if (shape == NULL) compile_error(C, n->loc, "TypingError", "%s() missing its %s argument", fname, like ? "array" : "shape");
-  if (full && fill == NULL) compile_error(C, n->loc, "TypingError", "%s() missing its fill_value argument", fname);
-  if (n->args.len > (full ? 3 : 2)) compile_error(C, n->loc, "TypingError", "%s() takes at most %d arguments", fname, full ? 3 : 2);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, fname);
-  Type *st = infer_expr(I, shape);
-  Type *ft = fill ? infer_expr(I, fill) : NULL;
-  if (st == NULL || (fill && ft == NULL)) return NULL;
-  int ndim;
-  DType dflt = DT_FLOAT64;
-  if (like) {
-    if (st->kind != TY_ARRAY) compile_error(C, shape->loc, "TypingError", "%s() needs an array, not %s", fname, tyname(C, st));
-    ndim = st->ndim;
-    dflt = st->dtype;
-  } else {
-    ndim = shape_ndim(I, shape, st);
-  }
-  if (ft) {
-    infer_scalar_arg(I, fill, ft, fname);
-    dflt = ft->dtype;
-  }
-  ci->dt = infer_dtype_of(I, dtn, dflt);
-  ci->args = arena_alloc(C->A, sizeof(Node *) * 2);
-  ci->args[0] = shape;
-  ci->args[1] = fill;
-  ci->nargs = fill ? 2 : 1;
-  return ty_array(&C->S->types, ci->dt, ndim, 'C');
-}
-
-static Type *infer_arange(Infer *I, Node *n) {
-  static const char *const kws[] = {"start", "stop", "step", "dtype", NULL};
-  infer_only_keywords(I, n, "arange", kws);
-  infer_nargs(I, n, "arange", 1, 3);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, "arange");
-  Type *at[3];
-  if (!infer_arg_types(I, n->args.items, n->args.len, at)) return NULL;
-  bool anyfloat = false;
-  for (int i = 0; i < n->args.len; i++) {
-    infer_scalar_arg(I, n->args.items[i], at[i], "arange");
-    anyfloat = anyfloat || ty_is_float(at[i]);
-  }
-  ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 99, "dtype"), anyfloat ? DT_FLOAT64 : DT_INT64);
-  return ty_array(&I->C->S->types, ci->dt, 1, 'C');
-}
-
-/* a.sum(), a.min(), a.copy(), ... and np.sum(a) */
-static Type *infer_method(Infer *I, Node *n, Node *recv, Type *a, const char *name, Node **args, int nargs) {
+/* a.sum(), a.copy(), ... and np.sum(a): the method's hooks type it */
+Type *infer_method(Infer *I, Node *n, BuiltinId id, Node *recv, Type *a, const char *name, Node **args, int nargs) {
   Compile *C = I->C;
   CallInfo *ci = infer_new_info(I, n, CALL_METHOD, name);
+  ci->bi = id;
   ci->recv = recv;
   ci->args = args;
   ci->nargs = nargs;
-  if (a->kind != TY_ARRAY)
+  if (a->kind != TY_ARRAY || C->builtins[id].infer_method == NULL)
     compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
-  /* arguments these methods would take in NumPy (axis, order, axes) change the
-  ** result: refuse them rather than ignore them */
-  bool reduction = strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0 || strcmp(name, "min") == 0 ||
-                   strcmp(name, "max") == 0 || strcmp(name, "mean") == 0;
-  if (nargs > 0 && reduction)
-    compile_error(C, n->loc, "TypingError", "%s() with an axis is not supported in compiled code", name);
-  if (nargs > 0 && strcmp(name, "copy") == 0)
-    compile_error(C, n->loc, "TypingError", "copy() takes no arguments (%d given)", nargs);
-  if (nargs > 0 && strcmp(name, "transpose") == 0)
-    compile_error(C, n->loc, "TypingError", "transpose() with axes is not supported in compiled code");
-  if (strcmp(name, "sum") == 0 || strcmp(name, "prod") == 0) return elem_sum_type(a);
-  if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) return ty_scalar(a->dtype);
-  if (strcmp(name, "mean") == 0) return a->dtype == DT_FLOAT32 ? ty_scalar(DT_FLOAT32) : ty_float64;
-  if (strcmp(name, "copy") == 0) return ty_array(&C->S->types, a->dtype, a->ndim, 'C');
-  if (strcmp(name, "transpose") == 0) {
-    char lay = a->layout == 'C' ? 'F' : a->layout == 'F' ? 'C' : 'A';
-    return ty_array(&C->S->types, a->dtype, a->ndim, lay);
-  }
-  if (strcmp(name, "fill") == 0) {
-    if (nargs != 1) compile_error(C, n->loc, "TypingError", "fill() takes 1 argument");
-    Type *v = infer_expr(I, args[0]);
-    if (v) infer_scalar_arg(I, args[0], v, "fill");
-    return &ty_none;
-  }
-  if (strcmp(name, "astype") == 0) {
-    if (nargs != 1) compile_error(C, n->loc, "TypingError", "astype() takes 1 argument");
-    ci->dt = infer_dtype_of(I, args[0], DT_FLOAT64);
-    return ty_array(&C->S->types, ci->dt, a->ndim, 'C');
-  }
-  compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
+  return C->builtins[id].infer_method(I, n, ci, a);
 }
 
 /* a compile-time integer: a literal or a frozen constant */
@@ -207,108 +107,30 @@ bool infer_static_int(Infer *I, Node *n, int64_t *v) {
   return false;
 }
 
-/* cuda.grid, cuda.shared.array, cuda.atomic.add, cuda.syncthreads ... */
-static Type *infer_cuda_call(Infer *I, Node *n, const char *what) {
-  Compile *C = I->C;
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, arena_strdup(C->A, what));
-  Type *at[4];
-  if (strcmp(what, "grid") == 0 || strcmp(what, "gridsize") == 0) {
-    int64_t nd;
-    infer_nargs(I, n, what, 1, 1);
-    if (!infer_static_int(I, n->args.items[0], &nd) || nd < 1 || nd > 3)
-      compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s() takes a constant 1, 2 or 3", what);
-    ci->ndims = (int)nd;
-    if (nd == 1) return ty_int64;
-    Type *el[3] = {ty_int64, ty_int64, ty_int64};
-    return ty_tuple(&C->S->types, el, (int)nd);
-  }
-  if (strcmp(what, "syncthreads") == 0 || strcmp(what, "threadfence") == 0 || strcmp(what, "syncwarp") == 0 ||
-      strcmp(what, "threadfence_block") == 0) {
-    infer_nargs(I, n, what, 0, what[4] == 'w' ? 1 : 0);
-    return &ty_none;
-  }
-  if (strcmp(what, "shared.array") == 0 || strcmp(what, "local.array") == 0) {
-    static const char *const kws[] = {"shape", "dtype", NULL};
-    infer_only_keywords(I, n, what, kws);
-    Node *shape = infer_arg_or_kw(n, 0, "shape");
-    if (shape == NULL) compile_error(C, n->loc, "TypingError", "cuda.%s() needs a shape", what);
-    int64_t v;
-    if (infer_static_int(I, shape, &v)) {
-      ci->ndims = 1;
-      ci->dims[0] = v;
-    } else if (shape->kind == ND_Tuple && shape->elts.len >= 1 && shape->elts.len <= LM_MAXDIM) {
-      ci->ndims = shape->elts.len;
-      for (int i = 0; i < shape->elts.len; i++)
-        if (!infer_static_int(I, shape->elts.items[i], &ci->dims[i]))
-          compile_error(C, shape->elts.items[i]->loc, "TypingError", "the shape of cuda.%s must be constant", what);
-    } else {
-      compile_error(C, shape->loc, "TypingError", "the shape of cuda.%s must be a constant integer or tuple", what);
-    }
-    for (int i = 0; i < ci->ndims; i++)
-      if (ci->dims[i] <= 0 || ci->dims[i] > (1 << 24))
-        compile_error(C, shape->loc, "TypingError", "bad cuda.%s dimension %lld", what, (long long)ci->dims[i]);
-    ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 1, "dtype"), DT_FLOAT64);
-    return ty_array(&C->S->types, ci->dt, ci->ndims, 'C');
-  }
-  if (strncmp(what, "atomic.", 7) == 0) {
-    /* Numba spells them and_ / or_ (Python keywords) */
-    if (strcmp(what, "atomic.and_") == 0 || strcmp(what, "atomic.or_") == 0) {
-      char *w = arena_strdup(C->A, what);
-      w[strlen(w) - 1] = '\0';
-      ci->qname = w;
-      what = w;
-    }
-    const char *op = what + 7;
-    bool cas = strcmp(op, "cas") == 0 || strcmp(op, "compare_and_swap") == 0;
-    int na = cas ? 4 : 3;
-    if (!(strcmp(op, "add") == 0 || strcmp(op, "sub") == 0 || strcmp(op, "min") == 0 || strcmp(op, "max") == 0 ||
-          strcmp(op, "exch") == 0 || strcmp(op, "and") == 0 || strcmp(op, "or") == 0 || strcmp(op, "xor") == 0 || cas))
-      compile_error(C, n->loc, "TypingError", "unknown atomic operation cuda.atomic.%s", op);
-    infer_nargs(I, n, what, na, na);
-    infer_no_keywords(I, n, what);
-    if (!infer_arg_types(I, n->args.items, na, at)) return NULL;
-    if (at[0]->kind != TY_ARRAY)
-      compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s needs an array, not %s", what, tyname(C, at[0]));
-    int nidx = at[1]->kind == TY_TUPLE ? at[1]->nelems : 1;
-    if (nidx != at[0]->ndim)
-      compile_error(C, n->args.items[1]->loc, "TypingError", "cuda.%s needs %d indices for %s", what, at[0]->ndim,
-                    tyname(C, at[0]));
-    DType dt = at[0]->dtype;
-    if (!(dt == DT_INT32 || dt == DT_INT64 || dt == DT_UINT32 || dt == DT_UINT64 || dt == DT_FLOAT32 || dt == DT_FLOAT64))
-      compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s supports int32, int64, uint32, uint64, float32 and float64 arrays, not %s", what, tyname(C, at[0]));
-    if (dtype_kinds[dt] == 'f' && (strcmp(op, "and") == 0 || strcmp(op, "or") == 0 || strcmp(op, "xor") == 0))
-      compile_error(C, n->loc, "TypingError", "cuda.%s needs an integer array", what);
-    return ty_scalar(dt);
-  }
-  compile_error(C, n->loc, "TypingError", "cuda.%s is not supported", what);
-}
-
-/* a builtin called by name q: its registry hooks (nm), else the error its module's names get */
+/* a builtin called by name q: its registry hooks (bn), else the error its module's names get */
 static Type *infer_builtin(Infer *I, Node *n, const char *q, const BuiltinName *bn) {
   Compile *C = I->C;
-  if (bn && C->builtins[bn->id].infer) return C->builtins[bn->id].infer(I, n, bn);
-  if (strncmp(q, "math.", 5) == 0) compile_error(C, n->loc, "TypingError", "unknown function math.%s", q + 5);
-  if (strncmp(q, "numpy.", 6) == 0) {
-    const char *nm = q + 6;
-    if (strcmp(nm, "empty") == 0 || strcmp(nm, "zeros") == 0 || strcmp(nm, "ones") == 0 || strcmp(nm, "full") == 0 ||
-        strcmp(nm, "empty_like") == 0 || strcmp(nm, "zeros_like") == 0 || strcmp(nm, "ones_like") == 0 ||
-        strcmp(nm, "full_like") == 0)
-      return infer_alloc(I, n, nm);
-    if (strcmp(nm, "arange") == 0) return infer_arange(I, n);
-    if (strcmp(nm, "sum") == 0 || strcmp(nm, "mean") == 0 || strcmp(nm, "copy") == 0 || strcmp(nm, "prod") == 0 ||
-             strcmp(nm, "transpose") == 0) {
-      infer_nargs(I, n, nm, 1, 1);
-      infer_no_keywords(I, n, nm);
-      Type *a = infer_expr(I, n->args.items[0]);
-      if (a == NULL) return NULL;
-      return infer_method(I, n, n->args.items[0], a, nm, NULL, 0);
-    } else
-      compile_error(C, n->loc, "TypingError", "np.%s is not supported in compiled code", q + 6);
+  const Builtin *b = bn ? builtin_of(bn) : NULL;
+  if (b && b->target == BT_GPU && !C->opt.gpu)
+    compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", bn->member);
+  if (b && b->kind == BK_FUNC && C->builtins[bn->id].infer) return C->builtins[bn->id].infer(I, n, bn);
+  if (b && b->kind == BK_METHOD && C->builtins[bn->id].infer_method) {
+    /* np.sum(a) is a.sum() */
+    infer_nargs(I, n, b->member, 1, 1);
+    infer_no_keywords(I, n, b->member);
+    Type *a = infer_expr(I, n->args.items[0]);
+    if (a == NULL) return NULL;
+    return infer_method(I, n, bn->id, n->args.items[0], a, b->member, NULL, 0);
   }
+  if (strncmp(q, "math.", 5) == 0) compile_error(C, n->loc, "TypingError", "unknown function math.%s", q + 5);
+  if (strncmp(q, "numpy.", 6) == 0)
+    compile_error(C, n->loc, "TypingError", "np.%s is not supported in compiled code", q + 6);
   if (strncmp(q, "numba.cuda.", 11) == 0) {
     if (!C->opt.gpu)
       compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", q + 11);
-    return infer_cuda_call(I, n, q + 11);
+    if (strncmp(q + 11, "atomic.", 7) == 0)
+      compile_error(C, n->loc, "TypingError", "unknown atomic operation cuda.atomic.%s", q + 18);
+    compile_error(C, n->loc, "TypingError", "cuda.%s is not supported", q + 11);
   }
   compile_error(C, n->loc, "TypingError", "unknown function '%s'", q);
 }
@@ -350,7 +172,9 @@ Type *infer_call(Infer *I, Node *n) {
         return NULL;
       }
       infer_no_keywords(I, n, f->name);
-      return infer_method(I, n, f->value, a, f->name, n->args.items, n->args.len);
+      const BuiltinName *m = builtin_find_member("ndarray.", f->name);
+      BuiltinId id = m && builtin_of(m)->kind == BK_METHOD ? m->id : BI_NONE;
+      return infer_method(I, n, id, f->value, a, f->name, n->args.items, n->args.len);
     }
     Type *t = infer_expr(I, f);
     compile_error(C, f->loc, "TypingError", "%s is not callable", t ? tyname(C, t) : "this");

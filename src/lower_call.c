@@ -1,105 +1,10 @@
 /*
-** lower_call.c — calls: builtins, math functions through the target,
-** dtype casts, array allocation, array methods, other specializations.
+** lower_call.c — calls, the generic part: builtins and array methods
+** through the registry's hooks (builtin_*.c), dtype casts, calls of other
+** specializations (arguments flattened, the callee's status propagated).
 */
-#include <string.h>
-
 #include "builtin_hooks.h"
 #include "dispatch.h"
-
-static Val arg(Lower *L, CallInfo *ci, int i) { return lower_expr(L, ci->args[i]); }
-
-typedef struct { DType dt; LLVMValueRef v; } FillV;
-static void fill_v(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  FillV *f = ud;
-  (void)linear;
-  lower_store_elem(L, f->dt, ptr, f->v);
-}
-
-static Val lower_np_alloc(Lower *L, Node *n, CallInfo *ci) {
-  Type *t = n->ty;
-  LLVMValueRef shape[LM_MAXDIM];
-  const char *nm = ci->qname;
-  Val s = lower_expr(L, ci->args[0]);
-  if (strstr(nm, "_like")) {
-    for (int k = 0; k < t->ndim; k++) shape[k] = lower_arr_shape(L, s.v, k);
-    lower_release(L, s);
-  } else if (s.ty->kind == TY_TUPLE) {
-    for (int k = 0; k < t->ndim; k++)
-      shape[k] = lower_cast(L, (Val){s.ty->elems[k], LLVMBuildExtractValue(L->b, s.v, (unsigned)k, ""), false}, ty_int64).v;
-  } else {
-    shape[0] = lower_cast(L, s, ty_int64).v;
-  }
-  Val a = lower_alloc(L, t, shape);
-  /* nrt_alloc zeroes: empty and zeros are done */
-  if (strncmp(nm, "ones", 4) == 0 || strncmp(nm, "full", 4) == 0) {
-    int mark = lower_hold(L, a);  /* the fill value may raise */
-    Val fv = strncmp(nm, "ones", 4) == 0 ? (Val){ty_int64, lower_i64(L, 1), false} : lower_expr(L, ci->args[1]);
-    lower_unhold(L, mark);
-    FillV f = {t->dtype, lower_cast(L, fv, ty_scalar(t->dtype)).v};
-    lower_foreach(L, a, fill_v, &f);
-  }
-  return a;
-}
-
-static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
-  Type *t = n->ty;
-  Type *ct = ty_is_float(ty_scalar(t->dtype)) ? ty_float64 : ty_int64;
-  LLVMValueRef start = lower_cast(L, (Val){ty_int64, lower_i64(L, 0), false}, ct).v, stop, step;
-  step = lower_cast(L, (Val){ty_int64, lower_i64(L, 1), false}, ct).v;
-  if (ci->nargs == 1) stop = lower_cast(L, arg(L, ci, 0), ct).v;
-  else {
-    start = lower_cast(L, arg(L, ci, 0), ct).v;
-    stop = lower_cast(L, arg(L, ci, 1), ct).v;
-    if (ci->nargs == 3) step = lower_cast(L, arg(L, ci, 2), ct).v;
-  }
-  LLVMValueRef len;
-  if (ct == ty_float64) {
-    lower_raise_if(L, LLVMBuildFCmp(L->b, LLVMRealOEQ, step, LLVMConstReal(lower_type(L, ct), 0), ""), LMERR_VALUE,
-                   "arange: step must not be zero");
-    LLVMValueRef q = LLVMBuildFDiv(L->b, LLVMBuildFSub(L->b, stop, start, ""), step, "");
-    q = lower_fmath(L, "ceil", &q, 1);
-    len = lower_cast(L, (Val){ty_float64, q, false}, ty_int64).v;
-  } else {
-    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, step, lower_i64(L, 0), ""), LMERR_VALUE,
-                   "arange: step must not be zero");
-    len = lower_range_count(L, start, stop, step);
-    /* an unsigned count beyond 2^63 - 1 (arange(-2**63, 2**63 - 1)): too big, not empty */
-    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), LMERR_MEMORY, "array is too big");
-  }
-  len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), lower_i64(L, 0), len, "");
-  Val a = lower_alloc(L, t, &len);
-  /* fill: a[i] = start + i * step */
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  LLVMValueRef ctr = lower_entry_alloca(L, i64, "ar");
-  LLVMBuildStore(L->b, lower_i64(L, 0), ctr);
-  LLVMBasicBlockRef head = lower_block(L, "ar"), body = lower_block(L, "arbody"), end = lower_block(L, "arend");
-  LLVMBuildBr(L->b, head);
-  LLVMPositionBuilderAtEnd(L->b, head);
-  LLVMValueRef i = LLVMBuildLoad2(L->b, i64, ctr, "");
-  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, len, ""), body, end);
-  LLVMPositionBuilderAtEnd(L->b, body);
-  LLVMValueRef fi = lower_cast(L, (Val){ty_int64, i, false}, ct).v;
-  LLVMValueRef v = ct == ty_float64 ? LLVMBuildFAdd(L->b, start, LLVMBuildFMul(L->b, fi, step, ""), "")
-                                    : LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, fi, step, ""), "");
-  LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, t->dtype), lower_arr_data(L, a.v), &i, 1, "");
-  lower_store_elem(L, t->dtype, p, lower_cast(L, (Val){ct, v, false}, ty_scalar(t->dtype)).v);
-  LLVMBuildStore(L->b, LLVMBuildNSWAdd(L->b, i, lower_i64(L, 1), ""), ctr);
-  LLVMBuildBr(L->b, head);
-  LLVMPositionBuilderAtEnd(L->b, end);
-  return a;
-}
-
-static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
-  const char *q = ci->qname;
-  if (ci->bi) return L->C->builtins[ci->bi].lower(L, n, ci);
-  if (L->C->opt.gpu && L->C->target->cuda_call &&
-      (strcmp(q, "grid") == 0 || strcmp(q, "gridsize") == 0 || strncmp(q, "sync", 4) == 0 ||
-       strncmp(q, "threadfence", 11) == 0 || strstr(q, ".array") || strncmp(q, "atomic.", 7) == 0))
-    return L->C->target->cuda_call(L, n, ci);
-  if (strcmp(q, "arange") == 0) return lower_arange(L, n, ci);
-  return lower_np_alloc(L, n, ci);
-}
 
 /* arguments of a call to another specialization: arrays flattened */
 static int push_args(Lower *L, FuncSpec *callee, CallInfo *ci, LLVMValueRef *out, Val *vals) {
@@ -151,11 +56,11 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
 Val lower_call(Lower *L, Node *n) {
   CallInfo *ci = n->aux;
   switch (ci->kind) {
-    case CALL_BUILTIN: return lower_builtin(L, n, ci);
-    case CALL_CAST: return lower_cast(L, arg(L, ci, 0), n->ty);
+    case CALL_BUILTIN: return L->C->builtins[ci->bi].lower(L, n, ci);
+    case CALL_CAST: return lower_cast(L, lower_arg(L, ci, 0), n->ty);
     case CALL_METHOD: {
       Val a = lower_expr(L, ci->recv);
-      return lower_array_method(L, n, ci->qname, a, ci->args, ci->nargs);
+      return lower_array_method(L, n, ci->bi, a, ci->args, ci->nargs);
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
     case CALL_DISPATCHER: {
