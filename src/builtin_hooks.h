@@ -33,9 +33,11 @@ static inline Val lower_arg(Lower *L, CallInfo *ci, int i) { return lower_expr(L
 /* builtin_math.c: scalar math and Python's builtins */
 Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_math(Lower *L, Node *n, CallInfo *ci);
-Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm);  /* abs, int, float, bool */
+Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm);  /* abs, int, float, bool, np.sign, np.square */
 Val bmath_lower_abs(Lower *L, Node *n, CallInfo *ci);
 Val bmath_lower_cast(Lower *L, Node *n, CallInfo *ci);
+Val bmath_lower_sign(Lower *L, Node *n, CallInfo *ci);
+Val bmath_lower_square(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_len(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_minmax(Infer *I, Node *n, const BuiltinName *nm);

@@ -73,13 +73,9 @@ Type *bmath_infer_minmax(Infer *I, Node *n, const BuiltinName *nm) {
   if (n->args.len > LM_MAXARGS) compile_error(I->C, n->loc, "UnsupportedError", "too many arguments");
   if (!infer_arg_types(I, n->args.items, n->args.len, at)) return NULL;
   if (n->args.len == 1) {
-    if (at[0]->kind == TY_ARRAY) {  /* min(a): the reduction a.min() */
-      CallInfo *ci = infer_new_info(I, n, CALL_METHOD, name);
-      ci->recv = n->args.items[0];
-      ci->args = NULL;
-      ci->nargs = 0;
-      return ty_scalar(at[0]->dtype);
-    }
+    if (at[0]->kind == TY_ARRAY)  /* min(a): the reduction a.min() */
+      return infer_method(I, n, nm->id == BI_min ? BI_ndarray_min : BI_ndarray_max, n->args.items[0], at[0], name,
+                          NULL, 0);
     if (at[0]->kind == TY_TUPLE && at[0]->nelems > 0) {
       Type *u = NULL;
       for (int i = 0; i < at[0]->nelems; i++) u = ty_unify(&I->C->S->types, u, at[0]->elems[i]);
@@ -128,7 +124,8 @@ Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm) {
   return ty_int64;
 }
 
-/* abs, int, float, bool of a number */
+/* abs, int, float, bool, np.sign, np.square of a number: int and float
+** as named; the others keep a float's type and give an int64 for integers */
 Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm) {
   Type *at[1];
   checked_info(I, n, nm);
@@ -297,4 +294,29 @@ Val bmath_lower_abs(Lower *L, Node *n, CallInfo *ci) {
   if (!ty_is_signed(n->ty)) return x;
   LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, x.v, LLVMConstNull(LLVMTypeOf(x.v)), "");
   return (Val){n->ty, LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, x.v, ""), x.v, ""), false};
+}
+
+/* NumPy's sign: -1, 0 or 1 of the argument's type, NaN for NaN (and 0.0 for -0.0) */
+Val bmath_lower_sign(Lower *L, Node *n, CallInfo *ci) {
+  Type *rt = n->ty;
+  Val x = lower_cast(L, lower_arg(L, ci, 0), rt);
+  LLVMTypeRef t = lower_type(L, rt);
+  if (ty_is_float(rt)) {
+    LLVMValueRef zero = LLVMConstReal(t, 0.0);
+    LLVMValueRef r = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, x.v, zero, ""), zero, x.v, "");
+    r = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, x.v, zero, ""), LLVMConstReal(t, -1.0), r, "");
+    return (Val){rt, LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, x.v, zero, ""), LLVMConstReal(t, 1.0), r, ""),
+                 false};
+  }
+  LLVMValueRef zero = LLVMConstNull(t);
+  LLVMValueRef pos = LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, ty_is_signed(rt) ? LLVMIntSGT : LLVMIntUGT, x.v, zero, ""), t, "");
+  if (!ty_is_signed(rt)) return (Val){rt, pos, false};
+  LLVMValueRef neg = LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, x.v, zero, ""), t, "");
+  return (Val){rt, LLVMBuildSub(L->b, pos, neg, ""), false};
+}
+
+/* x * x in the argument's type (integers wrap) */
+Val bmath_lower_square(Lower *L, Node *n, CallInfo *ci) {
+  Val x = lower_cast(L, lower_arg(L, ci, 0), n->ty);
+  return (Val){n->ty, lower_binop(L, OP_Mult, x, x, n->ty, n->loc), false};
 }

@@ -60,5 +60,14 @@ static inline BuiltinId builtin_id(const char *name) {
   const BuiltinName *nm = builtin_find(name);
   return nm ? nm->id : BI_NONE;
 }
+/* the same for module member given apart: builtin_member_id("ndarray.", "shape") == BI_ndarray_shape */
+static inline BuiltinId builtin_member_id(const char *module, const char *member) {
+  const BuiltinName *nm = builtin_find_member(module, member);
+  return nm ? nm->id : BI_NONE;
+}
+
+/* builtins_lua.c (core.so): lumba.core.builtins(), the registry for the object mode */
+struct lua_State;
+void builtins_open(struct lua_State *L);
 
 #endif
