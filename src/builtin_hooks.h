@@ -4,7 +4,9 @@
 ** assembles from the family files (builtin_<family>.c). The generic call
 ** machinery (infer_call.c, lower_call.c, lower_array.c, infer_expr.c)
 ** reaches the hooks through Compile.builtins only, never by name, so the
-** families sit above it and it never depends on them.
+** families sit above it and it never depends on them. A new family is a
+** file src/builtin_<family>.c (the Makefile builds every one into
+** backend.so) and its hooks' prototypes below.
 */
 #ifndef builtin_hooks_h
 #define builtin_hooks_h

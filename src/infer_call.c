@@ -111,8 +111,9 @@ bool infer_static_int(Infer *I, Node *n, int64_t *v) {
 static Type *infer_builtin(Infer *I, Node *n, const char *q, const BuiltinName *bn) {
   Compile *C = I->C;
   const Builtin *b = bn ? builtin_of(bn) : NULL;
-  if (b && b->target == BT_GPU && !C->opt.gpu)
-    compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", bn->member);
+  /* kernels' builtins: the GPU target's rows (all of numba.cuda), and unknown names there */
+  if (((b && b->target == BT_GPU) || strncmp(q, "numba.cuda.", 11) == 0) && !C->opt.gpu)
+    compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", q + 11);
   if (b && b->kind == BK_FUNC && C->builtins[bn->id].infer) return C->builtins[bn->id].infer(I, n, bn);
   if (b && b->kind == BK_METHOD && C->builtins[bn->id].infer_method) {
     /* np.sum(a) is a.sum() */
@@ -126,8 +127,6 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q, const BuiltinName *
   if (strncmp(q, "numpy.", 6) == 0)
     compile_error(C, n->loc, "TypingError", "np.%s is not supported in compiled code", q + 6);
   if (strncmp(q, "numba.cuda.", 11) == 0) {
-    if (!C->opt.gpu)
-      compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", q + 11);
     if (strncmp(q + 11, "atomic.", 7) == 0)
       compile_error(C, n->loc, "TypingError", "unknown atomic operation cuda.atomic.%s", q + 18);
     compile_error(C, n->loc, "TypingError", "cuda.%s is not supported", q + 11);
