@@ -56,7 +56,7 @@ SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 # Two shared objects: core.so loads fast at require; backend.so holds what
 # needs LLVM or libomp and is opened at the first compilation (src/backend.h).
-BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c) src/compile.c src/pipeline.c src/parfor.c src/resolve.c \
+BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/builtins.c src/compile.c src/pipeline.c src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c \
   src/simrun.c src/cudasim.c
 BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)

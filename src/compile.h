@@ -47,6 +47,7 @@ typedef enum SymKind {
 typedef struct Sym {
   SymKind kind;
   const char *qname;  // MODULE/BUILTIN
+  const struct BuiltinName *bn;  // BUILTIN: its registry row (builtins.h); NULL if it has none
   Node *def;          // DEF
   int ref;            // DISPATCHER: registry reference
   DType dt;           // DTYPE
@@ -164,6 +165,7 @@ struct Compile {
   int nsyms;               // symbols named from symtag so far
   const Target *target;
   const CompileHooks *hooks;  // the cache's notes and other dispatchers' code (set by pipeline.c)
+  const struct BuiltinHooks *builtins;  // typing and lowering of each builtin, by id (builtin_table.c)
   /* LLVM, while lowering */
   LLVMContextRef ctx;
   LLVMModuleRef mod;

@@ -147,12 +147,13 @@ static void infer_for(Infer *I, Node *s) {
   Node *it = s->iter;
   Sym f = {0};
   if (it->kind == ND_Call) f = resolve_static(C, I->spec, it->func);
-  if (f.kind == SYM_BUILTIN && strcmp(f.qname, "range") == 0 && C->opt.lua) {
+  BuiltinId bi = f.kind == SYM_BUILTIN && f.bn ? f.bn->id : BI_NONE;
+  if (bi == BI_range && C->opt.lua) {
     infer_ann(I, s)->aux = (void *)f.qname;
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, infer_lua_for(I, s), NULL);
-  } else if (f.kind == SYM_BUILTIN && (strcmp(f.qname, "range") == 0 || strcmp(f.qname, "numba.prange") == 0)) {
+  } else if (bi == BI_range || bi == BI_prange) {
     if (it->args.len < 1 || it->args.len > 3 || it->keywords.len)
       compile_error(C, it->loc, "TypingError", "range expects 1 to 3 integer arguments, got %d", it->args.len);
     for (int i = 0; i < it->args.len; i++) {
@@ -162,7 +163,7 @@ static void infer_for(Infer *I, Node *s) {
                       tyname(C, a));
     }
     infer_ann(I, s)->aux = (void *)f.qname;  /* on the For: the Call's own aux is a CallInfo when it is not range() */
-    if (strcmp(f.qname, "numba.prange") == 0) I->spec->has_prange = true;
+    if (bi == BI_prange) I->spec->has_prange = true;
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, ty_int64, NULL);

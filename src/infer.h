@@ -5,6 +5,7 @@
 #ifndef infer_h
 #define infer_h
 
+#include "builtins.h"
 #include "compile.h"
 
 typedef struct Infer {
@@ -42,6 +43,7 @@ typedef enum CallKind {
 typedef struct CallInfo {
   CallKind kind;
   const char *qname;     // builtin or method name
+  BuiltinId bi;          // CALL_BUILTIN / CALL_METHOD: its registry entry (builtins.def)
   FuncSpec *callee;      // CALL_DEF; CALL_DISPATCHER: the other dispatcher's code (no def, CompileHooks.callee)
   DType dt;              // CALL_CAST / allocation dtype
   Node *recv;            // CALL_METHOD: the array the method works on
@@ -50,6 +52,19 @@ typedef struct CallInfo {
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
 } CallInfo;
+
+/* what the typing hooks of builtins (builtin_*.c) share (infer_call.c) */
+CallInfo *infer_new_info(Infer *I, Node *n, CallKind kind, const char *qname);
+void infer_no_keywords(Infer *I, Node *n, const char *fname);
+void infer_nargs(Infer *I, Node *n, const char *fname, int lo, int hi);   /* lo..hi arguments */
+void infer_only_keywords(Infer *I, Node *n, const char *fname, const char *const *allowed);
+Node *infer_arg_or_kw(Node *n, int pos, const char *name);  /* the keyword, or argument pos; NULL if absent */
+DType infer_dtype_of(Infer *I, Node *n, DType dflt);       /* a dtype argument (dflt if n is NULL) */
+bool infer_arg_types(Infer *I, Node **args, int n, Type **out);  /* false while one is unknown */
+Type *infer_scalar_arg(Infer *I, Node *a, Type *t, const char *fname);  /* t, when a number */
+bool infer_static_int(Infer *I, Node *n, int64_t *v);      /* a literal or frozen integer */
+/* a.name(args), by method id (BI_NONE: a has no such method) */
+Type *infer_method(Infer *I, Node *n, BuiltinId id, Node *recv, Type *a, const char *name, Node **args, int nargs);
 
 /* Lua 5.4 semantics (infer_lua.c), asked where opt.lua is set */
 Type *infer_lua_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);

@@ -3,7 +3,7 @@
 */
 #include <string.h>
 
-#include "infer.h"
+#include "builtin_hooks.h"
 
 static const char *const op_verbs[OP__COUNT] = {
     [OP_Add] = "add", [OP_Sub] = "subtract", [OP_Mult] = "multiply", [OP_MatMult] = "matrix-multiply",
@@ -141,43 +141,26 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   return infer_ann(I, n)->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
 }
 
-/* threadIdx.x, blockDim.y, warpsize, laneid: special registers */
-bool cuda_register(const char *q);
-bool cuda_register(const char *q) {
-  static const char *const regs[] = {"threadIdx.", "blockIdx.", "blockDim.", "gridDim."};
-  for (size_t i = 0; i < lm_countof(regs); i++) {
-    size_t n = strlen(regs[i]);
-    if (strncmp(q, regs[i], n) == 0 && (q[n] == 'x' || q[n] == 'y' || q[n] == 'z') && q[n + 1] == '\0') return true;
-  }
-  return strcmp(q, "warpsize") == 0 || strcmp(q, "laneid") == 0;
-}
-
 static Type *infer_attribute(Infer *I, Node *n) {
   Compile *C = I->C;
   Sym s = resolve_static(C, I->spec, n);
   if (s.kind == SYM_CONST) return infer_ann(I, n)->ty = s.cty;
-  if (s.kind == SYM_BUILTIN && strncmp(s.qname, "numba.cuda.", 11) == 0 && cuda_register(s.qname + 11)) {
-    if (!C->opt.gpu)
-      compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", s.qname + 11);
-    infer_ann(I, n)->aux = (void *)s.qname;
-    return infer_ann(I, n)->ty = ty_int64;
+  if (s.kind == SYM_BUILTIN && s.bn && C->builtins[s.bn->id].infer_attr) {  /* cuda.threadIdx.x */
+    if (builtin_of(s.bn)->target == BT_GPU && !C->opt.gpu)
+      compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", s.bn->member);
+    infer_ann(I, n)->aux = (void *)s.bn;  /* for the lowering */
+    Type *t = C->builtins[s.bn->id].infer_attr(I, n, s.bn, NULL);  /* may grow the table: assign after */
+    return infer_ann(I, n)->ty = t;
   }
   if (s.kind != SYM_NONE)
     compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
   Type *base = infer_expr(I, n->value);
   if (base == NULL) return need(I, n, NULL);
-  if (base->kind == TY_ARRAY) {
-    if (strcmp(n->name, "shape") == 0 || strcmp(n->name, "strides") == 0) {
-      Type *el[LM_MAXDIM];
-      for (int i = 0; i < base->ndim; i++) el[i] = ty_int64;
-      return infer_ann(I, n)->ty = ty_tuple(&C->S->types, el, base->ndim);
-    }
-    if (strcmp(n->name, "size") == 0 || strcmp(n->name, "ndim") == 0 || strcmp(n->name, "itemsize") == 0 ||
-        strcmp(n->name, "nbytes") == 0)
-      return infer_ann(I, n)->ty = ty_int64;
-    if (strcmp(n->name, "T") == 0) {
-      char lay = base->layout == 'C' ? 'F' : base->layout == 'F' ? 'C' : 'A';
-      return infer_ann(I, n)->ty = ty_array(&C->S->types, base->dtype, base->ndim, lay);
+  if (base->kind == TY_ARRAY) {  /* a.shape, a.T, ...: the registry's array attributes */
+    const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
+    if (nm && C->builtins[nm->id].infer_attr) {
+      Type *t = C->builtins[nm->id].infer_attr(I, n, nm, base);  /* may grow the table: assign after */
+      return infer_ann(I, n)->ty = t;
     }
   }
   compile_error(C, n->loc, "TypingError", "%s has no attribute '%s'", tyname(C, base), n->name);

@@ -44,16 +44,19 @@ typedef struct Lower {
 /* n's annotations in the spec being lowered, as inference left them */
 static inline const Ann *lower_ann(const Lower *L, const Node *n) { return spec_ann(L->spec, n); }
 
+/* a CUDA thread's special registers (cuda.threadIdx.x and friends, builtin_cuda.c) */
+typedef enum SReg { SREG_TID, SREG_CTAID, SREG_NTID, SREG_NCTAID, SREG_WARPSIZE, SREG_LANEID } SReg;
+
 /* The target: what differs between CPU and GPU code. */
 struct Target {
   const char *name;
   bool refcount;                         /* arrays allocated and counted */
   bool gpu;                              /* NVVM: no saturating casts, no message strings */
-  /* cuda.threadIdx.x and friends (qname without "numba.cuda."); NULL on the CPU */
-  LLVMValueRef (*sreg)(Lower *L, const char *what);
-  /* cuda.grid, cuda.shared.array, cuda.atomic.*, cuda.syncthreads (qname without "numba.cuda.") */
+  /* a special register as an int64 (axis 0..2: x..z); NULL on the CPU */
+  LLVMValueRef (*sreg)(Lower *L, SReg reg, int axis);
+  /* cuda.grid, cuda.shared.array, cuda.atomic.*, cuda.syncthreads (ci->bi says which) */
   Val (*cuda_call)(Lower *L, Node *n, CallInfo *ci);
-  /* a math function (math.def base name) for float32 or float64; NULL: not available */
+  /* a math function (base name of a MATH row of builtins.def) for float32 or float64; NULL: not available */
   LLVMValueRef (*math_call)(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n,
                             bool f32);
   /* a prange loop the parfor pass made parallel, on the thread pool (lower_prange); NULL: no pool */
@@ -100,7 +103,8 @@ Val lower_subscript(Lower *L, Node *n);                         /* load or view 
 void lower_store_subscript(Lower *L, Node *target, Val v);
 LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base);      /* element address of a full index */
 Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array */
-Val lower_array_method(Lower *L, Node *n, const char *name, Val a, Node **args, int nargs);
+Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* through the registry */
+void lower_fill(Lower *L, Val a, LLVMValueRef v);                /* every element of a = v */
 Val lower_attribute(Lower *L, Node *n);
 LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr);
 void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v);

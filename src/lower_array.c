@@ -1,11 +1,10 @@
 /*
 ** lower_array.c — arrays in compiled code: element addresses (negative
 ** indices wrap, bounds checked on request), views from slicing, loads and
-** stores, allocation through the NRT, attributes and reductions.
+** stores, allocation through the NRT; attributes and methods through the
+** registry's hooks (builtin_shape.c, builtin_reduce.c).
 */
-#include <string.h>
-
-#include "lower.h"
+#include "builtin_hooks.h"
 
 static LLVMTypeRef i64t(Lower *L) { return LLVMInt64TypeInContext(L->ctx); }
 static LLVMTypeRef i8pt(Lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
@@ -217,15 +216,18 @@ Val lower_subscript(Lower *L, Node *n) {
 
 typedef struct FillCtx {
   DType dt;
-  LLVMValueRef value;     // scalar to store, or
-  Val src;                // array to copy from (same shape)
-  bool copy;
+  LLVMValueRef value;     // scalar to store
 } FillCtx;
 
 static void fill_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
   FillCtx *f = ud;
   (void)linear;
   lower_store_elem(L, f->dt, ptr, f->value);
+}
+
+void lower_fill(Lower *L, Val a, LLVMValueRef v) {
+  FillCtx f = {a.ty->dtype, v};
+  lower_foreach(L, a, fill_elem, &f);
 }
 
 typedef struct CopyCtx {
@@ -255,8 +257,7 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
   lower_hold(L, view);
   DType dt = view.ty->dtype;
   if (v.ty->kind == TY_SCALAR) {
-    FillCtx f = {dt, lower_cast(L, v, ty_scalar(dt)).v, {0}, false};
-    lower_foreach(L, view, fill_elem, &f);
+    lower_fill(L, view, lower_cast(L, v, ty_scalar(dt)).v);
   } else {
     /* element-by-element copy through a temporary copy of the source, so overlapping views are safe */
     Type *st = v.ty;
@@ -266,7 +267,7 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
       LLVMValueRef mismatch = LLVMBuildICmp(L->b, LLVMIntNE, lower_arr_shape(L, v.v, k), lower_arr_shape(L, view.v, k), "");
       lower_raise_if(L, mismatch, LMERR_VALUE, "could not broadcast input array into the slice: shapes differ");
     }
-    Val src = lower_array_method(L, NULL, "copy", v, NULL, 0);
+    Val src = lower_array_method(L, NULL, BI_ndarray_copy, v, NULL, 0);
     /* walk the view; the copy is C-contiguous, so its element index is the linear counter */
     CopyCtx cc = {dt, st->dtype, lower_arr_data(L, src.v)};
     lower_foreach(L, view, copy_elem, &cc);
@@ -367,134 +368,24 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
 }
 
 Val lower_attribute(Lower *L, Node *n) {
-  if (lower_ann(L, n)->aux && L->C->target->sreg) return (Val){ty_int64, L->C->target->sreg(L, (const char *)lower_ann(L, n)->aux + 11), false};
+  if (lower_ann(L, n)->aux) {  /* a module's value (cuda.threadIdx.x): the typing left its registry row */
+    const BuiltinName *nm = lower_ann(L, n)->aux;
+    return L->C->builtins[nm->id].lower_attr(L, n, nm->id, (Val){0});
+  }
   if (lower_ann(L, n)->ty->kind == TY_SCALAR && lower_ann(L, n->value)->ty == NULL) {
     Sym s = resolve_static(L->C, L->spec, n);
     return lower_const_sym(L, &s);
   }
   Val a = lower_expr(L, n->value);
-  Type *t = a.ty;
-  Val r;
-  const char *nm = n->name;
-  if (t->kind != TY_ARRAY) {
+  if (a.ty->kind != TY_ARRAY) {
     Sym s = resolve_static(L->C, L->spec, n);
     return lower_const_sym(L, &s);
   }
-  if (strcmp(nm, "shape") == 0 || strcmp(nm, "strides") == 0) {
-    LLVMValueRef tv = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
-    for (int k = 0; k < t->ndim; k++)
-      tv = LLVMBuildInsertValue(L->b, tv, nm[1] == 'h' ? lower_arr_shape(L, a.v, k) : lower_arr_stride(L, a.v, k),
-                                (unsigned)k, "");
-    r = (Val){lower_ann(L, n)->ty, tv, false};
-  } else if (strcmp(nm, "size") == 0 || strcmp(nm, "nbytes") == 0) {
-    LLVMValueRef s = lower_i64(L, 1);
-    for (int k = 0; k < t->ndim; k++) s = LLVMBuildMul(L->b, s, lower_arr_shape(L, a.v, k), "");
-    if (nm[0] == 'n') s = LLVMBuildMul(L->b, s, lower_i64(L, dtype_sizes[t->dtype]), "");
-    r = (Val){ty_int64, s, false};
-  } else if (strcmp(nm, "ndim") == 0) {
-    r = (Val){ty_int64, lower_i64(L, t->ndim), false};
-  } else if (strcmp(nm, "itemsize") == 0) {
-    r = (Val){ty_int64, lower_i64(L, dtype_sizes[t->dtype]), false};
-  } else {  /* T */
-    return lower_array_method(L, n, "transpose", a, NULL, 0);
-  }
-  lower_release(L, a);
-  return r;
+  const BuiltinName *nm = builtin_find_member("ndarray.", n->name);  /* the typing found it */
+  return L->C->builtins[nm->id].lower_attr(L, n, nm->id, a);
 }
 
-typedef struct ReduceCtx {
-  const char *op;
-  DType dt;
-  Type *acc_ty;
-  LLVMValueRef acc;   // alloca
-} ReduceCtx;
-
-static void reduce_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  ReduceCtx *r = ud;
-  (void)linear;
-  LLVMTypeRef at = lower_type(L, r->acc_ty);
-  Val x = lower_cast(L, (Val){ty_scalar(r->dt), lower_load_elem(L, r->dt, ptr), false}, r->acc_ty);
-  LLVMValueRef cur = LLVMBuildLoad2(L->b, at, r->acc, "");
-  bool fl = ty_is_float(r->acc_ty);
-  LLVMValueRef nv;
-  if (strcmp(r->op, "sum") == 0 || strcmp(r->op, "mean") == 0) nv = fl ? LLVMBuildFAdd(L->b, cur, x.v, "") : LLVMBuildAdd(L->b, cur, x.v, "");
-  else if (strcmp(r->op, "prod") == 0) nv = fl ? LLVMBuildFMul(L->b, cur, x.v, "") : LLVMBuildMul(L->b, cur, x.v, "");
-  else {
-    bool mx = strcmp(r->op, "max") == 0;
-    LLVMValueRef better;
-    if (fl) /* NaN propagates, as in NumPy */
-      better = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, x.v, cur, ""),
-                           LLVMBuildFCmp(L->b, LLVMRealUNO, x.v, x.v, ""), "");
-    else
-      better = LLVMBuildICmp(L->b, mx ? (ty_is_signed(r->acc_ty) ? LLVMIntSGT : LLVMIntUGT)
-                                      : (ty_is_signed(r->acc_ty) ? LLVMIntSLT : LLVMIntULT), x.v, cur, "");
-    if (!fl) { /* bool */ }
-    LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, linear, lower_i64(L, 0), "");
-    nv = LLVMBuildSelect(L->b, LLVMBuildOr(L->b, first, better, ""), x.v, cur, "");
-    if (fl) {
-      /* once NaN, stay NaN */
-      LLVMValueRef isnan = LLVMBuildFCmp(L->b, LLVMRealUNO, cur, cur, "");
-      nv = LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, isnan, LLVMBuildNot(L->b, first, ""), ""), cur, nv, "");
-    }
-  }
-  LLVMBuildStore(L->b, nv, r->acc);
-}
-
-static void copy_into(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  struct { DType dt, ddt; LLVMValueRef ddata; } *c = ud;
-  LLVMValueRef dp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, c->ddt), c->ddata, &linear, 1, "");
-  Val x = {ty_scalar(c->dt), lower_load_elem(L, c->dt, ptr), false};
-  lower_store_elem(L, c->ddt, dp, lower_cast(L, x, ty_scalar(c->ddt)).v);
-}
-
-Val lower_array_method(Lower *L, Node *n, const char *name, Val a, Node **args, int nargs) {
-  Type *t = a.ty;
-  (void)nargs;
-  if (strcmp(name, "transpose") == 0) {
-    LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
-    for (int k = 0; k < t->ndim; k++) {
-      shape[k] = lower_arr_shape(L, a.v, t->ndim - 1 - k);
-      strides[k] = lower_arr_stride(L, a.v, t->ndim - 1 - k);
-    }
-    Type *rt = n ? lower_ann(L, n)->ty : t;
-    return (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, a.v), lower_arr_data(L, a.v), shape, strides), a.owned};
-  }
-  if (strcmp(name, "copy") == 0 || strcmp(name, "astype") == 0) {
-    Type *rt = n ? lower_ann(L, n)->ty : ty_array(&L->C->S->types, t->dtype, t->ndim, 'C');
-    LLVMValueRef shape[LM_MAXDIM];
-    for (int k = 0; k < t->ndim; k++) shape[k] = lower_arr_shape(L, a.v, k);
-    Val dst = lower_alloc(L, rt, shape);
-    struct { DType dt, ddt; LLVMValueRef ddata; } c = {t->dtype, rt->dtype, lower_arr_data(L, dst.v)};
-    lower_foreach(L, a, copy_into, &c);
-    lower_release(L, a);
-    return dst;
-  }
-  if (strcmp(name, "fill") == 0) {
-    FillCtx f = {t->dtype, lower_cast(L, lower_expr(L, args[0]), ty_scalar(t->dtype)).v, {0}, false};
-    lower_foreach(L, a, fill_elem, &f);
-    lower_release(L, a);
-    return (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
-  }
-  /* reductions */
-  Type *acc_ty = lower_ann(L, n)->ty;
-  if (strcmp(name, "mean") == 0) acc_ty = ty_float64;
-  ReduceCtx r = {name, t->dtype, acc_ty, lower_entry_alloca(L, lower_type(L, acc_ty), "acc")};
-  bool is_minmax = strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
-  LLVMValueRef init = strcmp(name, "prod") == 0 ? lower_cast(L, (Val){ty_int64, lower_i64(L, 1), false}, acc_ty).v
-                                                : LLVMConstNull(lower_type(L, acc_ty));
-  LLVMBuildStore(L->b, init, r.acc);
-  LLVMValueRef size = lower_i64(L, 1);
-  for (int k = 0; k < t->ndim; k++) size = LLVMBuildMul(L->b, size, lower_arr_shape(L, a.v, k), "");
-  if (is_minmax)
-    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, size, lower_i64(L, 0), ""), LMERR_VALUE,
-                   strcmp(name, "min") == 0 ? "zero-size array to reduction operation minimum which has no identity"
-                                            : "zero-size array to reduction operation maximum which has no identity");
-  lower_foreach(L, a, reduce_elem, &r);
-  LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, acc_ty), r.acc, "");
-  lower_release(L, a);
-  if (strcmp(name, "mean") == 0) {
-    v = LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, size, LLVMDoubleTypeInContext(L->ctx), ""), "");
-    return lower_cast(L, (Val){ty_float64, v, false}, lower_ann(L, n)->ty);
-  }
-  return (Val){acc_ty, v, false};
+/* a method of array a (n NULL: called by the lowering itself, on a's own type) */
+Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs) {
+  return L->C->builtins[id].lower_method(L, n, id, a, args, nargs);
 }

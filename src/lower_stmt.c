@@ -289,7 +289,7 @@ static void lower_stmt(Lower *L, Node *s) {
     case ND_While: lower_while(L, s); break;
     case ND_For:
       if (L->C->target->prange && L->C->target->prange(L, s)) break;
-      if (lower_ann(L, s)->aux && L->C->opt.lua && strcmp(lower_ann(L, s)->aux, "range") == 0) lower_lua_for(L, s);  /* Lua's numeric for */
+      if (lower_ann(L, s)->aux && L->C->opt.lua && builtin_id(lower_ann(L, s)->aux) == BI_range) lower_lua_for(L, s);  /* Lua's numeric for */
       else if (lower_ann(L, s)->aux) lower_for_range(L, s);  /* range()/prange(): infer marks the For */
       else lower_for_iter(L, s);
       break;

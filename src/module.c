@@ -6,6 +6,7 @@
 #include <lua.h>
 
 #include "array.h"
+#include "builtins.h"
 #include "cudadrv.h"
 #include "dispatch.h"
 #include "compile.h"
@@ -24,5 +25,6 @@ int luaopen_lumba_core(lua_State *L) {
   cuda_open(L);
   kernel_open(L);
   state_open(L);
+  builtins_open(L);
   return 1;
 }

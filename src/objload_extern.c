@@ -2,7 +2,7 @@
 ** objload_extern.c — the external functions compiled CPU code may call, by name,
 ** for objload (objload.h): no dlsym at load time (a thread loading the
 ** backend holds the dynamic loader's lock for milliseconds). The names are
-** those the lowering declares (math.def's libm names, and "f" for float32),
+** those the lowering declares (builtins.def's MATH rows: libm names, and "f" for float32),
 ** the libm functions LLVM turns its intrinsics and library-call
 ** simplifications into, libc's memory functions, libgcc's helpers the code
 ** generator calls (as jit_cpu.c define_helpers) and lumba's runtime
@@ -25,7 +25,7 @@ typedef struct ExtSym {
 #define F2(x) {#x, (void *)x}, {#x "f", (void *)x##f}
 
 static const ExtSym table[] = {
-    /* math.def and the intrinsics LLVM expands to library calls */
+    /* builtins.def's MATH rows and the intrinsics LLVM expands to library calls */
     F2(sqrt), F2(exp), F2(exp2), F2(expm1), F2(log), F2(log10), F2(log2), F2(log1p), F2(sin), F2(cos),
     F2(tan), F2(asin), F2(acos), F2(atan), F2(sinh), F2(cosh), F2(tanh), F2(asinh), F2(acosh), F2(atanh),
     F2(erf), F2(erfc), F2(tgamma), F2(lgamma), F2(cbrt), F2(fabs), F2(floor), F2(ceil), F2(trunc),

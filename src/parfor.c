@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "infer.h"
 #include "lower.h"
 #include "parfor.h"
@@ -49,10 +50,12 @@ static char assign_class(const FuncSpec *spec, Node *value, const char *x, Node 
   }
   if (value->kind == ND_Call && spec_ann(spec, value)->aux && ((CallInfo *)spec_ann(spec, value)->aux)->kind == CALL_BUILTIN &&
       value->args.len == 2 && is_self(value->args.items[0], x)) {
-    const char *q = ((CallInfo *)spec_ann(spec, value)->aux)->qname;
-    if (strcmp(q, "min") == 0 || strcmp(q, "max") == 0) {
+    /* the builtins only: np.minimum/np.maximum propagate NaN, which the
+    ** combining of partial results would not */
+    BuiltinId bi = ((CallInfo *)spec_ann(spec, value)->aux)->bi;
+    if (bi == BI_min || bi == BI_max) {
       *rest = value->args.items[1];
-      return q[1] == 'i' ? 'm' : 'M';
+      return bi == BI_min ? 'm' : 'M';
     }
   }
   return 0;
@@ -166,12 +169,19 @@ static void check_body_reads(Scan *S, NodeList *body) {
 ** n = len(a), a.size, non-negative literals) are non-negative: the outlined
 ** body says so to LLVM, which then folds Python's floor-modulo by them into a
 ** plain remainder and drops negative-index checks, as in the serial code. */
-static bool size_expr(Node *v) {
+static bool is_shape(Node *v) {
+  return v->kind == ND_Attribute && builtin_member_id("ndarray.", v->name) == BI_ndarray_shape;
+}
+
+static bool size_expr(const FuncSpec *spec, Node *v) {
   if (v->kind == ND_Constant) return v->ckind == CK_INT && v->ival >= 0;
-  if (v->kind == ND_Subscript && v->value->kind == ND_Attribute && strcmp(v->value->name, "shape") == 0) return true;
-  if (v->kind == ND_Attribute && (strcmp(v->name, "size") == 0 || strcmp(v->name, "ndim") == 0)) return true;
-  if (v->kind == ND_Call && v->func->kind == ND_Name && strcmp(v->func->name, "len") == 0) return true;
-  return false;
+  if (v->kind == ND_Subscript && is_shape(v->value)) return true;
+  if (v->kind == ND_Attribute) {
+    BuiltinId a = builtin_member_id("ndarray.", v->name);
+    return a == BI_ndarray_size || a == BI_ndarray_ndim;
+  }
+  const CallInfo *ci = v->kind == ND_Call ? spec_ann(spec, v)->aux : NULL;
+  return ci && ci->kind == CALL_BUILTIN && ci->bi == BI_len;
 }
 
 static void scan_sizes(const FuncSpec *spec, NodeList *body, signed char *st) {
@@ -181,10 +191,10 @@ static void scan_sizes(const FuncSpec *spec, NodeList *body, signed char *st) {
       for (int j = 0; j < s->targets.len; j++) {
         Node *t = s->targets.items[j];
         if (t->kind == ND_Name && slot_of(spec, t) >= 0) {
-          if (!size_expr(s->value)) st[slot_of(spec, t)] = -1;
+          if (!size_expr(spec, s->value)) st[slot_of(spec, t)] = -1;
           else if (st[slot_of(spec, t)] == 0) st[slot_of(spec, t)] = 1;
         } else if (t->kind == ND_Tuple) {
-          bool shape = s->value->kind == ND_Attribute && strcmp(s->value->name, "shape") == 0;
+          bool shape = is_shape(s->value);
           for (int k = 0; k < t->elts.len; k++) {
             Node *e = t->elts.items[k];
             if (e->kind != ND_Name || slot_of(spec, e) < 0) continue;
@@ -230,7 +240,8 @@ static const char *op_name(char op) {
 }
 
 static bool is_prange(const FuncSpec *spec, Node *s) {
-  return spec_ann(spec, s)->aux && strcmp((const char *)spec_ann(spec, s)->aux, "numba.prange") == 0;
+  const char *qname = spec_ann(spec, s)->aux;  /* infer_for's mark: range() or prange() */
+  return qname && builtin_id(qname) == BI_prange;
 }
 
 static ParInit init_of(char op) {

@@ -15,6 +15,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 
+#include "builtin_hooks.h"
 #include "cache.h"
 #include "compile.h"
 #include "cudadrv.h"
@@ -133,6 +134,7 @@ static void setup(lua_State *L, Job *job) {
   /* kernels never raise ZeroDivisionError unless asked to (numba-cuda's default) */
   if (job->gpu && !C->opt.error_model_set) C->opt.error_model_numpy = true;
   C->target = job->th->target;
+  C->builtins = builtin_table;
   C->hooks = &stage_hooks;
   if (job->sim) C->opt.boundscheck = true;  /* the simulator is a debugging tool */
   job->arena.oom = arena_oom;

@@ -7,17 +7,17 @@
 
 #include <lauxlib.h>
 
+#include "builtins.h"
 #include "compile.h"
 #include "dispatch.h"
 #include "frontend.h"
 
 /* names every function sees without importing them (Numba code usually
-** imports them, and the imports below map to the same qualified names) */
-static const struct { const char *name, *qname; } builtin_names[] = {
-    {"range", "range"}, {"prange", "numba.prange"}, {"len", "len"}, {"abs", "abs"},
-    {"min", "min"}, {"max", "max"}, {"int", "int"}, {"float", "float"},
-    {"bool", "bool"}, {"round", "round"}, {"math", "math"}, {"np", "numpy"},
-    {"numpy", "numpy"}, {"numba", "numba"}, {"cuda", "numba.cuda"}, {"print", "print"},
+** imports them, and the imports below map to the same qualified names):
+** these modules and exceptions, and the registry's builtins (builtins.def) */
+static const struct { const char *name, *qname; } global_names[] = {
+    {"math", "math"}, {"np", "numpy"},
+    {"numpy", "numpy"}, {"numba", "numba"}, {"cuda", "numba.cuda"},
     {"ValueError", "ValueError"}, {"ZeroDivisionError", "ZeroDivisionError"},
     {"IndexError", "IndexError"}, {"AssertionError", "AssertionError"},
     {"RuntimeError", "RuntimeError"}, {"TypeError", "TypeError"},
@@ -52,24 +52,16 @@ static int qname_dtype(const char *q) {
   return -1;
 }
 
-static const struct { const char *qname; double v; } float_consts[] = {
-    {"math.pi", 3.141592653589793}, {"math.e", 2.718281828459045},
-    {"math.tau", 6.283185307179586}, {"numpy.pi", 3.141592653589793},
-    {"numpy.e", 2.718281828459045}, {"math.inf", __builtin_inf()},
-    {"numpy.inf", __builtin_inf()}, {"math.nan", __builtin_nan("")},
-    {"numpy.nan", __builtin_nan("")},
-};
-
 /* a qualified name → module, dtype, constant or builtin function */
 static Sym sym_of_qname(Compile *C, const char *q) {
   Sym s = {0};
-  for (size_t i = 0; i < lm_countof(float_consts); i++)
-    if (strcmp(q, float_consts[i].qname) == 0) {
-      s.kind = SYM_CONST;
-      s.cty = ty_float64;
-      s.fval = float_consts[i].v;
-      return s;
-    }
+  const BuiltinName *nm = builtin_find(q);
+  if (nm && builtin_of(nm)->kind == BK_CONST) {
+    s.kind = SYM_CONST;
+    s.cty = ty_float64;
+    s.fval = builtin_of(nm)->value;
+    return s;
+  }
   int dt = qname_dtype(q);
   if (dt >= 0) {
     s.kind = SYM_DTYPE;
@@ -77,7 +69,8 @@ static Sym sym_of_qname(Compile *C, const char *q) {
     return s;
   }
   s.kind = is_module_qname(q) ? SYM_MODULE : SYM_BUILTIN;
-  s.qname = arena_strdup(C->A, q);
+  s.qname = nm ? nm->name : arena_strdup(C->A, q);
+  s.bn = nm;
   return s;
 }
 
@@ -225,8 +218,10 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
   }
   for (int i = C->nmodnames - 1; i >= 0; i--)
     if (strcmp(C->modnames[i].name, name) == 0) return C->modnames[i].sym;
-  for (size_t i = 0; i < lm_countof(builtin_names); i++)
-    if (strcmp(builtin_names[i].name, name) == 0) return sym_of_qname(C, builtin_names[i].qname);
+  const BuiltinName *bn = builtin_find(name);
+  if (bn) return sym_of_qname(C, builtin_of(bn)->name);
+  for (size_t i = 0; i < lm_countof(global_names); i++)
+    if (strcmp(global_names[i].name, name) == 0) return sym_of_qname(C, global_names[i].qname);
   int where[2] = {C->env_idx, C->globals_idx};
   for (int k = 0; k < 2; k++) {
     if (where[k] == 0) continue;

@@ -3,7 +3,7 @@
 ** registers, math from libdevice (__nv_*), shared memory in address space
 ** 3, atomics, barriers. Arrays are never allocated or counted here.
 */
-#include <string.h>
+#include <stdio.h>
 
 #include "lower.h"
 
@@ -17,22 +17,24 @@ static LLVMValueRef gpu_math(Lower *L, const char *base, const char *intrinsic, 
   return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)n, "");
 }
 
-static LLVMValueRef sreg32(Lower *L, const char *reg, char axis) {
+/* NVVM's intrinsic of each register (threadIdx is tid, blockIdx ctaid, blockDim ntid, gridDim nctaid) */
+static const char *const sreg_intrinsics[] = {
+    [SREG_TID] = "llvm.nvvm.read.ptx.sreg.tid", [SREG_CTAID] = "llvm.nvvm.read.ptx.sreg.ctaid",
+    [SREG_NTID] = "llvm.nvvm.read.ptx.sreg.ntid", [SREG_NCTAID] = "llvm.nvvm.read.ptx.sreg.nctaid",
+    [SREG_WARPSIZE] = "llvm.nvvm.read.ptx.sreg.warpsize", [SREG_LANEID] = "llvm.nvvm.read.ptx.sreg.laneid",
+};
+
+/* axis 'x'..'z', or 0 for the registers that have none */
+static LLVMValueRef sreg32(Lower *L, SReg reg, char axis) {
   char name[64];
-  if (axis) snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, axis);
-  else snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", reg);
+  if (axis) snprintf(name, sizeof name, "%s.%c", sreg_intrinsics[reg], axis);
+  else snprintf(name, sizeof name, "%s", sreg_intrinsics[reg]);
   LLVMValueRef v = lower_intrinsic(L, name, NULL, 0, NULL, 0);
   return LLVMBuildZExt(L->b, v, LLVMInt64TypeInContext(L->ctx), "");
 }
 
-/* "threadIdx.x" → tid.x, "blockIdx.y" → ctaid.y, "blockDim.z" → ntid.z, "gridDim.x" → nctaid.x */
-static LLVMValueRef gpu_sreg(Lower *L, const char *what) {
-  if (strcmp(what, "warpsize") == 0) return sreg32(L, "warpsize", 0);
-  if (strcmp(what, "laneid") == 0) return sreg32(L, "laneid", 0);
-  char axis = what[strlen(what) - 1];
-  const char *reg = strncmp(what, "threadIdx", 9) == 0 ? "tid" : strncmp(what, "blockIdx", 8) == 0 ? "ctaid"
-                  : strncmp(what, "blockDim", 8) == 0 ? "ntid" : "nctaid";
-  return sreg32(L, reg, axis);
+static LLVMValueRef gpu_sreg(Lower *L, SReg reg, int axis) {
+  return sreg32(L, reg, reg == SREG_WARPSIZE || reg == SREG_LANEID ? 0 : (char)('x' + axis));
 }
 
 static void barrier(Lower *L, const char *name, LLVMValueRef *args, int n) {
@@ -60,7 +62,7 @@ static LLVMValueRef atomic_ptr(Lower *L, Val a, Val idx) {
 }
 
 /* float atomics as a compare-and-swap loop on the bits (works on every GPU) */
-static LLVMValueRef float_atomic(Lower *L, const char *op, LLVMValueRef p, LLVMValueRef v, DType dt) {
+static LLVMValueRef float_atomic(Lower *L, BuiltinId op, LLVMValueRef p, LLVMValueRef v, DType dt) {
   LLVMTypeRef ft = lower_mem_type(L, dt);
   LLVMTypeRef it = dt == DT_FLOAT32 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef ip = LLVMBuildBitCast(L->b, p, LLVMPointerType(it, 0), "");
@@ -72,10 +74,10 @@ static LLVMValueRef float_atomic(Lower *L, const char *op, LLVMValueRef p, LLVMV
   LLVMValueRef cur = LLVMBuildPhi(L->b, it, "cur");
   LLVMValueRef curf = LLVMBuildBitCast(L->b, cur, ft, "");
   LLVMValueRef nf;
-  if (strcmp(op, "add") == 0) nf = LLVMBuildFAdd(L->b, curf, v, "");
-  else if (strcmp(op, "sub") == 0) nf = LLVMBuildFSub(L->b, curf, v, "");
-  else if (strcmp(op, "min") == 0) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, v, curf, ""), v, curf, "");
-  else if (strcmp(op, "max") == 0) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, v, curf, ""), v, curf, "");
+  if (op == BI_cuda_atomic_add) nf = LLVMBuildFAdd(L->b, curf, v, "");
+  else if (op == BI_cuda_atomic_sub) nf = LLVMBuildFSub(L->b, curf, v, "");
+  else if (op == BI_cuda_atomic_min) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, v, curf, ""), v, curf, "");
+  else if (op == BI_cuda_atomic_max) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, v, curf, ""), v, curf, "");
   else nf = v;  /* exch */
   LLVMValueRef pair = LLVMBuildAtomicCmpXchg(L->b, ip, cur, LLVMBuildBitCast(L->b, nf, it, ""),
                                              LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
@@ -91,13 +93,13 @@ static LLVMValueRef float_atomic(Lower *L, const char *op, LLVMValueRef p, LLVMV
 }
 
 static Val atomic(Lower *L, Node *n, CallInfo *ci) {
-  const char *op = ci->qname + 7;
+  BuiltinId op = ci->bi;
   Val a = lower_expr(L, n->args.items[0]);
   Val idx = lower_expr(L, n->args.items[1]);
   DType dt = a.ty->dtype;
   Type *et = ty_scalar(dt);
   LLVMValueRef p = atomic_ptr(L, a, idx);
-  if (strcmp(op, "cas") == 0 || strcmp(op, "compare_and_swap") == 0) {
+  if (op == BI_cuda_atomic_cas) {
     LLVMValueRef oldv = lower_cast(L, lower_expr(L, n->args.items[2]), et).v;
     LLVMValueRef newv = lower_cast(L, lower_expr(L, n->args.items[3]), et).v;
     LLVMTypeRef it = dtype_sizes[dt] == 4 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
@@ -112,19 +114,19 @@ static Val atomic(Lower *L, Node *n, CallInfo *ci) {
   ** sm_60 and later, all that CUDA 12+ supports). A CAS loop would serialise
   ** every contending thread through L2 round trips: with 1024 blocks adding
   ** to one total it made a block reduction 2.9x slower than CUDA C. */
-  if (dtype_kinds[dt] == 'f' && (strcmp(op, "add") == 0 || strcmp(op, "sub") == 0)) {
-    if (op[0] == 's') v = LLVMBuildFNeg(L->b, v, "");
+  if (dtype_kinds[dt] == 'f' && (op == BI_cuda_atomic_add || op == BI_cuda_atomic_sub)) {
+    if (op == BI_cuda_atomic_sub) v = LLVMBuildFNeg(L->b, v, "");
     return (Val){et, LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpFAdd, p, v, LLVMAtomicOrderingMonotonic, 0), false};
   }
   if (dtype_kinds[dt] == 'f') return (Val){et, float_atomic(L, op, p, v, dt), false};
   bool sg = dtype_kinds[dt] == 'i';
-  LLVMAtomicRMWBinOp rop = strcmp(op, "add") == 0 ? LLVMAtomicRMWBinOpAdd
-                         : strcmp(op, "sub") == 0 ? LLVMAtomicRMWBinOpSub
-                         : strcmp(op, "min") == 0 ? (sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin)
-                         : strcmp(op, "max") == 0 ? (sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax)
-                         : strcmp(op, "and") == 0 ? LLVMAtomicRMWBinOpAnd
-                         : strcmp(op, "or") == 0 ? LLVMAtomicRMWBinOpOr
-                         : strcmp(op, "xor") == 0 ? LLVMAtomicRMWBinOpXor : LLVMAtomicRMWBinOpXchg;
+  LLVMAtomicRMWBinOp rop = op == BI_cuda_atomic_add ? LLVMAtomicRMWBinOpAdd
+                         : op == BI_cuda_atomic_sub ? LLVMAtomicRMWBinOpSub
+                         : op == BI_cuda_atomic_min ? (sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin)
+                         : op == BI_cuda_atomic_max ? (sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax)
+                         : op == BI_cuda_atomic_and ? LLVMAtomicRMWBinOpAnd
+                         : op == BI_cuda_atomic_or ? LLVMAtomicRMWBinOpOr
+                         : op == BI_cuda_atomic_xor ? LLVMAtomicRMWBinOpXor : LLVMAtomicRMWBinOpXchg;
   return (Val){et, LLVMBuildAtomicRMW(L->b, rop, p, v, LLVMAtomicOrderingMonotonic, 0), false};
 }
 
@@ -160,34 +162,37 @@ static Val static_array(Lower *L, Node *n, CallInfo *ci, bool shared) {
 }
 
 static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
-  const char *q = ci->qname;
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
-  if (strcmp(q, "grid") == 0 || strcmp(q, "gridsize") == 0) {
-    static const char axes[3] = {'x', 'y', 'z'};
-    LLVMValueRef v[3];
-    for (int k = 0; k < ci->ndims; k++) {
-      char a = axes[k];
-      LLVMValueRef ntid = sreg32(L, "ntid", a);
-      v[k] = q[4] == 's' ? LLVMBuildMul(L->b, ntid, sreg32(L, "nctaid", a), "")
-                         : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, sreg32(L, "ctaid", a), ntid, ""), sreg32(L, "tid", a), "");
+  LLVMValueRef mask;
+  switch (ci->bi) {
+    case BI_cuda_grid:
+    case BI_cuda_gridsize: {
+      static const char axes[3] = {'x', 'y', 'z'};
+      LLVMValueRef v[3];
+      for (int k = 0; k < ci->ndims; k++) {
+        char a = axes[k];
+        LLVMValueRef ntid = sreg32(L, SREG_NTID, a);
+        v[k] = ci->bi == BI_cuda_gridsize
+                   ? LLVMBuildMul(L->b, ntid, sreg32(L, SREG_NCTAID, a), "")
+                   : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, sreg32(L, SREG_CTAID, a), ntid, ""), sreg32(L, SREG_TID, a), "");
+      }
+      if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
+      LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
+      for (int k = 0; k < ci->ndims; k++) t = LLVMBuildInsertValue(L->b, t, v[k], (unsigned)k, "");
+      return (Val){lower_ann(L, n)->ty, t, false};
     }
-    if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
-    LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
-    for (int k = 0; k < ci->ndims; k++) t = LLVMBuildInsertValue(L->b, t, v[k], (unsigned)k, "");
-    return (Val){lower_ann(L, n)->ty, t, false};
+    case BI_cuda_syncthreads: barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none;
+    case BI_cuda_threadfence: barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none;
+    case BI_cuda_threadfence_block: barrier(L, "llvm.nvvm.membar.cta", NULL, 0); return none;
+    case BI_cuda_syncwarp:
+      mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
+                         : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
+      barrier(L, "llvm.nvvm.bar.warp.sync", &mask, 1);
+      return none;
+    case BI_cuda_shared_array: return static_array(L, n, ci, true);
+    case BI_cuda_local_array: return static_array(L, n, ci, false);
+    default: return atomic(L, n, ci);
   }
-  if (strcmp(q, "syncthreads") == 0) { barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none; }
-  if (strcmp(q, "threadfence") == 0) { barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none; }
-  if (strcmp(q, "threadfence_block") == 0) { barrier(L, "llvm.nvvm.membar.cta", NULL, 0); return none; }
-  if (strcmp(q, "syncwarp") == 0) {
-    LLVMValueRef mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
-                                    : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
-    barrier(L, "llvm.nvvm.bar.warp.sync", &mask, 1);
-    return none;
-  }
-  if (strcmp(q, "shared.array") == 0) return static_array(L, n, ci, true);
-  if (strcmp(q, "local.array") == 0) return static_array(L, n, ci, false);
-  return atomic(L, n, ci);
 }
 
 const Target target_gpu = {

@@ -46,22 +46,18 @@ static LLVMValueRef reg(Lower *L, int index) {
   return LLVMBuildLoad2(L->b, LLVMInt64TypeInContext(L->ctx), reg_ptr(L->ctx, L->b, c, index), "");
 }
 
-static int axis_of(const char *what) {
-  return what[strlen(what) - 1] - 'x';
-}
-
-/* "threadIdx.x" → reg[TID + 0], ..., "gridDim.z" → reg[NCTAID + 2] */
-static LLVMValueRef sim_sreg(Lower *L, const char *what) {
-  if (strcmp(what, "warpsize") == 0) return lower_i64(L, 32);
-  if (strcmp(what, "laneid") == 0) {
+/* threadIdx.x → reg[TID + 0], ..., gridDim.z → reg[NCTAID + 2] */
+static LLVMValueRef sim_sreg(Lower *L, SReg sreg, int axis) {
+  if (sreg == SREG_WARPSIZE) return lower_i64(L, 32);
+  if (sreg == SREG_LANEID) {
     LLVMValueRef lin = LLVMBuildAdd(L->b, reg(L, SIMCTX_TID + 1),
                                     LLVMBuildMul(L->b, reg(L, SIMCTX_NTID + 1), reg(L, SIMCTX_TID + 2), ""), "");
     lin = LLVMBuildAdd(L->b, reg(L, SIMCTX_TID), LLVMBuildMul(L->b, reg(L, SIMCTX_NTID), lin, ""), "");
     return LLVMBuildAnd(L->b, lin, lower_i64(L, 31), "lane");
   }
-  int base = strncmp(what, "threadIdx", 9) == 0 ? SIMCTX_TID : strncmp(what, "blockIdx", 8) == 0 ? SIMCTX_CTAID
-           : strncmp(what, "blockDim", 8) == 0 ? SIMCTX_NTID : SIMCTX_NCTAID;
-  return reg(L, base + axis_of(what));
+  int base = sreg == SREG_TID ? SIMCTX_TID : sreg == SREG_CTAID ? SIMCTX_CTAID : sreg == SREG_NTID ? SIMCTX_NTID
+           : SIMCTX_NCTAID;
+  return reg(L, base + axis);
 }
 
 static void call_rt(Lower *L, const char *name, LLVMValueRef *args, int n) {
@@ -112,38 +108,39 @@ static void count_local(Lower *L, CallInfo *ci) {
 }
 
 static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
-  const char *q = ci->qname;
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
-  if (strcmp(q, "grid") == 0 || strcmp(q, "gridsize") == 0) {
-    LLVMValueRef v[3];
-    for (int k = 0; k < ci->ndims; k++) {
-      LLVMValueRef ntid = reg(L, SIMCTX_NTID + k);
-      v[k] = q[4] == 's' ? LLVMBuildMul(L->b, ntid, reg(L, SIMCTX_NCTAID + k), "")
-                         : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, reg(L, SIMCTX_CTAID + k), ntid, ""),
-                                        reg(L, SIMCTX_TID + k), "");
+  LLVMValueRef mask;
+  switch (ci->bi) {
+    case BI_cuda_grid:
+    case BI_cuda_gridsize: {
+      LLVMValueRef v[3];
+      for (int k = 0; k < ci->ndims; k++) {
+        LLVMValueRef ntid = reg(L, SIMCTX_NTID + k);
+        v[k] = ci->bi == BI_cuda_gridsize ? LLVMBuildMul(L->b, ntid, reg(L, SIMCTX_NCTAID + k), "")
+                                          : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, reg(L, SIMCTX_CTAID + k), ntid, ""),
+                                                         reg(L, SIMCTX_TID + k), "");
+      }
+      if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
+      LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
+      for (int k = 0; k < ci->ndims; k++) t = LLVMBuildInsertValue(L->b, t, v[k], (unsigned)k, "");
+      return (Val){lower_ann(L, n)->ty, t, false};
     }
-    if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
-    LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
-    for (int k = 0; k < ci->ndims; k++) t = LLVMBuildInsertValue(L->b, t, v[k], (unsigned)k, "");
-    return (Val){lower_ann(L, n)->ty, t, false};
+    case BI_cuda_syncthreads:
+      call_rt(L, "simrun_barrier", NULL, 0);
+      return none;
+    case BI_cuda_syncwarp:
+      mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
+                         : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
+      call_rt(L, "simrun_syncwarp", &mask, 1);
+      return none;
+    case BI_cuda_threadfence:
+    case BI_cuda_threadfence_block:
+      LLVMBuildFence(L->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+      return none;
+    case BI_cuda_shared_array: return shared_array(L, n, ci);
+    case BI_cuda_local_array: count_local(L, ci); /* fall through */
+    default: return target_gpu.cuda_call(L, n, ci);  /* cuda.local.array and the atomics */
   }
-  if (strcmp(q, "syncthreads") == 0) {
-    call_rt(L, "simrun_barrier", NULL, 0);
-    return none;
-  }
-  if (strcmp(q, "syncwarp") == 0) {
-    LLVMValueRef mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
-                                    : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
-    call_rt(L, "simrun_syncwarp", &mask, 1);
-    return none;
-  }
-  if (strncmp(q, "threadfence", 11) == 0) {
-    LLVMBuildFence(L->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
-    return none;
-  }
-  if (strcmp(q, "shared.array") == 0) return shared_array(L, n, ci);
-  if (strcmp(q, "local.array") == 0) count_local(L, ci);
-  return target_gpu.cuda_call(L, n, ci);  /* cuda.local.array and the atomics */
 }
 
 /* math as on the CPU: LLVM intrinsics, else libm */

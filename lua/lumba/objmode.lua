@@ -159,8 +159,33 @@ function H.SHAPE_T(a)
   return pyops.tuple_of(shape, a.ndim)
 end
 
+-- x.strides as a tuple
+function H.STRIDES_T(a)
+  return pyops.tuple_of(a.strides, a.ndim)
+end
+
 function H.SIZE(a) return a.size end
 function H.NDIM(a) return a.ndim end
+
+-- the elements of an array in C order (a 1-D view or copy)
+local function flat(a)
+  if a.ndim == 1 then return a end
+  return a:copy():reshape(a.size)
+end
+-- a.ravel() (a view where it can be) and a.flatten() (a copy), which lumba.ndarray has not
+function H.RAVEL(a) return a:reshape(a.size) end
+function H.FLATTEN(a) return a:copy():reshape(a.size) end
+-- a.prod() and a.mean(), which lumba.ndarray has not either: NumPy's results
+function H.PROD(a)
+  local p = a.dtype:match("^float") and 1.0 or 1
+  local f = flat(a)
+  for i = 1, a.size do p = p * num(f:get(i)) end
+  return p
+end
+function H.MEAN(a)
+  if a.size == 0 then return 0.0 / 0.0 end
+  return num(a:sum()) / a.size
+end
 
 -- Python slice (lo, hi, step; nil = absent) on a length n, as a 1-based
 -- start, a count and a step
@@ -455,6 +480,19 @@ function H.NP_RINT(x)
   local r = pyops.round(x) + 0.0
   if r == 0 then return pyops.copysign(0.0, x) end
   return r
+end
+-- np.round(x): half to even; an int stays an int, a float a float
+function H.NP_ROUND(x)
+  x = num(x)
+  if mtype(x) == "integer" then return x end
+  return H.NP_RINT(x)
+end
+-- the dtype NumPy gives np.arange/np.full of these values
+function H.VALUE_DT(...)
+  for i = 1, select("#", ...) do
+    if mtype(num((select(i, ...)))) == "float" then return "float64" end
+  end
+  return "int64"
 end
 function H.NP_SIGN(x)
   x = num(x)

@@ -7,12 +7,18 @@ local arith_kind = require("lumba.objmode_expr").arith_kind
 local has, within, elem_kind, mangle, fail, unsupported = C.has, C.within, C.elem_kind, C.mangle, C.fail, C.unsupported
 local list, recv, KP, KF, KB, KZ = C.list, C.recv, C.KP, C.KF, C.KB, C.KZ
 local KT, KU, KINT, KNUM, KALL, DTYPES = C.KT, C.KU, C.KINT, C.KNUM, C.KALL, C.DTYPES
-local BUILTIN_NAMES, Fn, EXPR = C.BUILTIN_NAMES, C.Fn, C.EXPR
+local BUILTIN_NAMES, Fn, EXPR, REGISTRY = C.BUILTIN_NAMES, C.Fn, C.EXPR, C.REGISTRY
 
 ---------------------------------------------------------------------------
 -- calls
 ---------------------------------------------------------------------------
-local BUILTIN = {}  -- qualified name -> handler(F, n, args, kw) -> code, kind, simple
+-- The object mode's implementation of each entry of the registry
+-- (src/builtins.def), by entry id: handler(F, n, via) -> code, kind,
+-- simple, where via is the name it was called by ({entry, numpy}). The
+-- names (aliases included) come from the registry; BUILTIN maps each
+-- qualified name to its handler.
+local IMPL = {}
+local BUILTIN = {}  -- qualified name -> handler(F, n) -> code, kind, simple
 
 -- positional args plus keywords named in `names` (in that order)
 local function bind_args(F, n, qual, names, nreq)
@@ -53,39 +59,33 @@ function Fn:bound_operands(args, count)
   return codes, kinds, simples
 end
 
--- math functions: name -> {nargs, result kind, lua binding for number args}
-local MATH = {
-  sqrt = { 1, KF, "L_sqrt" }, exp = { 1, KF, "L_exp" }, sin = { 1, KF, "L_sin" },
-  cos = { 1, KF, "L_cos" }, tan = { 1, KF, "L_tan" }, asin = { 1, KF, "L_asin" },
-  acos = { 1, KF, "L_acos" }, atan = { 1, KF, "L_atan" }, atan2 = { 2, KF, "L_atan" },
-  log10 = { 1, KF }, log2 = { 1, KF }, log1p = { 1, KF }, expm1 = { 1, KF },
-  sinh = { 1, KF }, cosh = { 1, KF }, tanh = { 1, KF }, asinh = { 1, KF },
-  acosh = { 1, KF }, atanh = { 1, KF }, floor = { 1, KINT }, ceil = { 1, KINT },
-  trunc = { 1, KINT }, fabs = { 1, KF }, hypot = { 2, KF }, copysign = { 2, KF },
-  pow = { 2, KF }, erf = { 1, KF }, erfc = { 1, KF }, gamma = { 1, KF },
-  lgamma = { 1, KF }, isnan = { 1, KB }, isinf = { 1, KB }, isfinite = { 1, KB },
-  degrees = { 1, KF }, radians = { 1, KF }, fmod = { 2, KF },
+-- the math functions Lua computes as libm does (no argument check needed
+-- once the arguments are known to be numbers)
+local FAST = {
+  math_sqrt = "L_sqrt", math_exp = "L_exp", math_sin = "L_sin", math_cos = "L_cos", math_tan = "L_tan",
+  math_asin = "L_asin", math_acos = "L_acos", math_atan = "L_atan", math_atan2 = "L_atan",
 }
+-- a MATH row's result: 'F' float, 'I' int (math.floor), 'B' bool, 'X' float
+local RESULT_KIND = { F = KF, I = KINT, B = KB, X = KF }
 
-local function math_handler(name, spec)
+local function math_handler(e)
+  local name, nargs, rk, fast = e.names[1].member, e.lo, RESULT_KIND[e.result], FAST[e.id]
   return function(F, n)
-    local names = spec[1] == 1 and { "x" } or { "x", "y" }
-    local args, count = bind_args(F, n, "math." .. name, names, spec[1])
+    local names = nargs == 1 and { "x" } or { "x", "y" }
+    local args, count = bind_args(F, n, "math." .. name, names, nargs)
     local codes, kinds = F:bound_operands(args, count)
     local allnum = true
     for i = 1, count do
       codes[i], kinds[i] = F:numop(codes[i], kinds[i])
       if not within(kinds[i], KNUM) then allnum = false end
     end
-    local fn = (allnum and spec[3]) and F:use(spec[3]) or F:use("M_" .. name)
-    return fn .. "(" .. concat(codes, ", ") .. ")", spec[2], false
+    local fn = (allnum and fast) and F:use(fast) or F:use("M_" .. name)
+    return fn .. "(" .. concat(codes, ", ") .. ")", rk, false
   end
 end
 
-for name, spec in pairs(MATH) do BUILTIN["math." .. name] = math_handler(name, spec) end
-
-BUILTIN["math.log"] = function(F, n)
-  local args, count = bind_args(F, n, "math.log", { "x", "base" }, 1)
+local function math_log(F, n, via)
+  local args, count = bind_args(F, n, via.numpy and "numpy.log" or "math.log", via.numpy and { "x" } or { "x", "base" }, 1)
   local codes, kinds = F:bound_operands(args, count)
   local allnum = true
   for i = 1, count do
@@ -96,21 +96,6 @@ BUILTIN["math.log"] = function(F, n)
   return F:use("M_log") .. "(" .. concat(codes, ", ") .. ")", KF, false
 end
 
--- numpy spellings of the math functions (scalars)
-local NP_ALIAS = {
-  sqrt = "sqrt", exp = "exp", log = "log", log10 = "log10", log2 = "log2", log1p = "log1p",
-  expm1 = "expm1", sin = "sin", cos = "cos", tan = "tan", arcsin = "asin", arccos = "acos",
-  arctan = "atan", arctan2 = "atan2", asin = "asin", acos = "acos", atan = "atan",
-  atan2 = "atan2", sinh = "sinh", cosh = "cosh", tanh = "tanh", arcsinh = "asinh",
-  arccosh = "acosh", arctanh = "atanh", asinh = "asinh", acosh = "acosh", atanh = "atanh",
-  fabs = "fabs", hypot = "hypot", copysign = "copysign", isnan = "isnan", isinf = "isinf",
-  isfinite = "isfinite", degrees = "degrees", radians = "radians", rad2deg = "degrees",
-  deg2rad = "radians", fmod = "fmod",
-}
-for np, m in pairs(NP_ALIAS) do
-  BUILTIN["numpy." .. np] = BUILTIN["math." .. m] or math_handler(m, MATH[m])
-end
-
 local function np_unary(helper, kindf)
   return function(F, n)
     local args, count = bind_args(F, n, "numpy", { "x" }, 1)
@@ -118,11 +103,24 @@ local function np_unary(helper, kindf)
     return F:use(helper) .. "(" .. codes[1] .. ")", kindf(kinds[1]), false
   end
 end
-BUILTIN["numpy.floor"] = np_unary("NP_FLOOR", function() return KF end)
-BUILTIN["numpy.ceil"] = np_unary("NP_CEIL", function() return KF end)
-BUILTIN["numpy.trunc"] = np_unary("NP_TRUNC", function() return KF end)
-BUILTIN["numpy.rint"] = np_unary("NP_RINT", function() return KF end)
-BUILTIN["numpy.sign"] = np_unary("NP_SIGN", function(k) return has(k, KF) and (KF | KINT) or KINT end)
+local function float_kind() return KF end
+-- NumPy's floor/ceil/trunc keep floats; rint is round half to even (math.rint too)
+local NP_MATH = {
+  math_floor = np_unary("NP_FLOOR", float_kind), math_ceil = np_unary("NP_CEIL", float_kind),
+  math_trunc = np_unary("NP_TRUNC", float_kind), math_rint = np_unary("NP_RINT", float_kind),
+}
+for _, via in pairs(REGISTRY) do
+  local e = via.entry
+  if e.result and not IMPL[e.id] then
+    local m, np = math_handler(e), NP_MATH[e.id]
+    IMPL[e.id] = function(F, n, v)
+      if np and (v.numpy or e.id == "math_rint") then return np(F, n) end
+      return m(F, n)
+    end
+  end
+end
+IMPL.math_log = math_log
+IMPL.numpy_sign = np_unary("NP_SIGN", function(k) return has(k, KF) and (KF | KINT) or KINT end)
 
 local function np_binary(helper)
   return function(F, n)
@@ -132,14 +130,14 @@ local function np_binary(helper)
     return F:use(helper) .. "(" .. codes[1] .. ", " .. codes[2] .. ")", k, false
   end
 end
-BUILTIN["numpy.maximum"] = np_binary("NP_MAXIMUM")
-BUILTIN["numpy.minimum"] = np_binary("NP_MINIMUM")
-BUILTIN["numpy.power"] = function(F, n)
+IMPL.numpy_maximum = np_binary("NP_MAXIMUM")
+IMPL.numpy_minimum = np_binary("NP_MINIMUM")
+IMPL.numpy_power = function(F, n)
   local args, count = bind_args(F, n, "numpy.power", { "x1", "x2" }, 2)
   local codes, kinds, simples = F:bound_operands(args, count)
   return F:binop("Pow", codes[1], kinds[1], simples[1], codes[2], kinds[2], simples[2], args[2], n)
 end
-BUILTIN["numpy.square"] = function(F, n)
+IMPL.numpy_square = function(F, n)
   local args, count = bind_args(F, n, "numpy.square", { "x" }, 1)
   local codes, kinds, simples = F:bound_operands(args, count)
   local c, k = F:numop(codes[1], kinds[1])
@@ -158,15 +156,14 @@ local function abs_handler(F, n)
   end
   return F:use("ABS") .. "(" .. codes[1] .. ")", KNUM, false
 end
-BUILTIN["builtins.abs"] = abs_handler
-BUILTIN["numpy.abs"] = abs_handler
-BUILTIN["numpy.absolute"] = abs_handler
+IMPL.abs = abs_handler
 
 local function minmax(which)
-  return function(F, n)
+  return function(F, n, via)
     if #list(n.keywords) > 0 then unsupported(F.M, n, "%s() keywords are not supported in object mode", which) end
     local nodes = list(n.args)
     if #nodes == 0 then fail(F.M, n, "TypeError", "%s expected at least 1 argument, got 0", which) end
+    if via.numpy and #nodes == 1 then return F:method_code("ndarray_" .. which, which, nodes[1], {}) end  -- np.min(a): all of a
     local codes, kinds = F:operands(nodes)
     local k = 0
     local allnum = #nodes > 1
@@ -181,10 +178,10 @@ local function minmax(which)
     return F:use(which == "min" and "MIN" or "MAX") .. "(" .. concat(codes, ", ") .. ")", k, false
   end
 end
-BUILTIN["builtins.min"] = minmax("min")
-BUILTIN["builtins.max"] = minmax("max")
+IMPL.min = minmax("min")
+IMPL.max = minmax("max")
 
-BUILTIN["builtins.len"] = function(F, n)
+IMPL.len = function(F, n)
   local args, count = bind_args(F, n, "len", { "obj" }, 1)
   local codes = F:bound_operands(args, count)
   return F:use("LEN") .. "(" .. codes[1] .. ")", KP, false
@@ -197,7 +194,7 @@ local function int_handler(F, n)
   if within(k, KINT) then return c, k, false end
   return F:use("INT") .. "(" .. codes[1] .. ")", KINT, false
 end
-BUILTIN["builtins.int"] = int_handler
+IMPL.int = int_handler
 
 local function float_handler(F, n)
   local args, count = bind_args(F, n, "float", { "x" }, 1)
@@ -207,19 +204,20 @@ local function float_handler(F, n)
   if within(k, KNUM) then return "(" .. c .. " * 1.0)", KF, false end
   return F:use("FLOAT") .. "(" .. codes[1] .. ")", KF, false
 end
-BUILTIN["builtins.float"] = float_handler
+IMPL.float = float_handler
 
-BUILTIN["builtins.bool"] = function(F, n)
+IMPL.bool = function(F, n)
   local args, count = bind_args(F, n, "bool", { "x" }, 1)
   if count == 0 then return "false", KB, true end
   return "(not not " .. F:cond(args[1]) .. ")", KB, false
 end
 
-BUILTIN["builtins.round"] = function(F, n)
+IMPL.round = function(F, n, via)
   local args, count = bind_args(F, n, "round", { "number", "ndigits" }, 1)
   local codes, kinds = F:bound_operands(args, count)
   if count == 1 then
     if within(kinds[1], KINT) then return codes[1], kinds[1], false end
+    if via.numpy then return F:use("NP_ROUND") .. "(" .. codes[1] .. ")", KNUM, false end  -- a float stays a float
     return F:use("ROUND") .. "(" .. codes[1] .. ")", KINT, false
   end
   local k = has(kinds[1], KF) and KF or KINT
@@ -241,7 +239,7 @@ for name, dt in pairs(DTYPES) do
   end
 end
 
-BUILTIN["builtins.print"] = function(F, n)
+IMPL.print = function(F, n)
   if #list(n.keywords) > 0 then unsupported(F.M, n, "print() keywords are not supported in object mode") end
   local codes = F:operands(list(n.args))
   return F:use("PRINT") .. "(" .. concat(codes, ", ") .. ")", KZ, false
@@ -284,18 +282,21 @@ local function ctor(name)
     return "_RT." .. name .. "(" .. F:use("SHAPE_ARG") .. "(" .. sc .. "), " .. dc .. ")", dtype_kind(dc), false
   end
 end
-BUILTIN["numpy.empty"] = ctor("empty")
-BUILTIN["numpy.zeros"] = ctor("zeros")
-BUILTIN["numpy.ones"] = ctor("ones")
+IMPL.numpy_empty = ctor("empty")
+IMPL.numpy_zeros = ctor("zeros")
+IMPL.numpy_ones = ctor("ones")
 
--- value kinds -> dtype code for np.full / arange
-local function value_dtype(k)
+-- value kinds -> dtype code for np.full / arange; where the kinds do not
+-- tell (a parameter may hold an int or a float), the values do when the
+-- code runs (codes: simple codes of the values)
+local function value_dtype(F, k, codes)
   if within(k, KINT) then return '"int64"' end
   if within(k, KB) then return '"bool"' end
-  return '"float64"'
+  if within(k, KF | KB) or not codes then return '"float64"' end
+  return F:use("VALUE_DT") .. "(" .. concat(codes, ", ") .. ")"
 end
 
-BUILTIN["numpy.full"] = function(F, n)
+IMPL.numpy_full = function(F, n)
   local args = bind_args(F, n, "numpy.full", { "shape", "fill_value", "dtype" }, 2)
   local codes, kinds = F:operands({ args[1], args[2] })
   local dc = args[3] and F:dtype_arg(args[3]) or nil
@@ -304,7 +305,7 @@ BUILTIN["numpy.full"] = function(F, n)
     if not within(kinds[2], KNUM | KB) then
       unsupported(F.M, n, "np.full needs a dtype= unless the fill value is a number")
     end
-    dc = value_dtype(kinds[2])
+    dc = value_dtype(F, kinds[2])
   end
   return "_RT.full(" .. F:use("SHAPE_ARG") .. "(" .. codes[1] .. "), " .. codes[2] .. ", " .. dc .. ")",
     dtype_kind(dc), false
@@ -322,10 +323,10 @@ local function like(name)
     return "_RT." .. name .. "(" .. F:use("COPY_SHAPE") .. "(" .. c .. "), " .. dc .. ")", rk, false
   end
 end
-BUILTIN["numpy.empty_like"] = like("empty")
-BUILTIN["numpy.zeros_like"] = like("zeros")
-BUILTIN["numpy.ones_like"] = like("ones")
-BUILTIN["numpy.full_like"] = function(F, n)
+IMPL.numpy_empty_like = like("empty")
+IMPL.numpy_zeros_like = like("zeros")
+IMPL.numpy_ones_like = like("ones")
+IMPL.numpy_full_like = function(F, n)
   local args = bind_args(F, n, "numpy.full_like", { "a", "fill_value", "dtype" }, 2)
   local codes, kinds, simples = F:operands({ args[1], args[2] })
   local c = codes[1]
@@ -337,7 +338,7 @@ BUILTIN["numpy.full_like"] = function(F, n)
 end
 
 -- np.arange([start,] stop[, step], dtype=None)
-BUILTIN["numpy.arange"] = function(F, n)
+IMPL.numpy_arange = function(F, n)
   local pos = list(n.args)
   local dnode
   for _, kw in ipairs(list(n.keywords)) do
@@ -345,55 +346,91 @@ BUILTIN["numpy.arange"] = function(F, n)
     else unsupported(F.M, n, "np.arange keyword '%s' is not supported in object mode", tostring(kw.arg)) end
   end
   if #pos == 0 or #pos > 3 then fail(F.M, n, "TypeError", "arange() takes 1 to 3 positional arguments") end
-  local codes, kinds = F:operands(pos)
+  local codes, kinds, simples = F:operands(pos)
+  for i = 1, #codes do
+    if not simples[i] then codes[i] = F:spill(codes[i]) end
+  end
   local start, stop, step = "0", codes[1], "1"
   if #pos >= 2 then start, stop = codes[1], codes[2] end
   if #pos == 3 then step = codes[3] end
   local k = 0
   for _, kd in ipairs(kinds) do k = k | kd end
-  local dc = dnode and F:dtype_arg(dnode) or value_dtype(k)
+  local dc = dnode and F:dtype_arg(dnode) or value_dtype(F, k, codes)
   F.M.used.RT = true
-  return "_RT.arange(" .. start .. ", " .. stop .. ", " .. step .. ", " .. dc .. ")", dtype_kind(dc), false
+  return "_RT.arange(" .. start .. ", " .. stop .. ", " .. step .. ", " .. dc .. ")",
+    dnode and dtype_kind(dc) or KT, false
 end
 
--- methods of arrays: name -> result kind given the receiver's kind
+-- methods of arrays (the registry's "ndarray." rows), by entry id: the
+-- result kind given the receiver's kind
 local METHODS = {
-  sum = function(k) return has(k, KU) and KALL or KNUM end,
-  min = function(k) return has(k, KU) and KALL or KNUM end,
-  max = function(k) return has(k, KU) and KALL or KNUM end,
-  mean = function() return KF end,
-  prod = function(k) return has(k, KU) and KALL or KNUM end,
-  copy = function(k) return k & (KT | KU) end,
-  fill = function() return KZ end,
-  astype = function() return KU end,
-  reshape = function(k) return k & (KT | KU) end,
-  ravel = function(k) return k & (KT | KU) end,
-  flatten = function(k) return k & (KT | KU) end,
+  ndarray_sum = function(k) return has(k, KU) and KALL or KNUM end,
+  ndarray_min = function(k) return has(k, KU) and KALL or KNUM end,
+  ndarray_max = function(k) return has(k, KU) and KALL or KNUM end,
+  ndarray_mean = function() return KF end,
+  ndarray_prod = function(k) return has(k, KU) and KALL or KNUM end,
+  ndarray_copy = function(k) return k & (KT | KU) end,
+  ndarray_transpose = function(k) return k & (KT | KU) end,
+  ndarray_fill = function() return KZ end,
+  ndarray_astype = function() return KU end,
+  ndarray_reshape = function(k) return k & (KT | KU) end,
+  ndarray_ravel = function(k) return k & (KT | KU) end,
+  ndarray_flatten = function(k) return k & (KT | KU) end,
 }
+-- methods lumba.ndarray lacks: helpers of the runtime, given the receiver
+local METHOD_HELPERS = { ndarray_mean = "MEAN", ndarray_prod = "PROD", ndarray_ravel = "RAVEL", ndarray_flatten = "FLATTEN" }
 
-function Fn:method_call(n)
-  local f = n.func
-  local name = f.attr
-  local kf = METHODS[name]
-  if not kf then unsupported(self.M, n, "method '%s' is not supported in object mode", name) end
-  if #list(n.keywords) > 0 then unsupported(self.M, n, "keywords in method calls are not supported in object mode") end
-  local nodes = { f.value }
-  for _, a in ipairs(list(n.args)) do nodes[#nodes + 1] = a end
+-- recv.name(args) for registry method id; recv and args are nodes
+function Fn:method_code(id, name, recv_node, arg_nodes)
+  local nodes = { recv_node }
+  for _, a in ipairs(arg_nodes) do nodes[#nodes + 1] = a end
   local codes, kinds, simples = self:operands(nodes)
   local args = {}
   for i = 2, #codes do args[i - 1] = codes[i] end
-  if name == "astype" and n.args[1] then
-    args[1] = self:dtype_arg(n.args[1])
-  elseif name == "reshape" then
+  if id == "ndarray_astype" and arg_nodes[1] then
+    args[1] = self:dtype_arg(arg_nodes[1])
+  elseif id == "ndarray_reshape" then
     if #args == 1 then
       args = { self:use("SHAPE_ARG") .. "(" .. args[1] .. ")" }
     else
       args = { "{" .. concat(args, ", ") .. "}" }
     end
   end
-  local k = kf(kinds[1])
+  local k = METHODS[id](kinds[1])
   if k == 0 then k = KU end
+  if METHOD_HELPERS[id] then
+    table.insert(args, 1, codes[1])
+    return self:use(METHOD_HELPERS[id]) .. "(" .. concat(args, ", ") .. ")", k, false
+  end
   return recv(codes[1], simples[1]) .. ":" .. name .. "(" .. concat(args, ", ") .. ")", k, false
+end
+
+function Fn:method_call(n)
+  local f = n.func
+  local name = f.attr
+  local id = C.builtin_id("ndarray." .. name)
+  if not METHODS[id] then unsupported(self.M, n, "method '%s' is not supported in object mode", name) end
+  if #list(n.keywords) > 0 then unsupported(self.M, n, "keywords in method calls are not supported in object mode") end
+  return self:method_code(id, name, f.value, list(n.args))
+end
+
+-- np.sum(a) & co.: a registry method called by a function name
+local function method_as_function(e)
+  return function(F, n)
+    local args = bind_args(F, n, e.names[1].member, { "a" }, 1)
+    return F:method_code(e.id, e.names[1].member, args[1], {})
+  end
+end
+
+-- every name of every entry the object mode implements
+for q, via in pairs(REGISTRY) do
+  local e = via.entry
+  local h = IMPL[e.id]
+  if h then
+    BUILTIN[q] = function(F, n) return h(F, n, via) end
+  elseif e.kind == "method" and METHODS[e.id] and not q:match("^ndarray%.") then
+    BUILTIN[q] = method_as_function(e)
+  end
 end
 
 -- call of a def of the module: its fast variant when no argument can be a

@@ -78,11 +78,38 @@ end
 
 local function list(x) return x or {} end
 
--- builtin function names (others are looked up in env, then undefined)
-local BUILTIN_NAMES = {
-  range = true, prange = true, enumerate = true, zip = true, len = true, abs = true, min = true,
-  max = true, int = true, float = true, bool = true, round = true, print = true,
-}
+---------------------------------------------------------------------------
+-- the registry of builtins (src/builtins.def, through lumba.core): every
+-- builtin's names, aliases and constants come from the rows the compiler
+-- reads; the object mode's implementations are keyed by entry id
+---------------------------------------------------------------------------
+-- the object mode's qualified name of a registry name: Python's builtins
+-- are "builtins.len", numba.cuda's members "cuda.grid"
+local function objmode_qualname(nm)
+  if nm.module == "" then return "builtins." .. nm.member end
+  if nm.module == "numba.cuda" then return "cuda." .. nm.member end
+  return nm.name
+end
+
+local REGISTRY = {}       -- qualified name -> {entry = registry entry, numpy = NumPy's semantics}
+local MODULE_CONSTS = {}  -- qualified name -> value
+-- builtin function names (others are looked up in env, then undefined):
+-- the registry's Python builtins, and the object mode's loop forms
+local BUILTIN_NAMES = { enumerate = true, zip = true }
+for _, e in ipairs((require("lumba.core").builtins())) do
+  for _, nm in ipairs(e.names) do
+    local q = objmode_qualname(nm)
+    REGISTRY[q] = { entry = e, numpy = nm.numpy }
+    if nm.module == "" then BUILTIN_NAMES[nm.member] = true end
+    if e.kind == "constant" then MODULE_CONSTS[q] = e.value end
+  end
+end
+
+-- the registry entry id a qualified name denotes, or nil
+local function builtin_id(q)
+  local b = q and REGISTRY[q]
+  return b and b.entry.id
+end
 
 ---------------------------------------------------------------------------
 -- function context
@@ -262,23 +289,16 @@ function Fn:expr(n)
   return f(self, n)
 end
 
-local MODULE_CONSTS = {
-  ["math.pi"] = math.pi, ["math.e"] = math.exp(1.0), ["math.tau"] = 2 * math.pi,
-  ["math.inf"] = math.huge, ["math.nan"] = 0 / 0,
-  ["numpy.pi"] = math.pi, ["numpy.e"] = math.exp(1.0), ["numpy.inf"] = math.huge,
-  ["numpy.nan"] = 0 / 0, ["numpy.NaN"] = 0 / 0, ["numpy.Inf"] = math.huge,
-  ["numpy.NINF"] = -math.huge, ["numpy.PINF"] = math.huge, ["numpy.euler_gamma"] = 0.5772156649015329,
-}
-
 -- a builtin used as a value (math.pi, np.float64 as a dtype)
 function Fn:builtin_value(q, n)
   local v = MODULE_CONSTS[q]
   if v ~= nil then return self:lit_float(v), KF, true end
   local dt = q:match("^numpy%.(.+)$")
   if dt and DTYPES[dt] then return sformat("%q", DTYPES[dt]), KU, true end
-  if q == "builtins.float" then return '"float64"', KU, true end
-  if q == "builtins.int" then return '"int64"', KU, true end
-  if q == "builtins.bool" then return '"bool"', KU, true end
+  local id = builtin_id(q)
+  if id == "float" then return '"float64"', KU, true end
+  if id == "int" then return '"int64"', KU, true end
+  if id == "bool" then return '"bool"', KU, true end
   if q:match("^builtins%.") then
     if BUILTIN_NAMES[q:sub(10)] then
       unsupported(self.M, n, "'%s' used as a value is not supported in object mode", q:sub(10))
@@ -362,6 +382,8 @@ return {
   KNB = KNB,
   DTYPES = DTYPES,
   BUILTIN_NAMES = BUILTIN_NAMES,
+  REGISTRY = REGISTRY,
+  builtin_id = builtin_id,
   Fn = Fn,
   DEFAULT_MODULES = DEFAULT_MODULES,
   EXPR = EXPR,

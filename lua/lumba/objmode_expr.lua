@@ -42,15 +42,26 @@ EXPR.Name = function(F, n)
   return F:builtin_value("builtins." .. id, n)
 end
 
+-- the array attributes of the registry (builtins.def "ndarray." rows), by
+-- entry id: code and kind of the attribute of (c, k)
+local function helper(name, kind) return function(F, c) return F:use(name) .. "(" .. c .. ")", kind end end
+local function field(kind) return function(_, c, k, attr) return "(" .. c .. ")." .. attr, kind or k & (KT | KU) end end
+local ATTRS = {
+  ndarray_shape = helper("SHAPE_T", KT), ndarray_strides = helper("STRIDES_T", KT),
+  ndarray_size = helper("SIZE", KP), ndarray_ndim = helper("NDIM", KP),
+  ndarray_itemsize = field(KP), ndarray_nbytes = field(KP), ndarray_dtype = field(KU), ndarray_T = field(),
+}
+
 EXPR.Attribute = function(F, n)
   local q = F:qualname(n)
   if q then return F:builtin_value(q, n) end
   local attr = n.attr
   local c, k = F:expr(n.value)
-  if attr == "shape" then return F:use("SHAPE_T") .. "(" .. c .. ")", KT, false end
-  if attr == "size" then return F:use("SIZE") .. "(" .. c .. ")", KP, false end
-  if attr == "ndim" then return F:use("NDIM") .. "(" .. c .. ")", KP, false end
-  if attr == "dtype" then return "(" .. c .. ").dtype", KU, false end
+  local impl = ATTRS[C.builtin_id("ndarray." .. attr)]
+  if impl then
+    local code, kind = impl(F, c, k, attr)
+    return code, kind, false
+  end
   unsupported(F.M, n, "attribute '%s' is not supported in object mode", attr)
 end
 

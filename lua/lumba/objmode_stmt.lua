@@ -422,7 +422,8 @@ STMT.For = function(F, s)
     F.ind = F.ind + 1
     local it = s.iter
     local q = it.tag == "Call" and F:qualname(it.func)
-    if q == "builtins.range" or q == "builtins.prange" or q == "numba.prange" then
+    local id = C.builtin_id(q)
+    if id == "range" or id == "prange" then
       if #list(it.keywords) > 0 then unsupported(F.M, it, "range() takes no keyword arguments") end
       F:for_range(s, list(it.args), L)
     elseif q == "builtins.enumerate" or q == "builtins.zip" then

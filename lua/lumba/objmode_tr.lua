@@ -196,9 +196,7 @@ local function scan_module(M, body)
         local bind = a.asname or a.name
         if mod == "numba" and a.name == "cuda" then
           M.aliases[bind] = { module = "cuda" }
-        elseif mod == "numba" and a.name == "prange" then
-          M.aliases[bind] = { member = "builtins.prange" }
-        else
+        else  -- from numba import prange: "numba.prange", a name of the registry
           M.aliases[bind] = { member = mod .. "." .. a.name }
         end
       end

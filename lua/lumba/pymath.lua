@@ -2,7 +2,7 @@
 -- the object-mode path. Domain errors follow C's libm as Numba does
 -- (sqrt(-1) is nan, log(0) is -inf); floor/ceil/trunc return ints and
 -- raise on nan/inf as Python does. Functions Lua lacks (expm1, log1p,
--- hyperbolics, hypot, erf, erfc, gamma, lgamma) are computed here to within
+-- hyperbolics, hypot, erf, erfc, gamma, lgamma, exp2, cbrt) are computed here to within
 -- a few ulps of libm (erf/erfc/gamma/lgamma: about 1e-14 relative).
 local pyops = require "lumba.pyops"
 
@@ -37,6 +37,14 @@ function M.log2(x) return log(fl(x), 2) end
 function M.log(x, base)
   if base == nil then return log(fl(x)) end
   return log(fl(x)) / log(fl(base))
+end
+function M.exp2(x) return 2.0 ^ fl(x) end
+function M.cbrt(x)
+  x = fl(x)
+  if x ~= x or x == 0 or x == huge or x == -huge then return x end
+  local r = abs(x) ^ (1 / 3)
+  r = r - (r * r * r - abs(x)) / (3 * r * r)  -- one Newton step: pow's 1/3 is not exact
+  return x < 0 and -r or r
 end
 function M.fabs(x) return abs(fl(x)) end
 function M.pow(x, y) return fl(x) ^ fl(y) end

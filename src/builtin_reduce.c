@@ -1,0 +1,89 @@
+/*
+** builtin_reduce.c — the reduction family of the registry: a.sum(),
+** a.prod(), a.min(), a.max(), a.mean() (and np.sum(a), np.prod(a),
+** np.mean(a), min(a), max(a)) over every element, NaN propagating as in
+** NumPy. No axis yet: the argument is refused rather than ignored.
+*/
+#include "builtin_hooks.h"
+
+static Type *elem_sum_type(Type *a) {
+  if (ty_is_float(ty_scalar(a->dtype))) return ty_scalar(a->dtype);
+  return dtype_kinds[a->dtype] == 'u' ? ty_scalar(DT_UINT64) : ty_int64;
+}
+
+Type *breduce_infer(Infer *I, Node *n, CallInfo *ci, Type *a) {
+  /* arguments these methods would take in NumPy (axis) change the result:
+  ** refuse them rather than ignore them */
+  if (ci->nargs > 0)
+    compile_error(I->C, n->loc, "TypingError", "%s() with an axis is not supported in compiled code", ci->qname);
+  switch (ci->bi) {
+    case BI_ndarray_sum: case BI_ndarray_prod: return elem_sum_type(a);
+    case BI_ndarray_mean: return a->dtype == DT_FLOAT32 ? ty_scalar(DT_FLOAT32) : ty_float64;
+    default: return ty_scalar(a->dtype);  /* min, max */
+  }
+}
+
+typedef struct ReduceCtx {
+  BuiltinId op;
+  DType dt;
+  Type *acc_ty;
+  LLVMValueRef acc;   // alloca
+} ReduceCtx;
+
+static void reduce_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  ReduceCtx *r = ud;
+  (void)linear;
+  LLVMTypeRef at = lower_type(L, r->acc_ty);
+  Val x = lower_cast(L, (Val){ty_scalar(r->dt), lower_load_elem(L, r->dt, ptr), false}, r->acc_ty);
+  LLVMValueRef cur = LLVMBuildLoad2(L->b, at, r->acc, "");
+  bool fl = ty_is_float(r->acc_ty);
+  LLVMValueRef nv;
+  if (r->op == BI_ndarray_sum || r->op == BI_ndarray_mean) nv = fl ? LLVMBuildFAdd(L->b, cur, x.v, "") : LLVMBuildAdd(L->b, cur, x.v, "");
+  else if (r->op == BI_ndarray_prod) nv = fl ? LLVMBuildFMul(L->b, cur, x.v, "") : LLVMBuildMul(L->b, cur, x.v, "");
+  else {
+    bool mx = r->op == BI_ndarray_max;
+    LLVMValueRef better;
+    if (fl) /* NaN propagates, as in NumPy */
+      better = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, x.v, cur, ""),
+                           LLVMBuildFCmp(L->b, LLVMRealUNO, x.v, x.v, ""), "");
+    else
+      better = LLVMBuildICmp(L->b, mx ? (ty_is_signed(r->acc_ty) ? LLVMIntSGT : LLVMIntUGT)
+                                      : (ty_is_signed(r->acc_ty) ? LLVMIntSLT : LLVMIntULT), x.v, cur, "");
+    if (!fl) { /* bool */ }
+    LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, linear, lower_i64(L, 0), "");
+    nv = LLVMBuildSelect(L->b, LLVMBuildOr(L->b, first, better, ""), x.v, cur, "");
+    if (fl) {
+      /* once NaN, stay NaN */
+      LLVMValueRef isnan = LLVMBuildFCmp(L->b, LLVMRealUNO, cur, cur, "");
+      nv = LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, isnan, LLVMBuildNot(L->b, first, ""), ""), cur, nv, "");
+    }
+  }
+  LLVMBuildStore(L->b, nv, r->acc);
+}
+
+Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs) {
+  Type *t = a.ty;
+  (void)args;
+  (void)nargs;
+  Type *acc_ty = lower_ann(L, n)->ty;
+  if (id == BI_ndarray_mean) acc_ty = ty_float64;
+  ReduceCtx r = {id, t->dtype, acc_ty, lower_entry_alloca(L, lower_type(L, acc_ty), "acc")};
+  bool is_minmax = id == BI_ndarray_min || id == BI_ndarray_max;
+  LLVMValueRef init = id == BI_ndarray_prod ? lower_cast(L, (Val){ty_int64, lower_i64(L, 1), false}, acc_ty).v
+                                            : LLVMConstNull(lower_type(L, acc_ty));
+  LLVMBuildStore(L->b, init, r.acc);
+  LLVMValueRef size = lower_i64(L, 1);
+  for (int k = 0; k < t->ndim; k++) size = LLVMBuildMul(L->b, size, lower_arr_shape(L, a.v, k), "");
+  if (is_minmax)
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, size, lower_i64(L, 0), ""), LMERR_VALUE,
+                   id == BI_ndarray_min ? "zero-size array to reduction operation minimum which has no identity"
+                                        : "zero-size array to reduction operation maximum which has no identity");
+  lower_foreach(L, a, reduce_elem, &r);
+  LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, acc_ty), r.acc, "");
+  lower_release(L, a);
+  if (id == BI_ndarray_mean) {
+    v = LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, size, LLVMDoubleTypeInContext(L->ctx), ""), "");
+    return lower_cast(L, (Val){ty_float64, v, false}, lower_ann(L, n)->ty);
+  }
+  return (Val){acc_ty, v, false};
+}

@@ -1,0 +1,16 @@
+/*
+** builtin_table.c — the one place that knows the families' hooks: the
+** table of BuiltinHooks by id, assembled from builtins.def. The driver
+** (compile.c) hands it to each compilation as Compile.builtins; nothing
+** else refers to it, so the generic typing and lowering never depend on
+** the family files (which depend on them).
+*/
+#include "builtin_hooks.h"
+
+const BuiltinHooks builtin_table[BI__COUNT] = {
+#define FUNC(id, mod, mem, fam, inf, low, ...) [BI_##id] = {.infer = inf, .lower = low},
+#define METHOD(id, mod, mem, fam, inf, low, ...) [BI_##id] = {.infer_method = inf, .lower_method = low},
+#define ATTR(id, mod, mem, fam, inf, low, ...) [BI_##id] = {.infer_attr = inf, .lower_attr = low},
+#define MATH(id, ...) [BI_##id] = {.infer = bmath_infer_math, .lower = bmath_lower_math},
+#include "builtins.def"
+};
