@@ -2,14 +2,7 @@
 -- luaopen_lumba_core and the lumba_* functions src/lumba.h declares (a host
 -- that embeds lumba sees nothing else), backend.so and nvptx.so their entry
 -- points, which core.so opens and hands its own table (src/core_api.h).
-local function sh(cmd)
-  local p = io.popen(cmd .. " 2>/dev/null")
-  local out = p:read("a")
-  local ok, _, code = p:close()
-  return ok and code == 0, out
-end
-
-local has_nm = sh("command -v nm")
+local has_nm = os.execute("command -v nm >/dev/null 2>&1")
 
 -- the directory of the lumba/core.so the specs load (LUMBA_CPATH, .busted)
 local core = package.searchpath("lumba.core", package.cpath)
@@ -17,8 +10,9 @@ local dir = core and core:match("^(.*)/[^/]*$")
 
 -- the names a shared object defines in its dynamic symbol table, sorted
 local function exported(path)
-  local ok, out = sh("nm -D --defined-only " .. path)
-  assert(ok, "nm -D failed on " .. path)
+  local p = io.popen("nm -D --defined-only " .. path .. " 2>&1")
+  local out = p:read("a")
+  assert(p:close(), "nm -D failed on " .. path .. ": " .. out)
   local names = {}
   for name in out:gmatch("%x+ %a ([%w_.@]+)\n") do
     -- the sanitizers' own (make asan): not lumba's
