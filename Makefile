@@ -82,7 +82,7 @@ $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 # (src/core_api.h): their objects call core's functions by name (hidden
 # forwarders, core_api_calls.c; one section each, so that a library keeps
 # only those it calls) and read core's objects through the table.
-$(BACKEND_OBJS) $(NVPTX_OBJS): ALL_CFLAGS += -DCORE_API_CLIENT -include src/core_api.h
+$(sort $(BACKEND_OBJS) $(NVPTX_OBJS)): ALL_CFLAGS += -DCORE_API_CLIENT -include src/core_api.h
 $(BUILD)/obj/core_api_calls.o: ALL_CFLAGS += -ffunction-sections
 
 # No library calls into another but through its table. Not -z defs: the
@@ -124,6 +124,7 @@ $(CORE_ARCHIVE): $(filter-out $(BUILD)/obj/module.o $(BUILD)/obj/core_api.o,$(CO
 # core's table for a program linking core's and backend's objects together
 # (the C unit tests): backend code reads core's objects through it
 $(BUILD)/obj/core_api_static.o: src/core_api.c $(wildcard src/*.h src/*.def)
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DCORE_API_STATIC -c -o $@ $<
 
 # C unit tests: the parts that need no Lua state
