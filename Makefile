@@ -104,10 +104,11 @@ $(MODULE): $(CORE_OBJS)
 	$(CC) -shared -Wl,-soname,core.so $(EXTRA_LDFLAGS) -o $@ $(CORE_OBJS) $(CORE_LIBS)
 
 CORE_API_FIX = add a row for each to src/core_api.def (or, if its file belongs to the compiler, list the file in BACKEND_SRCS)
+BACKEND_API_FIX = call it through struct Backend (src/backend.h), or list the caller's file in BACKEND_SRCS, or drop its row from src/core_api.def if its file moved to the backend
 $(BACKEND): $(BACKEND_OBJS) $(MODULE) src/backend.map
 	$(CC) -shared -Wl,--version-script=src/backend.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) $(LDLIBS)
 	$(call no_calls_into,$@,$(CORE_OBJS),core.so,$(CORE_API_FIX))
-	$(call no_calls_into,$(MODULE),$(BACKEND_OBJS),backend.so,call it through struct Backend (src/backend.h) or list the caller's file in BACKEND_SRCS)
+	$(call no_calls_into,$(MODULE),$(BACKEND_OBJS),backend.so,$(BACKEND_API_FIX))
 
 $(NVPTX): $(NVPTX_OBJS) $(MODULE) src/nvptx.map
 	$(CC) -shared -Wl,--version-script=src/nvptx.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(NVPTX_OBJS) \
