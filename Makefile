@@ -53,17 +53,22 @@ CORE_LIBS = -lpthread -ldl -lm
 OMP_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 
 BUILD ?= build
-SRCS := $(wildcard src/*.c)
+# build/obj: one object per file, each name defined once (what tools such as
+# /work/tools/scc.py read); build/glue: the libraries' forwarders to core
+# (core_api_calls.c, the same names again) and the C tests' table pointer
+GLUE_SRCS = src/core_api_calls.c
+SRCS := $(filter-out $(GLUE_SRCS),$(wildcard src/*.c))
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+GLUE = $(BUILD)/glue/core_api_calls.o
 # Two shared objects: core.so loads fast at require; backend.so holds what
 # needs LLVM or libomp and is opened at the first compilation (src/backend.h).
 # A new file of the compiler (what runs at compilation, or needs LLVM) goes in
 # BACKEND_SRCS, by a wildcard below or by name; every other file is core's.
 BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/compile.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c \
-  src/simrun.c src/cudasim.c src/core_api_calls.c
+  src/simrun.c src/cudasim.c
 BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)
-NVPTX_OBJS := $(BUILD)/obj/nvvm_llvm.o $(BUILD)/obj/core_api_calls.o
+NVPTX_OBJS := $(BUILD)/obj/nvvm_llvm.o
 CORE_OBJS := $(filter-out $(BACKEND_OBJS) $(NVPTX_OBJS),$(OBJS))
 MODULE = $(BUILD)/lumba/core.so
 BACKEND = $(BUILD)/lumba/backend.so
@@ -72,9 +77,14 @@ NVPTX = $(BUILD)/lumba/nvptx.so
 .PHONY: all test check-c example install uninstall asan tsan clean bench bench-gpu
 all: $(MODULE) $(BACKEND) $(NVPTX)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
+define compile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(1) -c -o $@ $<
+endef
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
+	$(call compile)
+$(BUILD)/glue/%.o: src/%.c $(wildcard src/*.h src/*.def)
+	$(call compile)
 
 $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 
@@ -82,8 +92,8 @@ $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 # (src/core_api.h): their objects call core's functions by name (hidden
 # forwarders, core_api_calls.c; one section each, so that a library keeps
 # only those it calls) and read core's objects through the table.
-$(sort $(BACKEND_OBJS) $(NVPTX_OBJS)): ALL_CFLAGS += -DCORE_API_CLIENT -include src/core_api.h
-$(BUILD)/obj/core_api_calls.o: ALL_CFLAGS += -ffunction-sections
+$(BACKEND_OBJS) $(NVPTX_OBJS) $(GLUE): ALL_CFLAGS += -DCORE_API_CLIENT -include src/core_api.h
+$(GLUE): ALL_CFLAGS += -ffunction-sections
 
 # No library calls into another but through its table. Not -z defs: the
 # lua_* functions come from the host program (linking liblua would load a
@@ -105,13 +115,13 @@ $(MODULE): $(CORE_OBJS)
 
 CORE_API_FIX = add a row for each to src/core_api.def (or, if its file belongs to the compiler, list the file in BACKEND_SRCS)
 BACKEND_API_FIX = call it through struct Backend (src/backend.h), or list the caller's file in BACKEND_SRCS, or drop its row from src/core_api.def if its file moved to the backend
-$(BACKEND): $(BACKEND_OBJS) $(MODULE) src/backend.map
-	$(CC) -shared -Wl,--version-script=src/backend.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) $(LDLIBS)
+$(BACKEND): $(BACKEND_OBJS) $(GLUE) $(MODULE) src/backend.map
+	$(CC) -shared -Wl,--version-script=src/backend.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) $(GLUE) $(LDLIBS)
 	$(call no_calls_into,$@,$(CORE_OBJS),core.so,$(CORE_API_FIX))
 	$(call no_calls_into,$(MODULE),$(BACKEND_OBJS),backend.so,$(BACKEND_API_FIX))
 
-$(NVPTX): $(NVPTX_OBJS) $(MODULE) src/nvptx.map
-	$(CC) -shared -Wl,--version-script=src/nvptx.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(NVPTX_OBJS) \
+$(NVPTX): $(NVPTX_OBJS) $(GLUE) $(MODULE) src/nvptx.map
+	$(CC) -shared -Wl,--version-script=src/nvptx.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(NVPTX_OBJS) $(GLUE) \
 	  $(NVPTX_LLVM_LIBS) -lpthread -lm
 	$(call no_calls_into,$@,$(CORE_OBJS),core.so,$(CORE_API_FIX))
 
@@ -124,14 +134,12 @@ $(CORE_ARCHIVE): $(filter-out $(BUILD)/obj/module.o $(BUILD)/obj/core_api.o,$(CO
 
 # core's table for a program linking core's and backend's objects together
 # (the C unit tests): backend code reads core's objects through it
-$(BUILD)/obj/core_api_static.o: src/core_api.c $(wildcard src/*.h src/*.def)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DCORE_API_STATIC -c -o $@ $<
+$(BUILD)/glue/core_api_static.o: src/core_api.c $(wildcard src/*.h src/*.def)
+	$(call compile,-DCORE_API_STATIC)
 
 # C unit tests: the parts that need no Lua state
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
-CTEST_OBJS = $(filter-out $(addprefix $(BUILD)/obj/,module.o core_api.o core_api_calls.o),$(OBJS)) \
-  $(BUILD)/obj/core_api_static.o
+CTEST_OBJS = $(filter-out $(BUILD)/obj/module.o $(BUILD)/obj/core_api.o,$(OBJS)) $(BUILD)/glue/core_api_static.o
 $(BUILD)/ctest/%: tests/c/%.c $(CTEST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CTEST_OBJS) \

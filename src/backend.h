@@ -52,6 +52,11 @@ typedef int (*NvptxCompile)(const char *ir, size_t len, int cc_major, int cc_min
                             const char *libdevice_path, char **ptx, char **log);
 NvptxCompile backend_nvptx(lua_State *L);
 
+/* core: the table the libraries get when they are opened (core_api.h).
+** luaopen_lumba_core passes it, before anything may load them: the loader
+** itself refers to no area of core (they all call it). */
+void backend_init(const struct CoreApi *core);
+
 /* core: start loading the backend on a background thread (luaopen) */
 void backend_preload(void);
 /* core: wait until no loading is in progress (before core.so may be unloaded) */

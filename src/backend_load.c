@@ -5,6 +5,7 @@
 */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,15 @@
 typedef const Backend *(*BackendEntry)(const CoreApi *core);
 typedef NvptxCompile (*NvptxEntry)(const CoreApi *core);
 
+/* core's table (core_api.c), stored by every luaopen_lumba_core: always the
+** same address, so states opened at once on several threads store the same
+** value (atomically: no data race), before any of them can load a library */
+static _Atomic(const CoreApi *) core_table;
+
+void backend_init(const CoreApi *core) {
+  atomic_store_explicit(&core_table, core, memory_order_relaxed);
+}
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const Backend *table;  /* set once by load_once, then only read */
 static char why[8192];
@@ -28,6 +38,10 @@ static char why[8192];
 ** core's table, and the loading thread may still be returning through this
 ** file when the state that started it closes. */
 static void *open_sibling(const char *name, char *path, size_t pathsize, char *why_out, size_t whysize) {
+  if (atomic_load_explicit(&core_table, memory_order_relaxed) == NULL) {
+    snprintf(why_out, whysize, "luaopen_lumba_core has not run");  // a host calling core's internals
+    return NULL;
+  }
   Dl_info info;
   if (!dladdr((void *)backend_get, &info) || info.dli_fname == NULL) {
     snprintf(why_out, whysize, "cannot locate lumba's core module");
@@ -52,7 +66,7 @@ static void load_once(void) {
     snprintf(why, sizeof why, "%s has no lumba_backend_table", path);
     return;
   }
-  table = entry(&core_api_table);
+  table = entry(atomic_load_explicit(&core_table, memory_order_relaxed));
 }
 
 /* ---- loading in the background ----
@@ -123,7 +137,7 @@ static void nvptx_load(void) {
     snprintf(nvptx_why, sizeof nvptx_why, "%s has no lumba_nvptx_compiler", path);
     return;
   }
-  nvptx_fn = entry(&core_api_table);
+  nvptx_fn = entry(atomic_load_explicit(&core_table, memory_order_relaxed));
 }
 
 NvptxCompile backend_nvptx(lua_State *L) {
