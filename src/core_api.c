@@ -1,7 +1,8 @@
 /*
 ** core_api.c — core.so's table for backend.so and nvptx.so (core_api.h):
-** a const struct built from core_api.def, passed to each library's entry
-** point by backend_load.c.
+** a const struct built from core_api.def. luaopen_lumba_core (module.c)
+** hands it to the loader (backend_load.c), which passes it to each
+** library's entry point.
 */
 #include "core_api.h"
 

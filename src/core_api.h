@@ -5,7 +5,7 @@
 ** luaopen_lumba_core to the programs that embed it.
 **
 ** core.so builds the table (core_api.c) and passes it to the entry point of
-** each library it opens. Their code keeps calling arena_alloc(...) by name:
+** each library it opens (module.c -> backend_init -> backend_load.c). Their code keeps calling arena_alloc(...) by name:
 ** core_api_calls.c defines, inside each library, a hidden function of that
 ** name that calls through the table, and every object of theirs is
 ** compiled with -DCORE_API_CLIENT -include src/core_api.h (the Makefile),
