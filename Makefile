@@ -64,7 +64,8 @@ GLUE = $(BUILD)/glue/core_api_calls.o
 # needs LLVM or libomp and is opened at the first compilation (src/backend.h).
 # A new file of the compiler (what runs at compilation, or needs LLVM) goes in
 # BACKEND_SRCS, by a wildcard below or by name; every other file is core's.
-BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/compile.c src/resolve.c \
+BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/compile.c src/pipeline.c \
+  src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c \
   src/simrun.c src/cudasim.c
 BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)

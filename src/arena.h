@@ -14,6 +14,7 @@ typedef struct Arena {
   size_t total;      // bytes obtained from malloc, for limits and tests
   void (*oom)(void *ud);  // called when malloc fails (may longjmp); NULL: return NULL
   void *oom_ud;
+  int nnodes;        // syntax nodes made here (ast_new): the next Node.id
 } Arena;
 
 void arena_init(Arena *a);

@@ -31,7 +31,7 @@ Node *ast_new(Arena *a, NodeKind kind, Loc loc) {
   if (n == NULL) return NULL;
   n->kind = kind;
   n->loc = loc;
-  n->slot = -1;
+  n->id = a->nnodes++;
   return n;
 }
 

@@ -67,10 +67,7 @@ struct Node {
   NodeList args, defaults, keywords, decorators, names;
   NodeList elts;            // Tuple/List elements, BoolOp values, Compare comparators
   OpKind *cmpops;           // Compare: elts.len operators
-  /* filled in by later stages */
-  Type *ty;                 // infer: the expression's type
-  int slot;                 // infer: local variable index for Name; -1 if none
-  void *aux;                // stage-private annotation
+  int id;                   // dense per arena (ast_new): indexes each specialization's annotations (Ann, compile.h)
 };
 
 extern const char *const ast_kind_names[ND__COUNT];

@@ -11,6 +11,8 @@
 ** subtree shared many times would otherwise expand without end). Errors
 ** read "ast: BinOp.left at line 3, col_offset 4: expected a node table,
 ** got number". A node without lineno/col_offset takes its parent's.
+** Every position names one Source in the arena: the caller's chunk and
+** text, or the text the Module table carries in its field `source`.
 */
 #include <limits.h>
 #include <stdarg.h>
@@ -236,6 +238,7 @@ typedef struct Where {
 typedef struct Conv {
   lua_State *L;
   Arena *a;
+  const Source *src;  // what every position names (NULL: none)
   int depth;   // tables entered
   int nodes;   // nodes made
   int funcs;   // enclosing FunctionDefs
@@ -322,7 +325,7 @@ static Loc read_loc(Conv *C, const char *tag, Loc inherited) {
       int isint;
       lua_Integer x = lua_tointegerx(L, -1, &isint);
       if (t != LUA_TNUMBER || !isint || x < 0 || x > INT_MAX) {
-        Where me = {tag, names[i], 0, {0, 0}};
+        Where me = {tag, names[i], 0, {NULL, 0, 0}};
         conv_error(C, &me, "expected a non-negative integer, got %s",
                    t == LUA_TNUMBER ? lua_tostring(L, -1) : lua_typename(L, t));
       }
@@ -332,7 +335,7 @@ static Loc read_loc(Conv *C, const char *tag, Loc inherited) {
     lua_pop(L, 1);
   }
   if (present == 0) return inherited;
-  Loc loc = {v[0], v[1]};
+  Loc loc = {C->src, v[0], v[1]};
   return loc;
 }
 
@@ -618,9 +621,32 @@ static Node *conv_node(Conv *C, const Where *w, NodeKind want, Ctx ctx) {
   return n;
 }
 
+/* src copied into the arena, its text taken from the root table's field
+** `source` when src has none (a Lua-syntax function's file, an AST that
+** lumba.parse made and the caller annotated) */
+static const Source *conv_source(Conv *C, int idx, const Source *src) {
+  lua_State *L = C->L;
+  if (src == NULL) return NULL;
+  Source *s = conv_alloc(C, sizeof *s);
+  if (src->chunk) s->chunk = conv_strdup(C, src->chunk, strlen(src->chunk));
+  if (src->text) {
+    s->text = conv_strdup(C, src->text, src->len);
+    s->len = src->len;
+    return s;
+  }
+  lua_pushliteral(L, "source");
+  if (lua_rawget(L, idx) == LUA_TSTRING) {
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    s->text = conv_strdup(C, text, len);
+    s->len = len;
+  }
+  lua_pop(L, 1);
+  return s;
+}
+
 Node *ast_from_lua(lua_State *L, int idx, Arena *a, const Source *src) {
-  (void)src;
-  Conv conv = {L, a, 0, 0, 0, 0};
+  Conv conv = {L, a, NULL, 0, 0, 0, 0};
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 8, "syntax tree too deep");
   if (!lua_istable(L, idx))
@@ -636,8 +662,9 @@ Node *ast_from_lua(lua_State *L, int idx, Arena *a, const Source *src) {
     conv_error(&conv, NULL, "expected a Module or FunctionDef table, got %s",
                k == ND__COUNT ? "a table without a tag" : ast_kind_names[k]);
   lua_pop(L, 1);
+  conv.src = conv_source(&conv, idx, src);
   lua_pushvalue(L, idx);
-  Where root = {NULL, NULL, 0, {0, 0}};
+  Where root = {NULL, NULL, 0, {conv.src, 0, 0}};
   Node *n = conv_node(&conv, &root, k, CX_LOAD);
   lua_pop(L, 1);
   if (k == ND_Module) return n;

@@ -47,7 +47,8 @@ typedef struct CacheNote {
   int nargs;
 } CacheNote;
 
-/* resolve.c: name was frozen as the constant s (from env or globals) */
+/* CompileHooks.note_* (resolve.c asks): name was frozen as the constant s
+** (from env or globals) */
 void cache_note_value(Compile *C, const char *name, const Sym *s);
 /* resolve.c: name is in neither env nor globals; or it is the dispatcher
 ** s (s->ref) */

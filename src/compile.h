@@ -67,6 +67,15 @@ typedef struct Local {
 
 /* Error kinds compiled code reports through its status (see rt.h). */
 
+/* What inference found at one node for one specialization. The specs of a
+** def share its tree, so these live in the spec, indexed by Node.id:
+** inference writes them (infer_ann), the lowering reads them (lower_ann). */
+typedef struct Ann {
+  Type *ty;     // the expression's type; NULL if not typed
+  int slot;     // Name, For (its hidden iterable): local variable index; -1 if none
+  void *aux;    // stage-private: CallInfo on a Call, range's qname on a For, Sym on a frozen Name, ...
+} Ann;
+
 /* One function compiled for one tuple of argument types. */
 typedef struct FuncSpec FuncSpec;
 struct FuncSpec {
@@ -81,11 +90,21 @@ struct FuncSpec {
   int state;               // 0 new, 1 being inferred, 2 typed
   bool parallel;           // prange loops run on the pool
   bool recursive;          // called while being inferred: entry checks the stack (stack.h)
+  bool has_prange;         // inference met a prange loop: the parfor pass looks at this spec
+  struct ParLoop *parloops;  // the parfor pass's records of its prange loops (parfor.h)
   const char *symbol;      // LLVM name of the inner function
   LLVMValueRef fn;         // inner function: i32 (err*, ret*, args...)
   LLVMTypeRef fnty;
+  Ann *anns;               // per Node.id, grown on demand in the compile arena
+  int nanns;
   FuncSpec *next;
 };
+
+/* n's annotations in spec; a blank one where inference left none */
+static inline const Ann *spec_ann(const FuncSpec *spec, const Node *n) {
+  static const Ann blank = {NULL, -1, NULL};
+  return n->id < spec->nanns ? &spec->anns[n->id] : &blank;
+}
 
 /* Every field that changes the generated code must also be hashed by
 ** cache_key (cache.c), or two different compilations would share a key. */
@@ -101,7 +120,25 @@ typedef struct Options {
   bool lua;                  // Lua 5.4 semantics (functions written in Lua; see infer_lua.c)
 } Options;
 
-typedef struct Compile {
+typedef struct Compile Compile;
+
+/* What the stages ask of the compilation's owner: the driver (pipeline.c)
+** sets these, so no stage calls the cache or the dispatcher itself. */
+typedef struct CompileHooks {
+  /* resolve.c, for the cache key and index (cache.h): name was frozen as
+  ** the constant s (from env or globals); it is in neither; it is the
+  ** dispatcher s (s->ref) */
+  void (*note_value)(Compile *C, const char *name, const Sym *s);
+  void (*note_absent)(Compile *C, const char *name);
+  void (*note_dispatcher)(Compile *C, const char *name, const Sym *s);
+  /* infer_call.c: a call of another dispatcher (registry reference ref)
+  ** for argtypes. The callee's code, compiled if need be, is described by
+  ** a FuncSpec with no def (symbol, argument and return types), which the
+  ** lowering declares by its symbol (lower_declare_callee). Raises. */
+  FuncSpec *(*callee)(Compile *C, int ref, Type **argtypes, int nargs, Loc loc);
+} CompileHooks;
+
+struct Compile {
   lua_State *L;
   LmState *S;
   Arena *A;
@@ -116,7 +153,7 @@ typedef struct Compile {
   FuncSpec *specs;         // every specialization made by this compilation
   struct Import { const void *disp; Node *def; } *imports;  // device functions parsed into this compilation
   int nimports, capimports;
-  char *pardiag;           // parallel diagnostics text (lower_parallel.c), arena
+  char *pardiag;           // parallel diagnostics text (parfor.c), arena
   size_t pardiag_len;
   int *refs;               // registry references to release when the compilation ends
   int nrefs, caprefs;
@@ -126,30 +163,31 @@ typedef struct Compile {
   const char *symtag;      // the content key: symbols are <def>__<16 hex of it>_<n> (NULL: a counter)
   int nsyms;               // symbols named from symtag so far
   const Target *target;
+  const CompileHooks *hooks;  // the cache's notes and other dispatchers' code (set by pipeline.c)
   /* LLVM, while lowering */
   LLVMContextRef ctx;
   LLVMModuleRef mod;
   LLVMBuilderRef b;
-} Compile;
+};
 
 /* infer.c */
 FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at);
-void infer_retype(Compile *C, FuncSpec *spec);  /* re-annotate nodes before lowering */
+void infer_fix_ret(Compile *C, FuncSpec *spec, Type *ret);  /* an eager signature's return type */
 Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc);
 Sym resolve_static(Compile *C, FuncSpec *spec, Node *n);  /* SYM_NONE if n is a runtime value */
 Node *compile_find_def(Compile *C, const char *name);
 void compile_collect_module_names(Compile *C);
-int spec_local(FuncSpec *spec, const char *name);  /* slot or -1 */
 
 /* lower.c */
 void lower_module(Compile *C);  /* lowers every typed spec into C->mod */
 
-/* the pipeline (compile.c): compiles def `name` of the source for argtypes.
+/* the pipeline (pipeline.c): compiles def `name` of the source for argtypes.
 ** declared_ret may be NULL. Raises on error, after freeing everything. */
 typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret);
 void compile_note_ref(Compile *C, int ref);
+int spec_local(FuncSpec *spec, const char *name);  /* compile.c: slot or -1 */
 
 void state_open(lua_State *L);  /* state.c: verbosity, cache and thread-count functions */
 double compile_now_ms(void);

@@ -11,6 +11,7 @@
 
 static void push_message(lua_State *L, const Source *src, Loc loc,
                          const char *kind, const char *fmt, va_list ap) {
+  if (loc.src) src = loc.src;  /* a device function's or a callee's own text */
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   const char *chunk = src && src->chunk ? src->chunk : "?";

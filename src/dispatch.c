@@ -471,17 +471,7 @@ static void push_default(lua_State *L, const Source *src, Node *v) {
 
 static int probe_protected(lua_State *L) {
   Probe *p = lua_touserdata(L, 1);
-  Source src = {p->chunk, NULL, 0};
-  Node *mod;
-  if (lua_type(L, p->src_idx) == LUA_TSTRING) {
-    size_t len;
-    const char *s = lua_tolstring(L, p->src_idx, &len);
-    src.text = arena_strndup(&p->arena, s, len);
-    src.len = len;
-    mod = parse_source(L, &p->arena, &src);
-  } else {
-    mod = ast_from_lua(L, p->src_idx, &p->arena, &src);
-  }
+  Node *mod = frontend_load(L, &p->arena, p->src_idx, p->chunk);
   Node *def = NULL;
   for (int i = 0; i < mod->body.len && !def; i++) {
     Node *s = mod->body.items[i];
@@ -496,7 +486,7 @@ static int probe_protected(lua_State *L) {
   p->ndefaults = def->defaults.len;
   lua_createtable(L, def->defaults.len, 0);
   for (int i = 0; i < def->defaults.len; i++) {
-    push_default(L, &src, def->defaults.items[i]);
+    push_default(L, mod->loc.src, def->defaults.items[i]);
     lua_rawseti(L, -2, i + 1);
   }
   lua_pushstring(L, def->name);  /* any length: the arena dies with the probe */

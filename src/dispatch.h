@@ -67,11 +67,8 @@ void dispatch_free_spec(DispSpec *s);
 bool dispatch_test(lua_State *L, int idx);
 int ty_slots(const Type *t);  /* 8-byte result slots a value of t takes */
 
-/* calls from compiled code to another dispatcher (resolve.c / lower_call.c) */
-DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc loc);
-Type *dispatch_spec_ret(DispSpec *d);
-struct Lower;
-FuncSpec *dispatch_spec_funcspec(struct Lower *L, DispSpec *d);
-LLVMValueRef dispatch_spec_declare(struct Lower *L, DispSpec *d, LLVMTypeRef *fnty);
+/* dispatch_calls.c: CompileHooks.callee (compile.h), the pipeline's hook
+** for calls from compiled code to another dispatcher */
+FuncSpec *dispatch_callee(Compile *C, int ref, Type **argtypes, int nargs, Loc loc);
 
 #endif

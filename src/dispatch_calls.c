@@ -1,7 +1,9 @@
 /*
-** dispatch_calls.c — calls from compiled code to another dispatcher: the
-** callee is compiled (or found) for the argument types, and the caller
-** declares its inner function by symbol (the JIT resolves it).
+** dispatch_calls.c — calls from compiled code to another dispatcher, the
+** hook the pipeline gives the stages (CompileHooks.callee): the callee is
+** compiled (or found) for the argument types, its key noted for the
+** cache, and the caller's lowering declares its inner function by symbol
+** (the JIT resolves it).
 */
 #include <string.h>
 
@@ -9,10 +11,8 @@
 
 #include "cache.h"
 #include "dispatch.h"
-#include "lower.h"
 
-
-DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc loc) {
+FuncSpec *dispatch_callee(Compile *C, int ref, Type **argtypes, int nargs, Loc loc) {
   lua_State *L = C->L;
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   Dispatcher *d = lua_touserdata(L, -1);
@@ -34,39 +34,11 @@ DispSpec *dispatch_spec_for(Compile *C, int ref, Type **argtypes, int nargs, Loc
   }
   cache_note_callee(C, d->name, ref, found->key, argtypes, nargs);  /* the callee's key is part of the caller's */
   lua_settop(L, didx - 1);
-  return found;
-}
-
-Type *dispatch_spec_ret(DispSpec *d) { return d->ret; }
-
-FuncSpec *dispatch_spec_funcspec(struct Lower *L, DispSpec *d) {
-  FuncSpec *f = arena_alloc(L->C->A, sizeof(FuncSpec));
-  f->argtypes = d->argtypes;
-  f->nargs = d->nargs;
-  f->ret = d->ret;
-  f->symbol = d->symbol;
+  /* what the caller's inference and lowering need of it (the spec outlives the compilation) */
+  FuncSpec *f = arena_alloc(C->A, sizeof(FuncSpec));
+  f->argtypes = found->argtypes;
+  f->nargs = found->nargs;
+  f->ret = found->ret;
+  f->symbol = found->symbol;
   return f;
 }
-
-LLVMValueRef dispatch_spec_declare(struct Lower *L, DispSpec *d, LLVMTypeRef *fnty) {
-  LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, d->symbol);
-  LLVMTypeRef ps[4 + 2 * LM_MAXARGS * (LM_MAXDIM + 1)];
-  int n = 0;
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  ps[n++] = LLVMPointerType(lower_err_type(L->ctx), 0);
-  ps[n++] = LLVMPointerType(lower_type(L, d->ret), 0);
-  for (int i = 0; i < d->nargs; i++) {
-    Type *t = d->argtypes[i];
-    if (t->kind == TY_ARRAY) {
-      ps[n++] = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
-      ps[n++] = LLVMPointerType(lower_mem_type(L, t->dtype), 0);
-      for (int k = 0; k < 2 * t->ndim; k++) ps[n++] = i64;
-    } else {
-      ps[n++] = lower_type(L, t);
-    }
-  }
-  *fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), ps, (unsigned)n, 0);
-  if (f == NULL) f = LLVMAddFunction(L->C->mod, d->symbol, *fnty);
-  return f;
-}
-

@@ -1,7 +1,9 @@
 /*
-** frontend.c — lumba.parse(src [, chunkname]): source text to the
-** Lua-table AST. Parsing runs under lua_pcall so that the arena is freed
-** whatever happens, then the error (if any) is raised again
+** frontend.c — frontend_load, the one reader of a function's source (text
+** or Lua-table AST) for compilations, device-function imports and the
+** dispatcher's first parse; and lumba.parse(src [, chunkname]): source
+** text to the Lua-table AST. Parsing runs under lua_pcall so that the
+** arena is freed whatever happens, then the error (if any) is raised again
 ** (luaD_protectedparser's shape).
 */
 #include <string.h>
@@ -9,6 +11,13 @@
 #include <lauxlib.h>
 
 #include "frontend.h"
+
+Node *frontend_load(lua_State *L, Arena *a, int idx, const char *chunk) {
+  Source src = {chunk ? chunk : "<string>", NULL, 0};
+  if (lua_type(L, idx) != LUA_TSTRING) return ast_from_lua(L, idx, a, &src);
+  src.text = lua_tolstring(L, idx, &src.len);
+  return parse_source(L, a, &src);  /* the lexer copies the text into the arena */
+}
 
 /* parse(arena, source, decorators_only) -> Module table */
 static int parse_protected(lua_State *L) {

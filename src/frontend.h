@@ -21,8 +21,16 @@ Node *parse_source(lua_State *L, Arena *a, const Source *src);
 ** node ("ast: BinOp.left at line 3, col_offset 4: expected a node table,
 ** got number"). Checks what the parser checks (node kinds in their places,
 ** assignment targets, nested defs, return/break placement); the tree is at
-** most 2 * LM_MAXNEST + 16 nodes deep. src is unused (may be NULL). */
+** most 2 * LM_MAXNEST + 16 nodes deep. Positions name a copy of src in the
+** arena, whose text is the Module table's `source` string when src has
+** none (src NULL: positions name no source). */
 Node *ast_from_lua(lua_State *L, int idx, Arena *a, const Source *src);
+/* The source at stack index idx, a text (parse_source) or a Lua-table AST
+** (ast_from_lua), as a Module node in arena a. Every position in it names
+** one Source in the arena, with the given chunk name ("<string>" if NULL):
+** module->loc.src. What device functions and callees read too, so their
+** errors show their own text. */
+Node *frontend_load(lua_State *L, Arena *a, int idx, const char *chunk);
 /* Push the Lua-table form of n. */
 void ast_to_lua(lua_State *L, Node *n);
 /* Push a Module table holding only module's top-level FunctionDefs, each

@@ -2,7 +2,8 @@
 ** infer.c — type inference for one specialization: argument types seed the
 ** locals, statements are walked until no local changes type (a fixed
 ** point), then one strict pass reports what stayed unknown and leaves a
-** type on every expression node for the lowering.
+** type on every expression node, in the spec's annotations (Ann), for the
+** lowering.
 */
 #include <string.h>
 
@@ -11,10 +12,18 @@
 
 #define MAX_PASSES 50
 
-int spec_local(FuncSpec *spec, const char *name) {
-  for (int i = 0; i < spec->nlocals; i++)
-    if (strcmp(spec->locals[i].name, name) == 0) return i;
-  return -1;
+/* The table grows to every node made so far: a device function imported
+** while this spec is inferred adds nodes its calls may use (defaults). */
+Ann *infer_ann_grow(Infer *I, const Node *n) {
+  FuncSpec *spec = I->spec;
+  int cap = I->C->A->nnodes > n->id ? I->C->A->nnodes : n->id + 1;
+  if (cap < 2 * spec->nanns) cap = 2 * spec->nanns;
+  Ann *a = arena_alloc(I->C->A, sizeof(Ann) * (size_t)cap);
+  if (spec->nanns) memcpy(a, spec->anns, sizeof(Ann) * (size_t)spec->nanns);
+  for (int i = spec->nanns; i < cap; i++) a[i].slot = -1;
+  spec->anns = a;
+  spec->nanns = cap;
+  return &spec->anns[n->id];
 }
 
 static int add_local(Compile *C, FuncSpec *spec, const char *name) {
@@ -95,9 +104,9 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
     case ND_Name: {
       int slot = spec_local(I->spec, target->name);
       LM_ASSERT(slot >= 0);
-      target->slot = slot;
+      infer_ann(I, target)->slot = slot;
       infer_set_local(I, slot, t, target->loc);
-      target->ty = I->spec->locals[slot].ty;
+      infer_ann(I, target)->ty = I->spec->locals[slot].ty;
       return;
     }
     case ND_Tuple: case ND_List: {
@@ -110,7 +119,7 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
         compile_error(C, value ? value->loc : target->loc, "TypingError",
                       "cannot unpack a tuple of %d values into %d variables", t->nelems, n);
       for (int i = 0; i < n; i++) infer_store(I, target->elts.items[i], t->elems[i], NULL);
-      target->ty = t;
+      infer_ann(I, target)->ty = t;
       return;
     }
     case ND_Subscript: {
@@ -119,10 +128,10 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
       if (elem->kind == TY_ARRAY) {
         if (!ty_is_number(t) && !(t->kind == TY_ARRAY && t->ndim <= elem->ndim))
           compile_error(C, target->loc, "TypingError", "cannot store %s into a slice of %s",
-                        tyname(C, t), tyname(C, target->value->ty));
+                        tyname(C, t), tyname(C, infer_ann(I, target->value)->ty));
       } else if (!ty_is_number(t)) {
         compile_error(C, target->loc, "TypingError", "cannot store %s into an element of %s",
-                      tyname(C, t), tyname(C, target->value->ty));
+                      tyname(C, t), tyname(C, infer_ann(I, target->value)->ty));
       }
       return;
     }
@@ -139,7 +148,7 @@ static void infer_for(Infer *I, Node *s) {
   Sym f = {0};
   if (it->kind == ND_Call) f = resolve_static(C, I->spec, it->func);
   if (f.kind == SYM_BUILTIN && strcmp(f.qname, "range") == 0 && C->opt.lua) {
-    s->aux = (void *)f.qname;
+    infer_ann(I, s)->aux = (void *)f.qname;
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, infer_lua_for(I, s), NULL);
@@ -152,7 +161,8 @@ static void infer_for(Infer *I, Node *s) {
         compile_error(C, it->args.items[i]->loc, "TypingError", "range() arguments must be integers, not %s",
                       tyname(C, a));
     }
-    s->aux = (void *)f.qname;  /* on the For: the Call's own aux is a CallInfo when it is not range() */
+    infer_ann(I, s)->aux = (void *)f.qname;  /* on the For: the Call's own aux is a CallInfo when it is not range() */
+    if (strcmp(f.qname, "numba.prange") == 0) I->spec->has_prange = true;
     if (s->target->kind != ND_Name)
       compile_error(C, s->target->loc, "TypingError", "a range loop needs one loop variable");
     infer_store(I, s->target, ty_int64, NULL);
@@ -170,7 +180,7 @@ static void infer_for(Infer *I, Node *s) {
       else snprintf(name, sizeof name, "$iter@%p", (void *)it);
       int slot = spec_local(I->spec, name);
       if (slot < 0) slot = add_local(C, I->spec, arena_strdup(C->A, name));
-      s->slot = slot;
+      infer_ann(I, s)->slot = slot;
       infer_set_local(I, slot, t, it->loc);
     }
     if (t && t->kind == TY_ARRAY) {
@@ -207,14 +217,14 @@ static void infer_stmt(Infer *I, Node *s) {
       if (cur == NULL || v == NULL) break;
       Type *r = infer_binop_type(I, s->op, cur, v, s->loc);
       if (s->target->kind == ND_Name) {
-        infer_set_local(I, s->target->slot, r, s->target->loc);
+        infer_set_local(I, infer_ann(I, s->target)->slot, r, s->target->loc);
       } else if (s->target->kind == ND_Subscript) {
         if (!ty_is_number(cur))
           compile_error(C, s->loc, "UnsupportedError", "augmented assignment to array slices is not supported");
       } else {
         compile_error(C, s->target->loc, "UnsupportedError", "augmented assignment to this target is not supported");
       }
-      s->ty = r;
+      infer_ann(I, s)->ty = r;
       break;
     }
     case ND_For: infer_for(I, s); break;
@@ -279,12 +289,15 @@ static void infer_body(Infer *I, NodeList *body) {
   for (int i = 0; i < body->len; i++) infer_stmt(I, body->items[i]);
 }
 
-static void run_passes(Compile *C, FuncSpec *spec) {
+/* true if a local or the return type changed */
+static bool run_passes(Compile *C, FuncSpec *spec) {
   Infer I = {C, spec, false, false};
+  bool changed = false;
   for (int pass = 0; pass < MAX_PASSES; pass++) {
     I.changed = false;
     infer_body(&I, &spec->def->body);
     if (!I.changed) break;
+    changed = true;
   }
   I.strict = true;
   infer_body(&I, &spec->def->body);
@@ -295,6 +308,21 @@ static void run_passes(Compile *C, FuncSpec *spec) {
                     spec->locals[i].name, spec->def->name);
     }
   if (spec->ret == NULL) spec->ret = &ty_none;
+  return changed;
+}
+
+/* A spec called while it was being inferred (recursion through other specs)
+** let those specs read a return type that may have widened since: they and
+** it are inferred again until no type changes, so that every spec's
+** annotations agree with the types of the specs it calls. */
+static void settle(Compile *C, FuncSpec *spec) {
+  bool changed = true;
+  while (changed) {
+    FuncSpec *first = C->specs;
+    changed = false;
+    for (FuncSpec *s = first; s != spec->next; s = s->next) changed = run_passes(C, s) || changed;
+    changed = changed || C->specs != first;  /* new specs: they read the types of this pass */
+  }
 }
 
 static bool same_args(FuncSpec *s, Node *def, Type **argtypes, int nargs) {
@@ -334,10 +362,12 @@ FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at) 
   spec->state = 1;
   run_passes(C, spec);
   spec->state = 2;
+  if (spec->recursive && C->specs != spec) settle(C, spec);
   return spec;
 }
 
-void infer_retype(Compile *C, FuncSpec *spec) {
-  Infer I = {C, spec, false, true};
-  infer_body(&I, &spec->def->body);
+void infer_fix_ret(Compile *C, FuncSpec *spec, Type *ret) {
+  spec->ret = ret;
+  spec->ret_fixed = true;  /* the passes below must not widen it back */
+  if (spec->recursive) settle(C, spec);  /* its calls (its own too) return ret now */
 }

@@ -14,6 +14,12 @@ typedef struct Infer {
   bool strict;    // final pass: unknown types are errors
 } Infer;
 
+/* n's annotations in the spec being inferred (compile.h: Ann), to read or write */
+Ann *infer_ann_grow(Infer *I, const Node *n);
+static inline Ann *infer_ann(Infer *I, const Node *n) {
+  return n->id < I->spec->nanns ? &I->spec->anns[n->id] : infer_ann_grow(I, n);
+}
+
 Type *infer_expr(Infer *I, Node *n);
 void infer_truth(Infer *I, Node *n);                      /* a condition: scalar */
 Type *infer_subscript(Infer *I, Node *n, bool store);
@@ -24,9 +30,9 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
 /* the dtype named by a dtype argument (np.float32, float, "int32"); -1 if not one */
 int infer_dtype_arg(Infer *I, Node *n);
 
-/* aux tags left on Call nodes for the lowering */
+/* what a Call's annotation (aux) tells the lowering */
 typedef enum CallKind {
-  CALL_BUILTIN = 1,  // qname in n->aux2... see lower_call.c
+  CALL_BUILTIN = 1,  // qname: a builtin, see lower_call.c
   CALL_DEF,
   CALL_DISPATCHER,
   CALL_CAST,
@@ -36,12 +42,11 @@ typedef enum CallKind {
 typedef struct CallInfo {
   CallKind kind;
   const char *qname;     // builtin or method name
-  FuncSpec *callee;      // CALL_DEF
+  FuncSpec *callee;      // CALL_DEF; CALL_DISPATCHER: the other dispatcher's code (no def, CompileHooks.callee)
   DType dt;              // CALL_CAST / allocation dtype
   Node *recv;            // CALL_METHOD: the array the method works on
   Node **args;           // positional arguments after keywords and defaults are placed
   int nargs;
-  struct DispSpec *disp; // CALL_DISPATCHER
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
 } CallInfo;

@@ -1,11 +1,10 @@
 /*
 ** infer_call.c — typing of calls: builtins, math/numpy functions, dtype
 ** casts, array methods, defs of the same source and other dispatchers.
-** Leaves a CallInfo in n->aux for the lowering.
+** Leaves a CallInfo in the Call's annotation (aux) for the lowering.
 */
 #include <string.h>
 
-#include "dispatch.h"
 #include "infer.h"
 
 typedef struct MathFn {
@@ -47,7 +46,7 @@ static CallInfo *new_info(Infer *I, Node *n, CallKind kind, const char *qname) {
   ci->qname = qname;
   ci->args = n->args.items;
   ci->nargs = n->args.len;
-  n->aux = ci;
+  infer_ann(I, n)->aux = ci;
   return ci;
 }
 
@@ -394,7 +393,7 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q) {
   if (strcmp(q, "numpy.round") == 0 || strcmp(q, "numpy.round_") == 0 || strcmp(q, "numpy.around") == 0) {
     /* np.round keeps floats floating (the builtin round() gives an int) */
     Type *t = infer_builtin(I, n, "round");
-    Type *x = n->args.items[0]->ty;
+    Type *x = infer_ann(I, n->args.items[0])->ty;
     return t && x && ty_is_float(x) ? x : t;
   }
   if (strncmp(q, "numpy.", 6) == 0) {
@@ -541,8 +540,8 @@ Type *infer_call(Infer *I, Node *n) {
       Type *at[LM_MAXARGS];
       if (n->args.len > LM_MAXARGS) compile_error(C, n->loc, "UnsupportedError", "too many arguments");
       if (!arg_types(I, n->args.items, n->args.len, at)) return NULL;
-      ci->disp = dispatch_spec_for(C, s.ref, at, n->args.len, n->loc);
-      return dispatch_spec_ret(ci->disp);
+      ci->callee = C->hooks->callee(C, s.ref, at, n->args.len, n->loc);
+      return ci->callee->ret;
     }
     case SYM_CONST:
       compile_error(C, f->loc, "TypingError", "a number is not callable");

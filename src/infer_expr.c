@@ -87,7 +87,7 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
         if (!ty_is_int(pt) && !ty_is_bool(pt))
           compile_error(C, parts[k]->loc, "TypingError", "slice indices must be integers, not %s", tyname(C, pt));
       }
-      x->ty = NULL;
+      infer_ann(I, x)->ty = NULL;
     } else {
       Type *it = infer_expr(I, x);
       if (it == NULL) { unknown = true; continue; }
@@ -108,20 +108,20 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
       else if (k < 0) k += base->nelems;
       if (k < 0 || k >= base->nelems)
         compile_error(C, sl->loc, "IndexError", "tuple index out of range");
-      return n->ty = base->elems[k];
+      return infer_ann(I, n)->ty = base->elems[k];
     }
     for (int i = 1; i < base->nelems; i++)
       if (base->elems[i] != base->elems[0])
         compile_error(C, sl->loc, "TypingError", "a tuple of mixed types %s can only be indexed by a constant", tyname(C, base));
     if (base->nelems == 0) compile_error(C, sl->loc, "IndexError", "tuple index out of range");
-    return n->ty = base->elems[0];
+    return infer_ann(I, n)->ty = base->elems[0];
   }
   if (base->kind != TY_ARRAY)
     compile_error(C, n->loc, "TypingError", "%s cannot be indexed", tyname(C, base));
   if (nidx > base->ndim)
     compile_error(C, n->loc, "TypingError", "too many indices for array: array is %d-dimensional, but %d were indexed",
                   base->ndim, nidx);
-  if (nints == base->ndim) return n->ty = ty_scalar(base->dtype);
+  if (nints == base->ndim) return infer_ann(I, n)->ty = ty_scalar(base->dtype);
   /* a view: C layout survives leading integers, then one step-less slice, then full slices */
   char layout = 'A';
   if (base->layout == 'C') {
@@ -138,7 +138,7 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
       seen_slice = true;
     }
   }
-  return n->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
+  return infer_ann(I, n)->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
 }
 
 /* threadIdx.x, blockDim.y, warpsize, laneid: special registers */
@@ -155,12 +155,12 @@ bool cuda_register(const char *q) {
 static Type *infer_attribute(Infer *I, Node *n) {
   Compile *C = I->C;
   Sym s = resolve_static(C, I->spec, n);
-  if (s.kind == SYM_CONST) return n->ty = s.cty;
+  if (s.kind == SYM_CONST) return infer_ann(I, n)->ty = s.cty;
   if (s.kind == SYM_BUILTIN && strncmp(s.qname, "numba.cuda.", 11) == 0 && cuda_register(s.qname + 11)) {
     if (!C->opt.gpu)
       compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", s.qname + 11);
-    n->aux = (void *)s.qname;
-    return n->ty = ty_int64;
+    infer_ann(I, n)->aux = (void *)s.qname;
+    return infer_ann(I, n)->ty = ty_int64;
   }
   if (s.kind != SYM_NONE)
     compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
@@ -170,14 +170,14 @@ static Type *infer_attribute(Infer *I, Node *n) {
     if (strcmp(n->name, "shape") == 0 || strcmp(n->name, "strides") == 0) {
       Type *el[LM_MAXDIM];
       for (int i = 0; i < base->ndim; i++) el[i] = ty_int64;
-      return n->ty = ty_tuple(&C->S->types, el, base->ndim);
+      return infer_ann(I, n)->ty = ty_tuple(&C->S->types, el, base->ndim);
     }
     if (strcmp(n->name, "size") == 0 || strcmp(n->name, "ndim") == 0 || strcmp(n->name, "itemsize") == 0 ||
         strcmp(n->name, "nbytes") == 0)
-      return n->ty = ty_int64;
+      return infer_ann(I, n)->ty = ty_int64;
     if (strcmp(n->name, "T") == 0) {
       char lay = base->layout == 'C' ? 'F' : base->layout == 'F' ? 'C' : 'A';
-      return n->ty = ty_array(&C->S->types, base->dtype, base->ndim, lay);
+      return infer_ann(I, n)->ty = ty_array(&C->S->types, base->dtype, base->ndim, lay);
     }
   }
   compile_error(C, n->loc, "TypingError", "%s has no attribute '%s'", tyname(C, base), n->name);
@@ -198,7 +198,7 @@ static Type *infer_compare(Infer *I, Node *n) {
     else if (l && C->opt.lua) infer_lua_compare(I, n, op, l, r);
     l = r;
   }
-  return unknown ? need(I, n, NULL) : (n->ty = ty_bool);
+  return unknown ? need(I, n, NULL) : (infer_ann(I, n)->ty = ty_bool);
 }
 
 Type *infer_expr(Infer *I, Node *n) {
@@ -218,13 +218,13 @@ Type *infer_expr(Infer *I, Node *n) {
     case ND_Name: {
       Sym s = resolve_name(C, I->spec, n->name, n->loc);
       if (s.kind == SYM_LOCAL) {
-        n->slot = s.slot;
+        infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
         if (t == NULL && I->strict)
           compile_error(C, n->loc, "NameError", "local variable '%s' is used before it is assigned", n->name);
       } else if (s.kind == SYM_CONST) {
-        n->aux = arena_alloc(C->A, sizeof(Sym));
-        *(Sym *)n->aux = s;
+        infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
+        *(Sym *)infer_ann(I, n)->aux = s;
         t = s.cty;
       } else {
         compile_error(C, n->loc, "TypingError", "'%s' is a %s, not a value", n->name,
@@ -300,6 +300,6 @@ Type *infer_expr(Infer *I, Node *n) {
       compile_error(C, n->loc, "UnsupportedError", "'%s' expressions are not supported in compiled code",
                     ast_kind_names[n->kind]);
   }
-  n->ty = t;
+  infer_ann(I, n)->ty = t;
   return need(I, n, t);
 }

@@ -91,9 +91,9 @@ Type *infer_lua_boolop(Infer *I, Node *n) {
       compile_error(C, e->loc, "TypingError", "'%s' needs numbers or booleans, not %s", opname, tyname(C, a));
   }
   if (unknown) return NULL;
-  Type *t = n->elts.items[0]->ty;
+  Type *t = infer_ann(I, n->elts.items[0])->ty;
   for (int i = 1; i < n->elts.len; i++) {
-    Type *a = n->elts.items[i]->ty;
+    Type *a = infer_ann(I, n->elts.items[i])->ty;
     if (ty_is_bool(t)) {
       if (!ty_is_bool(a))
         compile_error(C, n->loc, "TypingError",

@@ -39,12 +39,12 @@ void *lex_alloc(Lexer *X, size_t size) {
 /* ---- errors ---------------------------------------------------------- */
 
 static Loc loc_at(Lexer *X, const char *p) {
-  Loc loc = {X->lineno, (int)(p - X->line)};
+  Loc loc = {X->src, X->lineno, (int)(p - X->line)};
   return loc;
 }
 
 #define syntax_error(X, loc, ...) \
-  diag_error((X)->L, &(X)->src, (loc), "SyntaxError", __VA_ARGS__)
+  diag_error((X)->L, (X)->src, (loc), "SyntaxError", __VA_ARGS__)
 
 /* "'$'" for a printable byte, "byte 0x01" otherwise */
 static const char *describe_byte(Lexer *X, unsigned char c) {
@@ -74,13 +74,18 @@ static bool is_ident(int c) { return is_ident_start(c) || is_digit(c); }
 
 /* ---- setup ----------------------------------------------------------- */
 
-/* The copy keeps token slices and caret lines valid for the whole
-** compilation, whatever the caller does with its string. */
+/* The copy keeps token slices, caret lines and every position's Source
+** valid for the whole compilation, whatever the caller does with its
+** strings. */
 void lex_init(Lexer *X, lua_State *L, Arena *a, const Source *src) {
   memset(X, 0, sizeof *X);
   X->L = L;
   X->arena = a;
-  X->src.chunk = src->chunk;
+  X->src = lex_alloc(X, sizeof(Source));
+  if (src->chunk) {
+    size_t n = strlen(src->chunk) + 1;
+    X->src->chunk = memcpy(lex_alloc(X, n), src->chunk, n);
+  }
   X->lineno = 1;
   if (src->text == NULL) luaL_error(L, "no source text");
   if (src->len > (size_t)INT32_MAX - 1)
@@ -88,8 +93,8 @@ void lex_init(Lexer *X, lua_State *L, Arena *a, const Source *src) {
   char *text = lex_alloc(X, src->len + 1);
   memcpy(text, src->text, src->len);
   text[src->len] = '\0';
-  X->src.text = text;
-  X->src.len = src->len;
+  X->src->text = text;
+  X->src->len = src->len;
   X->p = X->line = text;
   X->nindent = 1;  // indent[0] == 0
   X->bol = true;
@@ -101,8 +106,8 @@ void lex_init(Lexer *X, lua_State *L, Arena *a, const Source *src) {
     const char *ls = text;
     for (const char *q = text; q < nul; q++)
       if (*q == '\n') line++, ls = q + 1;
-    Loc loc = {line, (int)(nul - ls)};
-    X->src.len = (size_t)(nul - text);  // the caret line ends there
+    Loc loc = {X->src, line, (int)(nul - ls)};
+    X->src->len = (size_t)(nul - text);  // the caret line ends there
     syntax_error(X, loc, "source code cannot contain null bytes");
   }
 }
@@ -265,7 +270,7 @@ static Token number(Lexer *X, const char *s) {
     p = digitpart(X, s, p);
   }
   if ((*p | 0x20) == 'j')
-    diag_error(X->L, &X->src, loc_at(X, s), "UnsupportedError",
+    diag_error(X->L, X->src, loc_at(X, s), "UnsupportedError",
                "complex literals are not supported in compiled code");
   if (is_ident(*p)) syntax_error(X, loc_at(X, s), "invalid decimal literal");
   if (isfloat) {
@@ -358,7 +363,7 @@ static char *decode(Lexer *X, const char *p, const char *end, char *o, Loc loc) 
       case 'u': o = put_utf8(o, hex_escape(X, p, 4, loc)); p += 4; break;
       case 'U': o = put_utf8(o, hex_escape(X, p, 8, loc)); p += 8; break;
       case 'N':
-        diag_error(X->L, &X->src, loc, "UnsupportedError",
+        diag_error(X->L, X->src, loc, "UnsupportedError",
                    "'\\N{...}' escapes are not supported in compiled code");
       default:
         if (c >= '0' && c <= '7') {
@@ -384,10 +389,10 @@ static Token string(Lexer *X, const char *s, const char *q) {
     int l = *c | 0x20;
     if (l == 'r') raw = true;
     else if (l == 'f')
-      diag_error(X->L, &X->src, loc_at(X, s), "UnsupportedError",
+      diag_error(X->L, X->src, loc_at(X, s), "UnsupportedError",
                  "f-strings are not supported in compiled code");
     else if (l == 'b')
-      diag_error(X->L, &X->src, loc_at(X, s), "UnsupportedError",
+      diag_error(X->L, X->src, loc_at(X, s), "UnsupportedError",
                  "bytes literals are not supported in compiled code");
   }
   Loc loc = loc_at(X, s);

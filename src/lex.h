@@ -72,7 +72,7 @@ typedef struct Token {
 typedef struct Lexer {
   lua_State *L;         // errors are raised on it
   Arena *arena;         // source copy, decoded strings
-  Source src;           // chunk name and the arena copy of the text
+  Source *src;          // chunk name and the arena copy of the text; every Loc points here
   const char *p;        // next byte to read
   const char *line;     // first byte of the current physical line
   int lineno;           // current physical line, 1-based
@@ -87,8 +87,8 @@ typedef struct Lexer {
   Loc paren_loc[LM_MAXNEST];
 } Lexer;
 
-/* Copy src's text into the arena and start reading it. Raises a
-** SyntaxError when the text contains a NUL byte. */
+/* Copy src (chunk name and text) into the arena and start reading it.
+** Raises a SyntaxError when the text contains a NUL byte. */
 void lex_init(Lexer *X, lua_State *L, Arena *a, const Source *src);
 /* The next token; raises SyntaxError / UnsupportedError on bad input. */
 Token lex_next(Lexer *X);

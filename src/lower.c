@@ -243,6 +243,16 @@ static void declare_spec(Lower *L, FuncSpec *spec) {
   LLVMAddAttributeAtIndex(spec->fn, 2, LLVMCreateEnumAttribute(L->ctx, nocapture, 0));
 }
 
+/* a specialization compiled by another dispatcher (CompileHooks.callee):
+** declared by its symbol, which the JIT resolves */
+LLVMValueRef lower_declare_callee(Lower *L, FuncSpec *callee, LLVMTypeRef *fnty) {
+  LLVMTypeRef params[4 * LM_MAXARGS + 2 * LM_MAXDIM * LM_MAXARGS];
+  int n = param_types(L, callee, params);
+  *fnty = LLVMFunctionType(LLVMInt32TypeInContext(L->ctx), params, (unsigned)n, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, callee->symbol);
+  return f ? f : LLVMAddFunction(L->C->mod, callee->symbol, *fnty);
+}
+
 /* C layout: strides follow from the shape, and telling LLVM so lets it
 ** see unit strides and vectorise. */
 static void contiguous_strides(Lower *L, Type *t, LLVMValueRef *shape, LLVMValueRef *strides) {
@@ -305,7 +315,6 @@ LLVMValueRef lower_restate_array(Lower *L, Type *t, LLVMValueRef a) {
 }
 
 static void lower_spec(Compile *C, FuncSpec *spec) {
-  infer_retype(C, spec);
   Lower Lw = {0}, *L = &Lw;
   L->C = C;
   L->spec = spec;

@@ -36,11 +36,13 @@ typedef struct Lower {
   LLVMBasicBlockRef cleanup; // releases locals and returns the status
   LoopCtx *loop;
   bool refcount;             // target keeps reference counts (CPU)
-  bool in_parallel;          // lowering the body of a prange loop: inner pranges run serially
   unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
   Val *held;                 // owned temporaries kept while more code is lowered (lower_hold)
   int nheld, capheld;
 } Lower;
+
+/* n's annotations in the spec being lowered, as inference left them */
+static inline const Ann *lower_ann(const Lower *L, const Node *n) { return spec_ann(L->spec, n); }
 
 /* The target: what differs between CPU and GPU code. */
 struct Target {
@@ -54,6 +56,8 @@ struct Target {
   /* a math function (math.def base name) for float32 or float64; NULL: not available */
   LLVMValueRef (*math_call)(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n,
                             bool f32);
+  /* a prange loop the parfor pass made parallel, on the thread pool (lower_prange); NULL: no pool */
+  bool (*prange)(Lower *L, Node *s);
 };
 extern const Target target_cpu;
 extern const Target target_gpu;
@@ -82,6 +86,7 @@ void lower_release_held(Lower *L);
 
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc);
 Val lower_call(Lower *L, Node *n);
+LLVMValueRef lower_declare_callee(Lower *L, FuncSpec *callee, LLVMTypeRef *fnty);  /* lower.c */
 Val lower_const_sym(Lower *L, const Sym *s);
 
 /* arrays (lower_array.c) */
@@ -119,7 +124,8 @@ LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int n
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
 LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n);
 
-/* parallel loops (lower_parallel.c): true if it lowered s as a parallel loop */
+/* parallel loops (lower_parallel.c, the CPU target's Target.prange): true
+** if the parfor pass (parfor.h) made s a parallel loop, which it lowered */
 bool lower_prange(Lower *L, Node *s);
 void lower_return(Lower *L, Node *value);
 const char *lower_wrapper(Compile *C, FuncSpec *entry);

@@ -146,7 +146,7 @@ static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *sta
 
 /* a view of base for a subscript mixing integers and slices */
 static Val make_view(Lower *L, Node *n, Val base) {
-  Type *t = base.ty, *rt = n->ty;
+  Type *t = base.ty, *rt = lower_ann(L, n)->ty;
   int ni;
   Node **items = index_items(n, &ni);
   LLVMValueRef a = base.v;
@@ -176,7 +176,7 @@ static Val make_view(Lower *L, Node *n, Val base) {
 }
 
 Val lower_subscript(Lower *L, Node *n) {
-  Type *bt = n->value->ty;
+  Type *bt = lower_ann(L, n->value)->ty;
   if (bt->kind == TY_TUPLE) {
     Val t = lower_expr(L, n->value);
     Node *sl = n->slice;
@@ -205,10 +205,10 @@ Val lower_subscript(Lower *L, Node *n) {
     LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
     return (Val){bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
   }
-  if (n->ty->kind == TY_SCALAR) {
+  if (lower_ann(L, n)->ty->kind == TY_SCALAR) {
     Val base;
     LLVMValueRef p = lower_elem_ptr(L, n, &base);
-    Val r = {n->ty, lower_load_elem(L, bt->dtype, p), false};
+    Val r = {lower_ann(L, n)->ty, lower_load_elem(L, bt->dtype, p), false};
     lower_release(L, base);
     return r;
   }
@@ -241,7 +241,7 @@ static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud)
 }
 
 void lower_store_subscript(Lower *L, Node *target, Val v) {
-  if (target->ty->kind == TY_SCALAR) {
+  if (lower_ann(L, target)->ty->kind == TY_SCALAR) {
     Val base;
     LLVMValueRef p = lower_elem_ptr(L, target, &base);
     lower_store_elem(L, base.ty->dtype, p, lower_cast(L, v, ty_scalar(base.ty->dtype)).v);
@@ -367,8 +367,8 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
 }
 
 Val lower_attribute(Lower *L, Node *n) {
-  if (n->aux && L->C->target->sreg) return (Val){ty_int64, L->C->target->sreg(L, (const char *)n->aux + 11), false};
-  if (n->ty->kind == TY_SCALAR && n->value->ty == NULL) {
+  if (lower_ann(L, n)->aux && L->C->target->sreg) return (Val){ty_int64, L->C->target->sreg(L, (const char *)lower_ann(L, n)->aux + 11), false};
+  if (lower_ann(L, n)->ty->kind == TY_SCALAR && lower_ann(L, n->value)->ty == NULL) {
     Sym s = resolve_static(L->C, L->spec, n);
     return lower_const_sym(L, &s);
   }
@@ -381,11 +381,11 @@ Val lower_attribute(Lower *L, Node *n) {
     return lower_const_sym(L, &s);
   }
   if (strcmp(nm, "shape") == 0 || strcmp(nm, "strides") == 0) {
-    LLVMValueRef tv = LLVMGetUndef(lower_type(L, n->ty));
+    LLVMValueRef tv = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
     for (int k = 0; k < t->ndim; k++)
       tv = LLVMBuildInsertValue(L->b, tv, nm[1] == 'h' ? lower_arr_shape(L, a.v, k) : lower_arr_stride(L, a.v, k),
                                 (unsigned)k, "");
-    r = (Val){n->ty, tv, false};
+    r = (Val){lower_ann(L, n)->ty, tv, false};
   } else if (strcmp(nm, "size") == 0 || strcmp(nm, "nbytes") == 0) {
     LLVMValueRef s = lower_i64(L, 1);
     for (int k = 0; k < t->ndim; k++) s = LLVMBuildMul(L->b, s, lower_arr_shape(L, a.v, k), "");
@@ -456,11 +456,11 @@ Val lower_array_method(Lower *L, Node *n, const char *name, Val a, Node **args, 
       shape[k] = lower_arr_shape(L, a.v, t->ndim - 1 - k);
       strides[k] = lower_arr_stride(L, a.v, t->ndim - 1 - k);
     }
-    Type *rt = n ? n->ty : t;
+    Type *rt = n ? lower_ann(L, n)->ty : t;
     return (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, a.v), lower_arr_data(L, a.v), shape, strides), a.owned};
   }
   if (strcmp(name, "copy") == 0 || strcmp(name, "astype") == 0) {
-    Type *rt = n ? n->ty : ty_array(&L->C->S->types, t->dtype, t->ndim, 'C');
+    Type *rt = n ? lower_ann(L, n)->ty : ty_array(&L->C->S->types, t->dtype, t->ndim, 'C');
     LLVMValueRef shape[LM_MAXDIM];
     for (int k = 0; k < t->ndim; k++) shape[k] = lower_arr_shape(L, a.v, k);
     Val dst = lower_alloc(L, rt, shape);
@@ -476,7 +476,7 @@ Val lower_array_method(Lower *L, Node *n, const char *name, Val a, Node **args, 
     return (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
   }
   /* reductions */
-  Type *acc_ty = n->ty;
+  Type *acc_ty = lower_ann(L, n)->ty;
   if (strcmp(name, "mean") == 0) acc_ty = ty_float64;
   ReduceCtx r = {name, t->dtype, acc_ty, lower_entry_alloca(L, lower_type(L, acc_ty), "acc")};
   bool is_minmax = strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
@@ -494,7 +494,7 @@ Val lower_array_method(Lower *L, Node *n, const char *name, Val a, Node **args, 
   lower_release(L, a);
   if (strcmp(name, "mean") == 0) {
     v = LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, size, LLVMDoubleTypeInContext(L->ctx), ""), "");
-    return lower_cast(L, (Val){ty_float64, v, false}, n->ty);
+    return lower_cast(L, (Val){ty_float64, v, false}, lower_ann(L, n)->ty);
   }
   return (Val){acc_ty, v, false};
 }

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "dispatch.h"
 #include "lower.h"
 
 typedef struct MathFn {
@@ -20,7 +19,7 @@ static Val arg(Lower *L, CallInfo *ci, int i) { return lower_expr(L, ci->args[i]
 
 static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
   const MathFn *m = infer_math_fn(ci->qname);
-  Type *rt = n->ty;
+  Type *rt = lower_ann(L, n)->ty;
   Type *ft = ty_is_float(rt) ? rt : ty_float64;
   LLVMValueRef xs[2];
   Val a0 = arg(L, ci, 0);
@@ -54,7 +53,7 @@ static Val lower_math(Lower *L, Node *n, CallInfo *ci) {
 /* round half to even (Python 3), ndigits through scaling */
 static Val lower_round(Lower *L, Node *n, CallInfo *ci) {
   Val x = arg(L, ci, 0);
-  if (!ty_is_float(x.ty) && ci->nargs == 1) return lower_cast(L, x, n->ty);
+  if (!ty_is_float(x.ty) && ci->nargs == 1) return lower_cast(L, x, lower_ann(L, n)->ty);
   if (ci->nargs == 2) {
     Val nd = lower_cast(L, arg(L, ci, 1), ty_float64);
     LLVMValueRef ten = LLVMConstReal(LLVMDoubleTypeInContext(L->ctx), 10.0);
@@ -63,15 +62,15 @@ static Val lower_round(Lower *L, Node *n, CallInfo *ci) {
     LLVMValueRef xv = lower_cast(L, x, ty_float64).v;
     LLVMValueRef y = LLVMBuildFMul(L->b, xv, scale, "");
     y = lower_fmath(L, "rint", &y, 1);
-    return lower_cast(L, (Val){ty_float64, LLVMBuildFDiv(L->b, y, scale, ""), false}, n->ty);
+    return lower_cast(L, (Val){ty_float64, LLVMBuildFDiv(L->b, y, scale, ""), false}, lower_ann(L, n)->ty);
   }
   LLVMValueRef r = lower_fmath(L, "rint", &x.v, 1);
-  return lower_cast(L, (Val){x.ty, r, false}, n->ty);
+  return lower_cast(L, (Val){x.ty, r, false}, lower_ann(L, n)->ty);
 }
 
 static Val lower_minmax(Lower *L, Node *n, CallInfo *ci) {
   bool mx = ci->qname[1] == 'a';
-  Type *rt = n->ty;
+  Type *rt = lower_ann(L, n)->ty;
   if (ci->nargs == 1) {
     /* min(tuple) */
     Val t = arg(L, ci, 0);
@@ -104,7 +103,7 @@ static void fill_v(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
 }
 
 static Val lower_np_alloc(Lower *L, Node *n, CallInfo *ci) {
-  Type *t = n->ty;
+  Type *t = lower_ann(L, n)->ty;
   LLVMValueRef shape[LM_MAXDIM];
   const char *nm = ci->qname;
   Val s = lower_expr(L, ci->args[0]);
@@ -130,7 +129,7 @@ static Val lower_np_alloc(Lower *L, Node *n, CallInfo *ci) {
 }
 
 static Val lower_arange(Lower *L, Node *n, CallInfo *ci) {
-  Type *t = n->ty;
+  Type *t = lower_ann(L, n)->ty;
   Type *ct = ty_is_float(ty_scalar(t->dtype)) ? ty_float64 : ty_int64;
   LLVMValueRef start = lower_cast(L, (Val){ty_int64, lower_i64(L, 0), false}, ct).v, stop, step;
   step = lower_cast(L, (Val){ty_int64, lower_i64(L, 1), false}, ct).v;
@@ -186,7 +185,7 @@ static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
   if (infer_math_fn(q)) return lower_math(L, n, ci);
   if (strcmp(q, "numpy.power") == 0) {
     Val x = arg(L, ci, 0), y = arg(L, ci, 1);
-    return (Val){n->ty, lower_binop(L, OP_Pow, x, y, n->ty, n->loc), false};
+    return (Val){lower_ann(L, n)->ty, lower_binop(L, OP_Pow, x, y, lower_ann(L, n)->ty, n->loc), false};
   }
   if (strcmp(q, "math.log2arg") == 0) {
     LLVMTypeRef dt = LLVMDoubleTypeInContext(L->ctx);
@@ -202,15 +201,15 @@ static Val lower_builtin(Lower *L, Node *n, CallInfo *ci) {
     lower_release(L, a);
     return r;
   }
-  if (strcmp(q, "int") == 0 || strcmp(q, "float") == 0 || strcmp(q, "bool") == 0) return lower_cast(L, arg(L, ci, 0), n->ty);
+  if (strcmp(q, "int") == 0 || strcmp(q, "float") == 0 || strcmp(q, "bool") == 0) return lower_cast(L, arg(L, ci, 0), lower_ann(L, n)->ty);
   if (strcmp(q, "abs") == 0) {
-    Val x = lower_cast(L, arg(L, ci, 0), n->ty);
-    if (ty_is_float(n->ty)) {
-      return (Val){n->ty, lower_fmath(L, "fabs", &x.v, 1), false};
+    Val x = lower_cast(L, arg(L, ci, 0), lower_ann(L, n)->ty);
+    if (ty_is_float(lower_ann(L, n)->ty)) {
+      return (Val){lower_ann(L, n)->ty, lower_fmath(L, "fabs", &x.v, 1), false};
     }
-    if (!ty_is_signed(n->ty)) return x;
+    if (!ty_is_signed(lower_ann(L, n)->ty)) return x;
     LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, x.v, LLVMConstNull(LLVMTypeOf(x.v)), "");
-    return (Val){n->ty, LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, x.v, ""), x.v, ""), false};
+    return (Val){lower_ann(L, n)->ty, LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, x.v, ""), x.v, ""), false};
   }
   if (strcmp(q, "round") == 0) return lower_round(L, n, ci);
   if (strcmp(q, "min") == 0 || strcmp(q, "max") == 0) return lower_minmax(L, n, ci);
@@ -266,20 +265,19 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
 }
 
 Val lower_call(Lower *L, Node *n) {
-  CallInfo *ci = n->aux;
+  CallInfo *ci = lower_ann(L, n)->aux;
   switch (ci->kind) {
     case CALL_BUILTIN: return lower_builtin(L, n, ci);
-    case CALL_CAST: return lower_cast(L, arg(L, ci, 0), n->ty);
+    case CALL_CAST: return lower_cast(L, arg(L, ci, 0), lower_ann(L, n)->ty);
     case CALL_METHOD: {
       Val a = lower_expr(L, ci->recv);
       return lower_array_method(L, n, ci->qname, a, ci->args, ci->nargs);
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
     case CALL_DISPATCHER: {
-      FuncSpec *callee = dispatch_spec_funcspec(L, ci->disp);
       LLVMTypeRef fnty;
-      LLVMValueRef fn = dispatch_spec_declare(L, ci->disp, &fnty);
-      return call_spec(L, n, callee, fn, fnty, ci);
+      LLVMValueRef fn = lower_declare_callee(L, ci->callee, &fnty);
+      return call_spec(L, n, ci->callee, fn, fnty, ci);
     }
   }
   LM_UNREACHABLE();

@@ -290,7 +290,7 @@ static Val lower_compare(Lower *L, Node *n) {
 
 /* x and y / x or y return an operand, as in Python */
 static Val lower_boolop(Lower *L, Node *n) {
-  Type *rt = n->ty;
+  Type *rt = lower_ann(L, n)->ty;
   LLVMValueRef res = lower_entry_alloca(L, lower_type(L, rt), "bool");
   LLVMBasicBlockRef end = lower_block(L, "boolend");
   for (int i = 0; i < n->elts.len; i++) {
@@ -310,7 +310,7 @@ static Val lower_boolop(Lower *L, Node *n) {
 }
 
 static Val lower_ifexp(Lower *L, Node *n) {
-  Type *rt = n->ty;
+  Type *rt = lower_ann(L, n)->ty;
   LLVMValueRef res = lower_entry_alloca(L, lower_type(L, rt), "ifexp");
   LLVMBasicBlockRef a = lower_block(L, "ifx"), b = lower_block(L, "ifelse"), end = lower_block(L, "ifend");
   LLVMBuildCondBr(L->b, lower_cond(L, n->test), a, b);
@@ -345,27 +345,27 @@ Val lower_expr(Lower *L, Node *n) {
         default: return (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
       }
     case ND_Name:
-      if (n->slot >= 0) {
-        Type *t = L->spec->locals[n->slot].ty;
-        if (L->poison && L->poison[n->slot])
+      if (lower_ann(L, n)->slot >= 0) {
+        Type *t = L->spec->locals[lower_ann(L, n)->slot].ty;
+        if (L->poison && L->poison[lower_ann(L, n)->slot])
           compile_error(L->C, n->loc, "TypingError",
                         "'%s' is assigned inside a prange loop, where it is private to each iteration, and cannot "
                         "be read after the loop (make it a reduction such as '%s += ...', or store into an array)",
                         n->name, n->name);
-        return (Val){t, LLVMBuildLoad2(L->b, lower_type(L, t), L->slots[n->slot], n->name), false};
+        return (Val){t, LLVMBuildLoad2(L->b, lower_type(L, t), L->slots[lower_ann(L, n)->slot], n->name), false};
       }
-      return lower_const_sym(L, (Sym *)n->aux);
+      return lower_const_sym(L, (Sym *)lower_ann(L, n)->aux);
     case ND_BinOp: {
       Val a = lower_expr(L, n->left), b = lower_expr(L, n->right);
-      return (Val){n->ty, lower_binop(L, n->op, a, b, n->ty, n->loc), false};
+      return (Val){lower_ann(L, n)->ty, lower_binop(L, n->op, a, b, lower_ann(L, n)->ty, n->loc), false};
     }
     case ND_UnaryOp: {
       Val a = lower_expr(L, n->operand);
       if (n->op == OP_Not) return (Val){ty_bool, LLVMBuildNot(L->b, lower_truth(L, a), ""), false};
-      Val x = lower_cast(L, a, n->ty);
+      Val x = lower_cast(L, a, lower_ann(L, n)->ty);
       if (n->op == OP_UAdd) return x;
-      if (n->op == OP_Invert) return (Val){n->ty, LLVMBuildNot(L->b, x.v, ""), false};
-      return (Val){n->ty, ty_is_float(n->ty) ? LLVMBuildFNeg(L->b, x.v, "") : LLVMBuildNeg(L->b, x.v, ""), false};
+      if (n->op == OP_Invert) return (Val){lower_ann(L, n)->ty, LLVMBuildNot(L->b, x.v, ""), false};
+      return (Val){lower_ann(L, n)->ty, ty_is_float(lower_ann(L, n)->ty) ? LLVMBuildFNeg(L->b, x.v, "") : LLVMBuildNeg(L->b, x.v, ""), false};
     }
     case ND_BoolOp: return lower_boolop(L, n);
     case ND_Compare: return lower_compare(L, n);
@@ -374,7 +374,7 @@ Val lower_expr(Lower *L, Node *n) {
     case ND_Attribute: return lower_attribute(L, n);
     case ND_Subscript: return lower_subscript(L, n);
     case ND_Tuple: {
-      LLVMValueRef r = LLVMGetUndef(lower_type(L, n->ty));
+      LLVMValueRef r = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
       bool owned = false;
       int mark = L->nheld;
       for (int i = 0; i < n->elts.len; i++) {
@@ -387,7 +387,7 @@ Val lower_expr(Lower *L, Node *n) {
         r = LLVMBuildInsertValue(L->b, r, e.v, (unsigned)i, "");
       }
       lower_unhold(L, mark);
-      return (Val){n->ty, r, owned};
+      return (Val){lower_ann(L, n)->ty, r, owned};
     }
     default: LM_UNREACHABLE();
   }

@@ -97,7 +97,7 @@ void lower_lua_integral(Lower *L, LLVMValueRef x) {
 
 /* the loop variable takes v (a scalar local: no reference counts) */
 static void store_var(Lower *L, Node *target, Val v) {
-  int slot = target->slot;
+  int slot = lower_ann(L, target)->slot;
   if (L->poison) L->poison[slot] = 0;
   LLVMBuildStore(L->b, lower_cast(L, v, L->spec->locals[slot].ty).v, L->slots[slot]);
 }
@@ -118,7 +118,8 @@ static int const_sign(Node *n) {
 
 /* raise "chunk:line: 'for' step is zero", Lua's message */
 static void step_check(Lower *L, Node *s, LLVMValueRef is_zero) {
-  const char *chunk = L->C->src.chunk ? L->C->src.chunk : "?";
+  const Source *src = s->loc.src ? s->loc.src : &L->C->src;  /* a device function's own file */
+  const char *chunk = src->chunk ? src->chunk : "?";
   if (chunk[0] == '@' || chunk[0] == '=') chunk++;
   size_t n = strlen(chunk) + 48;
   char *msg = arena_alloc(L->C->A, n);
@@ -242,7 +243,7 @@ void lower_lua_for(Lower *L, Node *s) {
   LLVMBasicBlockRef els = lower_block(L, "lforelse"), end = lower_block(L, "lforend");
   LoopCtx lc = {end, NULL, L->loop};
   Node *it = s->iter;
-  bool ints = ty_is_int(it->args.items[0]->ty) && (it->args.len < 3 || ty_is_int(it->args.items[2]->ty));
+  bool ints = ty_is_int(lower_ann(L, it->args.items[0])->ty) && (it->args.len < 3 || ty_is_int(lower_ann(L, it->args.items[2])->ty));
   if (ints) int_loop(L, s, &lc, els);
   else float_loop(L, s, &lc, els);
   LLVMPositionBuilderAtEnd(L->b, els);

@@ -1,201 +1,16 @@
 /*
-** lower_parallel.c — prange loops of parallel functions. The loop body is
-** outlined into  i32 body(i8 *ctx, i64 lo, i64 hi, i64 worker)  and run on
-** the pool by par_for (parallel.c). Locals are captured by value; scalars
-** updated with += -= *= /= or x = min/max(x, ...) are reductions: each
-** worker starts from the operator's identity and the partials are combined
-** with the value held before the loop. Everything else assigned in the body
-** is private to each iteration, and reading it after the loop is an error.
+** lower_parallel.c — prange loops of parallel functions, as the parfor
+** pass (parfor.c) decided them. The loop body is outlined into
+**   i32 body(i8 *ctx, i64 lo, i64 hi, i64 worker)
+** and run on the pool by par_for (parallel.c). Locals are captured by
+** value; each worker starts its reductions from the operator's identity,
+** and the partials are combined with the value held before the loop.
+** Private locals are poisoned after the loop: reading one is an error.
 */
 #include <math.h>
-#include <stdarg.h>
-#include <string.h>
 
 #include "lower.h"
-
-enum { V_NONE, V_RED, V_PRIVATE };
-
-typedef struct Scan {
-  Lower *L;
-  unsigned char *kind;  // per local: V_*
-  char *op;             // per local reduction class: '+', '*', 'm' (min), 'M' (max)
-} Scan;
-
-static bool is_self(Node *n, const char *name) {
-  return n && n->kind == ND_Name && strcmp(n->name, name) == 0;
-}
-
-/* the reduction class of `x = <value>` for target x, or 0 */
-static char assign_class(Node *value, const char *x, Node **rest) {
-  if (value->kind == ND_BinOp) {
-    OpKind op = value->op;
-    if ((op == OP_Add || op == OP_Sub || op == OP_Mult || op == OP_Div) && is_self(value->left, x)) {
-      *rest = value->right;
-      return op == OP_Add || op == OP_Sub ? '+' : '*';
-    }
-    if ((op == OP_Add || op == OP_Mult) && is_self(value->right, x)) {
-      *rest = value->left;
-      return op == OP_Add ? '+' : '*';
-    }
-  }
-  if (value->kind == ND_Call && value->aux && ((CallInfo *)value->aux)->kind == CALL_BUILTIN &&
-      value->args.len == 2 && is_self(value->args.items[0], x)) {
-    const char *q = ((CallInfo *)value->aux)->qname;
-    if (strcmp(q, "min") == 0 || strcmp(q, "max") == 0) {
-      *rest = value->args.items[1];
-      return q[1] == 'i' ? 'm' : 'M';
-    }
-  }
-  return 0;
-}
-
-static void mark(Scan *S, int slot, char cls, Loc loc) {
-  if (slot < 0) return;
-  if (cls == 0) {
-    S->kind[slot] = V_PRIVATE;
-    return;
-  }
-  if (S->kind[slot] == V_PRIVATE) return;
-  if (S->kind[slot] == V_RED && S->op[slot] != cls)
-    compile_error(S->L->C, loc, "TypingError", "'%s' is updated with different reduction operators in one prange loop",
-                  S->L->spec->locals[slot].name);
-  S->kind[slot] = V_RED;
-  S->op[slot] = cls;
-}
-
-static void mark_target(Scan *S, Node *t) {
-  if (t->kind == ND_Name) mark(S, t->slot, 0, t->loc);
-  else if (t->kind == ND_Tuple || t->kind == ND_List)
-    for (int i = 0; i < t->elts.len; i++) mark_target(S, t->elts.items[i]);
-}
-
-static void scan_body(Scan *S, NodeList *body, int depth) {
-  for (int i = 0; i < body->len; i++) {
-    Node *s = body->items[i];
-    Node *rest = NULL;
-    switch (s->kind) {
-      case ND_Assign:
-        if (s->targets.len == 1 && s->targets.items[0]->kind == ND_Name) {
-          Node *t = s->targets.items[0];
-          mark(S, t->slot, assign_class(s->value, t->name, &rest), t->loc);
-        } else {
-          for (int j = 0; j < s->targets.len; j++) mark_target(S, s->targets.items[j]);
-        }
-        break;
-      case ND_AugAssign:
-        if (s->target->kind == ND_Name) {
-          OpKind op = s->op;
-          char cls = op == OP_Add || op == OP_Sub ? '+' : op == OP_Mult || op == OP_Div ? '*' : 0;
-          mark(S, s->target->slot, cls, s->target->loc);
-        }
-        break;
-      case ND_AnnAssign: mark_target(S, s->target); break;
-      case ND_For:
-        mark_target(S, s->target);
-        scan_body(S, &s->body, depth + 1);
-        scan_body(S, &s->orelse, depth + 1);
-        break;
-      case ND_While:
-        scan_body(S, &s->body, depth + 1);
-        scan_body(S, &s->orelse, depth + 1);
-        break;
-      case ND_If:
-        scan_body(S, &s->body, depth);
-        scan_body(S, &s->orelse, depth);
-        break;
-      case ND_Return:
-        compile_error(S->L->C, s->loc, "UnsupportedError", "return inside a prange loop is not supported");
-      case ND_Break:
-        if (depth == 0)
-          compile_error(S->L->C, s->loc, "UnsupportedError", "break out of a prange loop is not supported");
-        break;
-      default: break;
-    }
-  }
-}
-
-/* a reduction variable may be read only by its own updates */
-static void check_reads(Scan *S, Node *n, Node *skip_self_of) {
-  if (n == NULL) return;
-  if (n->kind == ND_Name && n->slot >= 0 && S->kind[n->slot] == V_RED && n != skip_self_of)
-    compile_error(S->L->C, n->loc, "TypingError",
-                  "reduction variable '%s' cannot be read inside the prange loop (only updated)", n->name);
-  Node *kids[] = {n->value, n->test, n->iter, n->left, n->right, n->operand, n->func, n->slice, n->lower,
-                  n->upper, n->step, n->msg, n->exc, n->body_e, n->orelse_e};
-  for (size_t i = 0; i < lm_countof(kids); i++) check_reads(S, kids[i], NULL);
-  NodeList *lists[] = {&n->args, &n->elts, &n->keywords, &n->targets};
-  for (size_t i = 0; i < lm_countof(lists); i++)
-    for (int j = 0; j < lists[i]->len; j++) check_reads(S, lists[i]->items[j], NULL);
-}
-
-static void check_body_reads(Scan *S, NodeList *body) {
-  for (int i = 0; i < body->len; i++) {
-    Node *s = body->items[i];
-    Node *rest = NULL;
-    if (s->kind == ND_Assign && s->targets.len == 1 && s->targets.items[0]->kind == ND_Name &&
-        S->kind[s->targets.items[0]->slot] == V_RED && assign_class(s->value, s->targets.items[0]->name, &rest)) {
-      check_reads(S, rest, NULL);
-    } else if (s->kind == ND_AugAssign && s->target->kind == ND_Name && S->kind[s->target->slot] == V_RED) {
-      check_reads(S, s->value, NULL);
-    } else {
-      NodeList save_body = s->body, save_else = s->orelse;
-      Node *t = s->target;
-      if (s->kind == ND_For || s->kind == ND_AugAssign) s->target = NULL;
-      s->body.len = 0;
-      s->orelse.len = 0;
-      check_reads(S, s, NULL);
-      s->body = save_body;
-      s->orelse = save_else;
-      s->target = t;
-      check_body_reads(S, &s->body);
-      check_body_reads(S, &s->orelse);
-    }
-  }
-}
-
-/* Locals that only ever hold sizes (N = a.shape[0], n, m = a.shape,
-** n = len(a), a.size, non-negative literals) are non-negative: the outlined
-** body says so to LLVM, which then folds Python's floor-modulo by them into a
-** plain remainder and drops negative-index checks, as in the serial code. */
-static bool size_expr(Node *v) {
-  if (v->kind == ND_Constant) return v->ckind == CK_INT && v->ival >= 0;
-  if (v->kind == ND_Subscript && v->value->kind == ND_Attribute && strcmp(v->value->name, "shape") == 0) return true;
-  if (v->kind == ND_Attribute && (strcmp(v->name, "size") == 0 || strcmp(v->name, "ndim") == 0)) return true;
-  if (v->kind == ND_Call && v->func->kind == ND_Name && strcmp(v->func->name, "len") == 0) return true;
-  return false;
-}
-
-static void scan_sizes(NodeList *body, signed char *st) {
-  for (int i = 0; i < body->len; i++) {
-    Node *s = body->items[i];
-    if (s->kind == ND_Assign) {
-      for (int j = 0; j < s->targets.len; j++) {
-        Node *t = s->targets.items[j];
-        if (t->kind == ND_Name && t->slot >= 0) {
-          if (!size_expr(s->value)) st[t->slot] = -1;
-          else if (st[t->slot] == 0) st[t->slot] = 1;
-        } else if (t->kind == ND_Tuple) {
-          bool shape = s->value->kind == ND_Attribute && strcmp(s->value->name, "shape") == 0;
-          for (int k = 0; k < t->elts.len; k++) {
-            Node *e = t->elts.items[k];
-            if (e->kind != ND_Name || e->slot < 0) continue;
-            if (!shape) st[e->slot] = -1;
-            else if (st[e->slot] == 0) st[e->slot] = 1;
-          }
-        }
-      }
-    } else if (s->kind == ND_AugAssign || s->kind == ND_AnnAssign) {
-      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
-    } else if (s->kind == ND_For) {
-      if (s->target->kind == ND_Name && s->target->slot >= 0) st[s->target->slot] = -1;
-      scan_sizes(&s->body, st);
-      scan_sizes(&s->orelse, st);
-    } else if (s->kind == ND_While || s->kind == ND_If) {
-      scan_sizes(&s->body, st);
-      scan_sizes(&s->orelse, st);
-    }
-  }
-}
+#include "parfor.h"
 
 static void assume_sge0(Lower *L, LLVMValueRef v) {
   LLVMValueRef c = LLVMBuildICmp(L->b, LLVMIntSGE, v, LLVMConstNull(LLVMTypeOf(v)), "");
@@ -207,15 +22,16 @@ static bool nonneg_const(Node *n, int64_t *v) {
   return false;
 }
 
-static LLVMValueRef identity(Lower *L, Type *t, char op) {
+/* where a worker's partial starts (PAR_INIT_MIN: default) */
+static LLVMValueRef identity(Lower *L, Type *t, ParInit init) {
   LLVMTypeRef lt = lower_type(L, t);
   bool fl = ty_is_float(t);
-  switch (op) {
-    case '+': return LLVMConstNull(lt);
-    case '*': return fl ? LLVMConstReal(lt, 1) : LLVMConstInt(lt, 1, 0);
-    case 'm': return fl ? LLVMConstReal(lt, INFINITY)
-                        : ty_is_signed(t) ? LLVMConstInt(lt, (unsigned long long)INT64_MAX >> (64 - ty_bits(t)), 0)
-                                          : LLVMConstAllOnes(lt);
+  switch (init) {
+    case PAR_INIT_ZERO: return LLVMConstNull(lt);
+    case PAR_INIT_ONE: return fl ? LLVMConstReal(lt, 1) : LLVMConstInt(lt, 1, 0);
+    case PAR_INIT_MAX: return fl ? LLVMConstReal(lt, INFINITY)
+                                 : ty_is_signed(t) ? LLVMConstInt(lt, (unsigned long long)INT64_MAX >> (64 - ty_bits(t)), 0)
+                                                   : LLVMConstAllOnes(lt);
     default: return fl ? LLVMConstReal(lt, -INFINITY)
                        : ty_is_signed(t) ? LLVMConstInt(lt, ~((unsigned long long)INT64_MAX >> (64 - ty_bits(t))), 1)
                                          : LLVMConstNull(lt);
@@ -242,55 +58,20 @@ static LLVMValueRef rt_call(Lower *L, const char *name, LLVMTypeRef ret, LLVMTyp
   return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)np, "");
 }
 
-/* appends a line to the parallel diagnostics of this compilation */
-static void diag_line(Compile *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void diag_line(Compile *C, const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  if ((size_t)n >= sizeof line) n = sizeof line - 1;
-  char *buf = arena_alloc(C->A, C->pardiag_len + (size_t)n + 2);
-  if (C->pardiag_len) memcpy(buf, C->pardiag, C->pardiag_len);
-  memcpy(buf + C->pardiag_len, line, (size_t)n);
-  buf[C->pardiag_len + (size_t)n] = '\n';
-  C->pardiag = buf;
-  C->pardiag_len += (size_t)n + 1;
-  buf[C->pardiag_len] = '\0';
-}
-
-static const char *op_name(char op) {
-  return op == '+' ? "+" : op == '*' ? "*" : op == 'm' ? "min" : "max";
+/* the reduction of local i (a PAR_REDUCTION of p) */
+static const ParReduction *reduction(const ParLoop *p, int i) {
+  for (int r = 0; r < p->nred; r++)
+    if (p->reds[r].slot == i) return &p->reds[r];
+  LM_UNREACHABLE();
 }
 
 bool lower_prange(Lower *L, Node *s) {
   Compile *C = L->C;
   FuncSpec *spec = L->spec;
-  bool is_prange = s->aux && strcmp((const char *)s->aux, "numba.prange") == 0;
-  if (is_prange && !(spec->parallel && !L->in_parallel && L->refcount))
-    diag_line(C, "%s(): prange loop at line %d ran serially (%s)", spec->def->name, s->loc.line,
-              !spec->parallel ? "the function is not compiled with parallel=true"
-              : L->in_parallel ? "nested inside another prange loop" : "this target has no thread pool");
-  if (!(s->aux && strcmp((const char *)s->aux, "numba.prange") == 0)) return false;
-  if (!spec->parallel || L->in_parallel || !L->refcount) return false;
-  if (s->orelse.len) compile_error(C, s->loc, "UnsupportedError", "a prange loop cannot have an else clause");
+  ParLoop *P = parfor_find(spec, s);
+  if (P == NULL || P->serial) return false;
+  const unsigned char *role = P->role;
   int nl = spec->nlocals;
-  Scan S = {L, arena_alloc(C->A, (size_t)nl + 1), arena_alloc(C->A, (size_t)nl + 1)};
-  scan_body(&S, &s->body, 0);
-  S.kind[s->target->slot] = V_PRIVATE;
-  for (int i = 0; i < nl; i++)
-    if (S.kind[i] == V_RED && spec->locals[i].ty->kind != TY_SCALAR) S.kind[i] = V_PRIVATE;
-  check_body_reads(&S, &s->body);
-
-  diag_line(C, "%s(): prange loop at line %d runs in parallel on the thread pool", spec->def->name, s->loc.line);
-  for (int i = 0; i < nl; i++) {
-    if (S.kind[i] == V_RED)
-      diag_line(C, "  reduction: %s (%s, %s)", spec->locals[i].name, op_name(S.op[i]), spec->locals[i].ty->name);
-    else if (S.kind[i] == V_PRIVATE)
-      diag_line(C, "  private to each iteration: %s", spec->locals[i].name);
-  }
   LLVMContextRef ctx = L->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
   LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
@@ -304,14 +85,10 @@ bool lower_prange(Lower *L, Node *s) {
   ft[nl + 3] = i64;
   LLVMTypeRef ctxt = LLVMStructTypeInContext(ctx, ft, (unsigned)(nl + 4), 0);
   /* the reductions' partial values, one struct per worker */
-  int nred = 0;
-  int *reds = arena_alloc(C->A, sizeof(int) * (size_t)(nl + 1));
+  int nred = P->nred;
+  const ParReduction *reds = P->reds;
   LLVMTypeRef *rt = arena_alloc(C->A, sizeof(LLVMTypeRef) * (size_t)(nl + 1));
-  for (int i = 0; i < nl; i++)
-    if (S.kind[i] == V_RED) {
-      reds[nred] = i;
-      rt[nred++] = lower_type(L, spec->locals[i].ty);
-    }
+  for (int r = 0; r < nred; r++) rt[r] = lower_type(L, spec->locals[reds[r].slot].ty);
   LLVMTypeRef redt = LLVMStructTypeInContext(ctx, rt, (unsigned)nred, 0);
 
   /* ---- the outlined body ---- */
@@ -325,7 +102,6 @@ bool lower_prange(Lower *L, Node *s) {
 
   Lower Bw = *L, *B = &Bw;
   B->fn = bodyfn;
-  B->in_parallel = true;
   B->poison = NULL;
   B->loop = NULL;
   B->entry = lower_block(B, "entry");
@@ -341,23 +117,22 @@ bool lower_prange(Lower *L, Node *s) {
   B->status = LLVMBuildAlloca(B->b, i32, "status");
   LLVMBuildStore(B->b, lower_i32(B, 0), B->status);
   B->slots = arena_alloc(C->A, sizeof(LLVMValueRef) * (size_t)(nl + 1));
-  signed char *sizes = arena_alloc(C->A, (size_t)nl + 1);
-  scan_sizes(&spec->def->body, sizes);
+  const signed char *sizes = P->sizes;
   assume_sge0(B, LLVMGetParam(bodyfn, 1));  /* par_for's chunks start at 0 or later */
   for (int i = 0; i < nl; i++) {
     Type *t = spec->locals[i].ty;
     B->slots[i] = LLVMBuildAlloca(B->b, lower_type(B, t), spec->locals[i].name);
-    LLVMValueRef v = S.kind[i] == V_RED ? identity(B, t, S.op[i]) : LLVMBuildExtractValue(B->b, cv, (unsigned)i, "");
-    if (t->kind == TY_ARRAY && S.kind[i] == V_NONE) v = lower_restate_array(B, t, v);
-    if (S.kind[i] == V_NONE && sizes[i] == 1 && ty_is_int(t) && !spec->locals[i].is_param) assume_sge0(B, v);
-    if (S.kind[i] != V_RED) lower_incref(B, (Val){t, v, false});
+    LLVMValueRef v = role[i] == PAR_REDUCTION ? identity(B, t, reduction(P, i)->init)
+                                              : LLVMBuildExtractValue(B->b, cv, (unsigned)i, "");
+    if (t->kind == TY_ARRAY && role[i] == PAR_SHARED) v = lower_restate_array(B, t, v);
+    if (role[i] == PAR_SHARED && sizes[i] == 1 && ty_is_int(t) && !spec->locals[i].is_param) assume_sge0(B, v);
+    if (role[i] != PAR_REDUCTION) lower_incref(B, (Val){t, v, false});
     LLVMBuildStore(B->b, v, B->slots[i]);
   }
   /* prange(n) and constant bounds: known start and step keep i's range visible */
-  Node *itn = s->iter;
   int64_t cstart = 0, cstep = 1;
-  bool kstart = itn->args.len == 1 || nonneg_const(itn->args.items[0], &cstart);
-  bool kstep = itn->args.len < 3 || nonneg_const(itn->args.items[2], &cstep);
+  bool kstart = P->start == NULL || nonneg_const(P->start, &cstart);
+  bool kstep = P->step == NULL || nonneg_const(P->step, &cstep);
   LLVMValueRef start = kstart ? lower_i64(B, cstart) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 2, "");
   LLVMValueRef step = kstep && cstep > 0 ? lower_i64(B, cstep) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 3, "");
   LLVMValueRef ctr = LLVMBuildAlloca(B->b, i64, "k");
@@ -373,7 +148,7 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(B->b, lb);
   LLVMValueRef iv = kstart && kstep && cstep > 0 ? LLVMBuildNSWAdd(B->b, start, LLVMBuildNSWMul(B->b, k, step, ""), "i")
                                                 : LLVMBuildAdd(B->b, start, LLVMBuildMul(B->b, k, step, ""), "i");
-  LLVMBuildStore(B->b, iv, B->slots[s->target->slot]);
+  LLVMBuildStore(B->b, iv, B->slots[P->index]);
   LoopCtx lc = {done, latch, NULL};
   B->loop = &lc;
   lower_body(B, &s->body);
@@ -386,7 +161,7 @@ bool lower_prange(Lower *L, Node *s) {
     LLVMValueRef parts = LLVMBuildBitCast(B->b, LLVMBuildExtractValue(B->b, cv, (unsigned)nl, ""), LLVMPointerType(redt, 0), "");
     LLVMValueRef mine = LLVMBuildInBoundsGEP2(B->b, redt, parts, &worker, 1, "");
     for (int r = 0; r < nred; r++)
-      LLVMBuildStore(B->b, LLVMBuildLoad2(B->b, rt[r], B->slots[reds[r]], ""),
+      LLVMBuildStore(B->b, LLVMBuildLoad2(B->b, rt[r], B->slots[reds[r].slot], ""),
                      LLVMBuildStructGEP2(B->b, redt, mine, (unsigned)r, ""));
   }
   LLVMBuildBr(B->b, B->cleanup);
@@ -399,15 +174,14 @@ bool lower_prange(Lower *L, Node *s) {
 
   /* ---- the caller: range length, context, partials, par_for, combine ---- */
   LLVMPositionBuilderAtEnd(L->b, saved);
-  Node *it = s->iter;
   LLVMValueRef pstart = lower_i64(L, 0), pstop, pstep = lower_i64(L, 1);
-  if (it->args.len == 1) {
-    pstop = lower_cast(L, lower_expr(L, it->args.items[0]), ty_int64).v;
+  if (P->start == NULL) {
+    pstop = lower_cast(L, lower_expr(L, P->stop), ty_int64).v;
   } else {
-    pstart = lower_cast(L, lower_expr(L, it->args.items[0]), ty_int64).v;
-    pstop = lower_cast(L, lower_expr(L, it->args.items[1]), ty_int64).v;
-    if (it->args.len == 3) {
-      pstep = lower_cast(L, lower_expr(L, it->args.items[2]), ty_int64).v;
+    pstart = lower_cast(L, lower_expr(L, P->start), ty_int64).v;
+    pstop = lower_cast(L, lower_expr(L, P->stop), ty_int64).v;
+    if (P->step) {
+      pstep = lower_cast(L, lower_expr(L, P->step), ty_int64).v;
       lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, pstep, lower_i64(L, 0), ""), LMERR_VALUE,
                      "range() arg 3 must not be zero");
     }
@@ -448,7 +222,7 @@ bool lower_prange(Lower *L, Node *s) {
   if (nred) {
     LLVMValueRef pv = LLVMGetUndef(redt);
     for (int r = 0; r < nred; r++)
-      pv = LLVMBuildInsertValue(L->b, pv, identity(L, spec->locals[reds[r]].ty, S.op[reds[r]]), (unsigned)r, "");
+      pv = LLVMBuildInsertValue(L->b, pv, identity(L, spec->locals[reds[r].slot].ty, reds[r].init), (unsigned)r, "");
     LLVMBuildStore(L->b, pv, LLVMBuildInBoundsGEP2(L->b, redt, partarr, &wv, 1, ""));
   }
   LLVMBuildStore(L->b, LLVMBuildAdd(L->b, wv, lower_i64(L, 1), ""), w);
@@ -490,11 +264,11 @@ bool lower_prange(Lower *L, Node *s) {
     LLVMPositionBuilderAtEnd(L->b, cb);
     LLVMValueRef pp = LLVMBuildInBoundsGEP2(L->b, redt, partarr, &cw, 1, "");
     for (int r = 0; r < nred; r++) {
-      int i = reds[r];
+      int i = reds[r].slot;
       Type *t = spec->locals[i].ty;
       LLVMValueRef cur = LLVMBuildLoad2(L->b, rt[r], L->slots[i], "");
       LLVMValueRef part = LLVMBuildLoad2(L->b, rt[r], LLVMBuildStructGEP2(L->b, redt, pp, (unsigned)r, ""), "");
-      LLVMBuildStore(L->b, combine(L, t, S.op[i], cur, part), L->slots[i]);
+      LLVMBuildStore(L->b, combine(L, t, reds[r].op, cur, part), L->slots[i]);
     }
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, cw, lower_i64(L, 1), ""), w);
     LLVMBuildBr(L->b, ch);
@@ -503,6 +277,6 @@ bool lower_prange(Lower *L, Node *s) {
   lower_intrinsic(L, "llvm.stackrestore", NULL, 0, &sp, 1);
   if (L->poison == NULL) L->poison = arena_alloc(C->A, (size_t)nl + 1);
   for (int i = 0; i < nl; i++)
-    if (S.kind[i] == V_PRIVATE) L->poison[i] = 1;
+    if (role[i] == PAR_PRIVATE) L->poison[i] = 1;
   return true;
 }

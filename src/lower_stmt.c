@@ -23,7 +23,7 @@ static void store_local(Lower *L, int slot, Val v) {
 
 static void store_target(Lower *L, Node *t, Val v) {
   switch (t->kind) {
-    case ND_Name: store_local(L, t->slot, v); return;
+    case ND_Name: store_local(L, lower_ann(L, t)->slot, v); return;
     case ND_Tuple: case ND_List:
       for (int i = 0; i < t->elts.len; i++) {
         Val e = {v.ty->elems[i], LLVMBuildExtractValue(L->b, v.v, (unsigned)i, ""), false};
@@ -53,11 +53,11 @@ static void lower_assign(Lower *L, Node *s) {
 static void lower_augassign(Lower *L, Node *s) {
   Node *t = s->target;
   if (t->kind == ND_Name) {
-    Val cur = {L->spec->locals[t->slot].ty, LLVMBuildLoad2(L->b, lower_type(L, L->spec->locals[t->slot].ty), L->slots[t->slot], ""), false};
-    cur.ty = t->ty ? t->ty : cur.ty;
+    Val cur = {L->spec->locals[lower_ann(L, t)->slot].ty, LLVMBuildLoad2(L->b, lower_type(L, L->spec->locals[lower_ann(L, t)->slot].ty), L->slots[lower_ann(L, t)->slot], ""), false};
+    cur.ty = lower_ann(L, t)->ty ? lower_ann(L, t)->ty : cur.ty;
     Val rhs = lower_expr(L, s->value);
-    Val r = {s->ty, lower_binop(L, s->op, cur, rhs, s->ty, s->loc), false};
-    store_local(L, t->slot, r);
+    Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
+    store_local(L, lower_ann(L, t)->slot, r);
     return;
   }
   /* a[i] op= v: one address computation, load, op, store */
@@ -67,7 +67,7 @@ static void lower_augassign(Lower *L, Node *s) {
   Val cur = {ty_scalar(dt), lower_load_elem(L, dt, p), false};
   int mark = lower_hold(L, base);  /* the value and the operation may raise */
   Val rhs = lower_expr(L, s->value);
-  Val r = {s->ty, lower_binop(L, s->op, cur, rhs, s->ty, s->loc), false};
+  Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
   lower_unhold(L, mark);
   lower_store_elem(L, dt, p, lower_cast(L, r, ty_scalar(dt)).v);
   lower_release(L, base);
@@ -165,7 +165,7 @@ static void lower_for_range(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(L->b, body);
   /* start + k * step wraps only where the true value is in int64 anyway */
   LLVMValueRef i = unit ? c : LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, c, step, ""), "i");
-  store_local(L, s->target->slot, (Val){ty_int64, i, false});
+  store_local(L, lower_ann(L, s->target)->slot, (Val){ty_int64, i, false});
   LoopCtx lc = {end, latch, L->loop};
   L->loop = &lc;
   lower_body(L, &s->body);
@@ -187,9 +187,9 @@ static void lower_for_range(Lower *L, Node *s) {
 /* for x in array: rows of an N-d array, elements of a 1-d one; for x in tuple */
 static void lower_for_iter(Lower *L, Node *s) {
   Val seq = lower_expr(L, s->iter);
-  if (s->slot >= 0) {
+  if (lower_ann(L, s)->slot >= 0) {
     /* the loop's hidden local takes the reference (see infer_for) */
-    store_local(L, s->slot, seq);
+    store_local(L, lower_ann(L, s)->slot, seq);
     seq.owned = false;
   }
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
@@ -246,7 +246,7 @@ static void lower_for_iter(Lower *L, Node *s) {
         shape[k - 1] = lower_arr_shape(L, seq.v, k);
         strides[k - 1] = lower_arr_stride(L, seq.v, k);
       }
-      Type *rt = s->target->ty;
+      Type *rt = lower_ann(L, s->target)->ty;
       item = (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, seq.v), p, shape, strides), false};
     }
   }
@@ -288,9 +288,9 @@ static void lower_stmt(Lower *L, Node *s) {
     case ND_If: lower_if(L, s); break;
     case ND_While: lower_while(L, s); break;
     case ND_For:
-      if (lower_prange(L, s)) break;
-      if (s->aux && L->C->opt.lua && strcmp(s->aux, "range") == 0) lower_lua_for(L, s);  /* Lua's numeric for */
-      else if (s->aux) lower_for_range(L, s);  /* range()/prange(): infer marks the For */
+      if (L->C->target->prange && L->C->target->prange(L, s)) break;
+      if (lower_ann(L, s)->aux && L->C->opt.lua && strcmp(lower_ann(L, s)->aux, "range") == 0) lower_lua_for(L, s);  /* Lua's numeric for */
+      else if (lower_ann(L, s)->aux) lower_for_range(L, s);  /* range()/prange(): infer marks the For */
       else lower_for_iter(L, s);
       break;
     case ND_Return: lower_return(L, s->value); break;

@@ -16,7 +16,7 @@
 typedef struct Parser {
   lua_State *L;
   Arena *a;
-  Lexer X;        // token source; X.src is the arena copy used in messages
+  Lexer X;        // token source; X.src is the arena copy every position names
   Token tok;      // current token
   Token prev;     // last consumed token
   int depth;      // nesting of recursive rules and blocks, <= LM_MAXNEST
@@ -33,11 +33,11 @@ static void statement(Parser *P, NodeList *out);
 /* ---- errors ---------------------------------------------------------- */
 
 #define syntax_error(P, loc, ...) \
-  diag_error((P)->L, &(P)->X.src, (loc), "SyntaxError", __VA_ARGS__)
+  diag_error((P)->L, (P)->X.src, (loc), "SyntaxError", __VA_ARGS__)
 
 /* UnsupportedError: "<what> are not supported in compiled code" */
 static l_noret unsupported(Parser *P, Loc loc, const char *what) {
-  diag_error(P->L, &P->X.src, loc, "UnsupportedError",
+  diag_error(P->L, P->X.src, loc, "UnsupportedError",
              "%s are not supported in compiled code", what);
 }
 
@@ -957,7 +957,7 @@ Node *parse_source(lua_State *L, Arena *a, const Source *src) {
   P->L = L;
   P->a = a;
   lex_init(&P->X, L, a, src);
-  Loc start = {1, 0};
+  Loc start = {P->X.src, 1, 0};
   Node *m = node(P, ND_Module, start);
   advance(P);
   while (!check(P, TK_EOF)) statement(P, &m->body);

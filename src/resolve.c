@@ -7,7 +7,6 @@
 
 #include <lauxlib.h>
 
-#include "cache.h"
 #include "compile.h"
 #include "dispatch.h"
 #include "frontend.h"
@@ -155,19 +154,10 @@ static Node *import_device_def(Compile *C, int disp_idx, const char *name) {
   const void *key = lua_touserdata(L, disp_idx);
   for (int i = 0; i < C->nimports; i++)
     if (C->imports[i].disp == key) return C->imports[i].def;
+  lua_getiuservalue(L, disp_idx, DISP_UV_CHUNK);
   lua_getiuservalue(L, disp_idx, DISP_UV_SOURCE);
-  Source src = {C->src.chunk, NULL, 0};
-  Node *mod;
-  if (lua_type(L, -1) == LUA_TSTRING) {
-    size_t len;
-    const char *text = lua_tolstring(L, -1, &len);
-    src.text = arena_strndup(C->A, text, len);
-    src.len = len;
-    mod = parse_source(L, C->A, &src);
-  } else {
-    mod = ast_from_lua(L, lua_absindex(L, -1), C->A, &src);
-  }
-  lua_pop(L, 1);
+  Node *mod = frontend_load(L, C->A, -1, lua_tostring(L, -2));  /* its own chunk and text */
+  lua_pop(L, 2);
   for (int i = 0; i < mod->body.len; i++) {
     Node *st = mod->body.items[i];
     if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) {
@@ -244,8 +234,8 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     if (!lua_isnil(C->L, -1)) {
       const char *tn = luaL_typename(C->L, -1);
       if (sym_from_lua(C, &s)) {
-        cache_note_value(C, name, &s);  /* a frozen value is part of the cache key */
-        if (s.kind == SYM_DISPATCHER) cache_note_dispatcher(C, name, &s);
+        C->hooks->note_value(C, name, &s);  /* a frozen value is part of the cache key */
+        if (s.kind == SYM_DISPATCHER) C->hooks->note_dispatcher(C, name, &s);
         return s;
       }
       compile_error(C, loc, "TypingError",
@@ -254,7 +244,7 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     }
     lua_pop(C->L, 1);
   }
-  cache_note_absent(C, name);  /* the index checks it stays absent (cachefile.h) */
+  C->hooks->note_absent(C, name);  /* the index checks it stays absent (cachefile.h) */
   int dt = qname_dtype(name);
   if (dt >= 0) {
     s.kind = SYM_DTYPE;

@@ -20,4 +20,5 @@ const Target target_cpu = {
     .name = "cpu",
     .refcount = true,
     .math_call = cpu_math,
+    .prange = lower_prange,
 };

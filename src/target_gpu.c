@@ -130,7 +130,7 @@ static Val atomic(Lower *L, Node *n, CallInfo *ci) {
 
 /* cuda.shared.array: a block-wide global in address space 3; cuda.local.array: a per-thread alloca */
 static Val static_array(Lower *L, Node *n, CallInfo *ci, bool shared) {
-  Type *t = n->ty;
+  Type *t = lower_ann(L, n)->ty;
   int64_t count = 1;
   for (int k = 0; k < ci->ndims; k++) count *= ci->dims[k];
   LLVMTypeRef et = lower_mem_type(L, ci->dt);
@@ -172,9 +172,9 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
                          : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, sreg32(L, "ctaid", a), ntid, ""), sreg32(L, "tid", a), "");
     }
     if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
-    LLVMValueRef t = LLVMGetUndef(lower_type(L, n->ty));
+    LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
     for (int k = 0; k < ci->ndims; k++) t = LLVMBuildInsertValue(L->b, t, v[k], (unsigned)k, "");
-    return (Val){n->ty, t, false};
+    return (Val){lower_ann(L, n)->ty, t, false};
   }
   if (strcmp(q, "syncthreads") == 0) { barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none; }
   if (strcmp(q, "threadfence") == 0) { barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none; }

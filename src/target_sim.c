@@ -93,7 +93,7 @@ static Val shared_array(Lower *L, Node *n, CallInfo *ci) {
     strides[k] = lower_i64(L, s);
     s *= ci->dims[k];
   }
-  return (Val){n->ty, lower_arr_make(L, n->ty, LLVMConstNull(i8p), data, shape, strides), false};
+  return (Val){lower_ann(L, n)->ty, lower_arr_make(L, lower_ann(L, n)->ty, LLVMConstNull(i8p), data, shape, strides), false};
 }
 
 /* adds a cuda.local.array's bytes to the module's count */
@@ -123,9 +123,9 @@ static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
                                         reg(L, SIMCTX_TID + k), "");
     }
     if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
-    LLVMValueRef t = LLVMGetUndef(lower_type(L, n->ty));
+    LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
     for (int k = 0; k < ci->ndims; k++) t = LLVMBuildInsertValue(L->b, t, v[k], (unsigned)k, "");
-    return (Val){n->ty, t, false};
+    return (Val){lower_ann(L, n)->ty, t, false};
   }
   if (strcmp(q, "syncthreads") == 0) {
     call_rt(L, "simrun_barrier", NULL, 0);

@@ -225,4 +225,41 @@ f(): prange loop at line 8 ran serially (nested inside another prange loop)
     assert.are.equal("f(): prange loop at line 3 ran serially (the function is not compiled with parallel=true)\n",
       f:parallel_diagnostics())
   end)
+
+  -- the parfor pass keeps its records per specialization: g is typed twice
+  -- on one shared tree, and each of its loops is described with its own types
+  it("describes each specialization's loops, a min reduction over prange(start, stop, step)", function()
+    local f = lumba.njit { parallel = true, name = "f" } [[
+def g(a):
+    s = 0
+    for i in prange(a.shape[0]):
+        s += a[i]
+    return s
+
+def f(a, b):
+    lo = 10.0
+    for i in prange(2, b.shape[0], 2):
+        lo = min(lo, b[i])
+        for k in range(3):
+            for j in prange(k):
+                b[i] += j
+    return g(a) + g(b) + lo
+]]
+    -- b[2], b[4], b[6] and b[8] gain 1 each (j = 0, 1 when k = 2) after lo has taken the smallest, 2
+    assert.are.equal(45 + 49 + 2.0, f(lumba.arange(10, "int64"), lumba.arange(10, "float64")))
+    assert.are.equal([[
+g(): prange loop at line 3 runs in parallel on the thread pool
+  reduction: s (+, float64)
+  private to each iteration: i
+g(): prange loop at line 3 runs in parallel on the thread pool
+  reduction: s (+, int64)
+  private to each iteration: i
+f(): prange loop at line 9 runs in parallel on the thread pool
+  reduction: lo (min, float64)
+  private to each iteration: i
+  private to each iteration: k
+  private to each iteration: j
+f(): prange loop at line 12 ran serially (nested inside another prange loop)
+]], f:parallel_diagnostics())
+  end)
 end)

@@ -1089,7 +1089,14 @@ end
 
 -- ---------------------------------------------------------------- the API
 
--- where the function's text is: the text, the chunk name for messages
+-- the message for a function whose text lumba cannot read
+local function unavailable(why)
+  error(("lumba: the source of this function is not available (%s): compile functions " ..
+    "loaded from files or from source strings, not stripped bytecode"):format(why), 0)
+end
+
+-- where the function's text is: the text, the chunk name for messages, the
+-- debug info, and whether the text is the chunk string itself (load(s))
 local function function_source(fn)
   local info = debug.getinfo(fn, "Su")
   if info.what == "C" then
@@ -1108,11 +1115,9 @@ local function function_source(fn)
     return text, path, info
   end
   if src:sub(1, 1) == "=" then
-    error(("lumba: the source of this function is not available (%s): compile functions " ..
-      "loaded from files or from source strings, not stripped bytecode"):format(
-      src == "=?" and "stripped bytecode?" or "chunk named '" .. src:sub(2) .. "'"), 0)
+    unavailable(src == "=?" and "stripped bytecode?" or "chunk named '" .. src:sub(2) .. "'")
   end
-  return src, info.short_src, info
+  return src, info.short_src, info, true
 end
 
 -- the byte offset where line n starts
@@ -1128,11 +1133,16 @@ end
 
 -- translate(fn, opts, lumba) → AST, options for the dispatcher, globals
 function M.translate(fn, opts, lumba)
-  local text, chunk, info = function_source(fn)
+  local text, chunk, info, loaded = function_source(fn)
   local S = { text = text, chunk = chunk }
   local first, last = info.linedefined, info.lastlinedefined
+  -- load(s, name) keeps the name where load(s) keeps the text: the text is gone
+  local function missing(fmt)
+    if loaded and not text:find("\n", 1, true) then unavailable("chunk named '" .. text .. "'") end
+    error(fmt:format(chunk, first), 0)
+  end
   local start = line_offset(text, first)
-  if not start then error(("lumba: the source file %s has no line %d (was it changed?)"):format(chunk, first), 0) end
+  if not start then missing("lumba: the source file %s has no line %d (was it changed?)") end
   local get = X.lexer(S, start, first)
   -- the parameter names Lua knows
   local want = {}
@@ -1154,9 +1164,7 @@ function M.translate(fn, opts, lumba)
     end
     i = i + 1
   end
-  if #found == 0 then
-    error(("lumba: cannot find the source of the function defined at %s:%d (was the file changed?)"):format(chunk, first), 0)
-  end
+  if #found == 0 then missing("lumba: cannot find the source of the function defined at %s:%d (was the file changed?)") end
   if #found > 1 then
     error(("lumba: several functions with the same parameters are defined on %s:%d; put each on its own line")
       :format(chunk, first), 0)
