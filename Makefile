@@ -42,7 +42,8 @@ NVPTX_LLVM_LIBS := $(LLVM_LIBS)
 endif
 OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC $(WARN) $(CFLAGS) \
+# hidden by default: each .so exports only what LUMBA_API marks (src/lm.h)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
              $(LUA_INC) $(LLVM_CFLAGS) $(LLVM_PRIVATE) $(EXTRA_CFLAGS)
 LDLIBS = $(LLVM_LIBS) -lomp -lpthread -ldl -lm
 CORE_LIBS = -lpthread -ldl -lm
@@ -52,11 +53,19 @@ CORE_LIBS = -lpthread -ldl -lm
 OMP_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 
 BUILD ?= build
-SRCS := $(wildcard src/*.c)
+# build/obj: one object per file, each name defined once (what tools such as
+# /work/tools/scc.py read); build/glue: the libraries' forwarders to core
+# (core_api_calls.c, the same names again) and the C tests' table pointer
+GLUE_SRCS = src/core_api_calls.c
+SRCS := $(filter-out $(GLUE_SRCS),$(wildcard src/*.c))
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+GLUE = $(BUILD)/glue/core_api_calls.o
 # Two shared objects: core.so loads fast at require; backend.so holds what
 # needs LLVM or libomp and is opened at the first compilation (src/backend.h).
-BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/builtins.c src/compile.c src/pipeline.c src/parfor.c src/resolve.c \
+# A new file of the compiler (what runs at compilation, or needs LLVM) goes in
+# BACKEND_SRCS, by a wildcard below or by name; every other file is core's.
+BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/builtins.c src/compile.c src/pipeline.c \
+  src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c \
   src/simrun.c src/cudasim.c
 BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)
@@ -69,31 +78,72 @@ NVPTX = $(BUILD)/lumba/nvptx.so
 .PHONY: all test check-c example install uninstall asan tsan clean bench bench-gpu
 all: $(MODULE) $(BACKEND) $(NVPTX)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
+define compile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(1) -c -o $@ $<
+endef
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*.def)
+	$(call compile)
+$(BUILD)/glue/%.o: src/%.c $(wildcard src/*.h src/*.def)
+	$(call compile)
 
 $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 
-# core.so exports its internal API to backend.so (which links against it);
-# backend.so exports only its table (lumba_backend_table)
+# backend.so and nvptx.so call core.so through the table core hands them
+# (src/core_api.h): their objects call core's functions by name (hidden
+# forwarders, core_api_calls.c; one section each, so that a library keeps
+# only those it calls) and read core's objects through the table.
+$(BACKEND_OBJS) $(NVPTX_OBJS) $(GLUE): ALL_CFLAGS += -DCORE_API_CLIENT -include src/core_api.h
+$(GLUE): ALL_CFLAGS += -ffunction-sections
+
+# No library calls into another but through its table. Not -z defs: the
+# lua_* functions come from the host program (linking liblua would load a
+# second Lua into a host that has Lua built in). Instead the build fails
+# when a library's undefined symbols name a function of the other's objects:
+# $(call no_calls_into,library,the other's objects,the other's name,what to do)
+define no_calls_into
+	@nm -g --defined-only $(2) | awk 'NF == 3 {print $$3}' | sort -u > $(1).theirs; \
+	used=$$(nm -D --undefined-only $(1) | awk '$$1 == "U" {print $$2}' | grep -Fx -f $(1).theirs | tr '\n' ' '); \
+	rm -f $(1).theirs; \
+	if [ -n "$$used" ]; then echo "$(1) calls $(3)'s $$used(hidden there): $(4)" >&2; rm -f $(1); exit 1; fi
+endef
+
+# core.so exports only luaopen_lumba_core and lumba.h's functions;
+# backend.so and nvptx.so only their entry points (the .map files)
 $(MODULE): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,core.so $(EXTRA_LDFLAGS) -o $@ $(CORE_OBJS) $(CORE_LIBS)
 
-$(BACKEND): $(BACKEND_OBJS) $(MODULE) src/backend.map
-	$(CC) -shared -Wl,--version-script=src/backend.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) \
-	  -L$(BUILD)/lumba -l:core.so $(LDLIBS)
+CORE_API_FIX = add a row for each to src/core_api.def (or, if its file belongs to the compiler, list the file in BACKEND_SRCS)
+BACKEND_API_FIX = call it through struct Backend (src/backend.h), or list the caller's file in BACKEND_SRCS, or drop its row from src/core_api.def if its file moved to the backend
+$(BACKEND): $(BACKEND_OBJS) $(GLUE) $(MODULE) src/backend.map
+	$(CC) -shared -Wl,--version-script=src/backend.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(BACKEND_OBJS) $(GLUE) $(LDLIBS)
+	$(call no_calls_into,$@,$(CORE_OBJS),core.so,$(CORE_API_FIX))
+	$(call no_calls_into,$(MODULE),$(BACKEND_OBJS),backend.so,$(BACKEND_API_FIX))
 
-$(NVPTX): $(NVPTX_OBJS) $(MODULE) src/nvptx.map
-	$(CC) -shared -Wl,--version-script=src/nvptx.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(NVPTX_OBJS) \
-	  -L$(BUILD)/lumba -l:core.so $(NVPTX_LLVM_LIBS) -lpthread -lm
+$(NVPTX): $(NVPTX_OBJS) $(GLUE) $(MODULE) src/nvptx.map
+	$(CC) -shared -Wl,--version-script=src/nvptx.map $(LD_RELR) $(EXTRA_LDFLAGS) -o $@ $(NVPTX_OBJS) $(GLUE) \
+	  $(NVPTX_LLVM_LIBS) -lpthread -lm
+	$(call no_calls_into,$@,$(CORE_OBJS),core.so,$(CORE_API_FIX))
+
+# core's objects for programs that call its internals, hidden in core.so
+# (the fuzz targets: the linker takes only the members they need)
+CORE_ARCHIVE = $(BUILD)/lumba-core.a
+$(CORE_ARCHIVE): $(filter-out $(BUILD)/obj/module.o $(BUILD)/obj/core_api.o,$(CORE_OBJS))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# core's table for a program linking core's and backend's objects together
+# (the C unit tests): backend code reads core's objects through it
+$(BUILD)/glue/core_api_static.o: src/core_api.c $(wildcard src/*.h src/*.def)
+	$(call compile,-DCORE_API_STATIC)
 
 # C unit tests: the parts that need no Lua state
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
-$(BUILD)/ctest/%: tests/c/%.c $(OBJS)
+CTEST_OBJS = $(filter-out $(BUILD)/obj/module.o $(BUILD)/obj/core_api.o,$(OBJS)) $(BUILD)/glue/core_api_static.o
+$(BUILD)/ctest/%: tests/c/%.c $(CTEST_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(filter-out $(BUILD)/obj/module.o,$(OBJS)) \
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CTEST_OBJS) \
 	  $(EXTRA_LDFLAGS) $(LDLIBS) -llua5.4
 
 check-c: $(CTESTS)
@@ -178,10 +228,13 @@ FUZZ_ENV = ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 UBSAN_OPTIONS
 fuzz-lib:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" EXTRA_LDFLAGS="$(FUZZ_SAN)" \
-	  $(FUZZ_BUILD)/lumba/core.so $(FUZZ_BUILD)/lumba/backend.so $(FUZZ_BUILD)/lumba/nvptx.so
+	  $(FUZZ_BUILD)/lumba/core.so $(FUZZ_BUILD)/lumba/backend.so $(FUZZ_BUILD)/lumba/nvptx.so \
+	  $(FUZZ_BUILD)/lumba-core.a
+# a target calls core's internals (parse_source, sha256, objload_load) from
+# lumba-core.a, and lumba's Lua API from core.so
 $(FUZZ_BUILD)/%: tests/fuzz/%.c tests/fuzz/fuzz.h fuzz-lib
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer $(LUA_INC) -Isrc -o $@ $< \
-	  $(FUZZ_BUILD)/obj/sha256.o -L$(FUZZ_BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lm
+	  $(FUZZ_BUILD)/lumba-core.a -L$(FUZZ_BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lm
 fuzz: $(FUZZ_TARGETS)
 fuzz-smoke: fuzz
 	@for t in $(FUZZ_TARGETS); do n=$$(basename $$t); mkdir -p $(FUZZ_BUILD)/corpus/$$n; \

@@ -3,6 +3,7 @@
 */
 #include "backend.h"
 #include "cache.h"
+#include "core_api.h"
 #include "cudasim.h"
 #include "jit_cpu.h"
 #include "nvvm.h"
@@ -30,6 +31,7 @@ static const Backend backend = {
     .cudasim_launch = cudasim_launch,
 };
 
-const Backend *lumba_backend_table(void) {
+const Backend *lumba_backend_table(const CoreApi *core) {
+  core_api = core;  // set once: backend_load.c calls this under pthread_once
   return &backend;
 }

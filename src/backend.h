@@ -4,8 +4,10 @@
 ** fast; backend.so holds everything that needs LLVM or the OpenMP runtime
 ** (inference, lowering, the JIT, prange, the cache) and is opened at the
 ** first compilation, so `require "lumba"` does not pay for loading LLVM.
-** backend.so links against core.so and calls it directly; core.so reaches
-** backend.so only through this table.
+** Each side reaches the other only through a table: core.so calls
+** backend.so through struct Backend (below), backend.so calls core.so
+** through struct CoreApi (core_api.h), which core.so hands to the entry
+** point. Neither exports more than its entry point and the public API.
 */
 #ifndef backend_h
 #define backend_h
@@ -17,6 +19,7 @@
 
 #include "compile.h"
 
+struct CoreApi;
 struct CudaState;
 struct SimKernel;
 
@@ -49,12 +52,22 @@ typedef int (*NvptxCompile)(const char *ir, size_t len, int cc_major, int cc_min
                             const char *libdevice_path, char **ptx, char **log);
 NvptxCompile backend_nvptx(lua_State *L);
 
+/* core: the table the libraries get when they are opened (core_api.h).
+** luaopen_lumba_core passes it, before anything may load them: the loader
+** itself refers to no area of core (they all call it). */
+void backend_init(const struct CoreApi *core);
+
 /* core: start loading the backend on a background thread (luaopen) */
 void backend_preload(void);
 /* core: wait until no loading is in progress (before core.so may be unloaded) */
 void backend_quiesce(void);
 
-/* backend.so's only entry point */
-LUMBA_API const Backend *lumba_backend_table(void);
+/* backend.so's only entry point: its table, given core's (kept for the
+** library's calls into core.so, core_api.h) */
+LUMBA_API const Backend *lumba_backend_table(const struct CoreApi *core);
+
+/* nvptx.so's only entry point: its PTX compiler (nvvm_compile_llvm), given
+** core's table */
+LUMBA_API NvptxCompile lumba_nvptx_compiler(const struct CoreApi *core);
 
 #endif

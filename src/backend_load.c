@@ -5,6 +5,7 @@
 */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,19 +13,41 @@
 #include <lauxlib.h>
 
 #include "backend.h"
+#include "core_api.h"
+
+/* the libraries' entry points: each takes core's table (core_api.h) */
+typedef const Backend *(*BackendEntry)(const CoreApi *core);
+typedef NvptxCompile (*NvptxEntry)(const CoreApi *core);
+
+/* core's table (core_api.c), stored by every luaopen_lumba_core: always the
+** same address, so states opened at once on several threads store the same
+** value (atomically: no data race), before any of them can load a library */
+static _Atomic(const CoreApi *) core_table;
+
+void backend_init(const CoreApi *core) {
+  atomic_store_explicit(&core_table, core, memory_order_relaxed);
+}
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const Backend *table;  /* set once by load_once, then only read */
 static char why[8192];
 
 /* dlopens name from the directory of this core.so, its symbols local; NULL
-** and the reason in why_out */
+** and the reason in why_out. From then on core.so stays loaded (Lua's
+** dlclose leaves it mapped): the libraries are never closed and keep
+** core's table, and the loading thread may still be returning through this
+** file when the state that started it closes. */
 static void *open_sibling(const char *name, char *path, size_t pathsize, char *why_out, size_t whysize) {
+  if (atomic_load_explicit(&core_table, memory_order_relaxed) == NULL) {
+    snprintf(why_out, whysize, "luaopen_lumba_core has not run");  // a host calling core's internals
+    return NULL;
+  }
   Dl_info info;
   if (!dladdr((void *)backend_get, &info) || info.dli_fname == NULL) {
     snprintf(why_out, whysize, "cannot locate lumba's core module");
     return NULL;
   }
+  dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
   snprintf(path, pathsize, "%s", info.dli_fname);
   char *slash = strrchr(path, '/');
   size_t dir = slash ? (size_t)(slash - path + 1) : 0;
@@ -38,12 +61,12 @@ static void load_once(void) {
   char path[4096];
   void *h = open_sibling("backend.so", path, sizeof path, why, sizeof why);
   if (h == NULL) return;
-  const Backend *(*entry)(void) = (const Backend *(*)(void))dlsym(h, "lumba_backend_table");
+  BackendEntry entry = (BackendEntry)dlsym(h, "lumba_backend_table");
   if (entry == NULL) {
     snprintf(why, sizeof why, "%s has no lumba_backend_table", path);
     return;
   }
-  table = entry();
+  table = entry(atomic_load_explicit(&core_table, memory_order_relaxed));
 }
 
 /* ---- loading in the background ----
@@ -109,8 +132,12 @@ static void nvptx_load(void) {
   char path[4096];
   void *h = open_sibling("nvptx.so", path, sizeof path, nvptx_why, sizeof nvptx_why);
   if (h == NULL) return;
-  nvptx_fn = (NvptxCompile)dlsym(h, "nvvm_compile_llvm");
-  if (nvptx_fn == NULL) snprintf(nvptx_why, sizeof nvptx_why, "%s has no nvvm_compile_llvm", path);
+  NvptxEntry entry = (NvptxEntry)dlsym(h, "lumba_nvptx_compiler");
+  if (entry == NULL) {
+    snprintf(nvptx_why, sizeof nvptx_why, "%s has no lumba_nvptx_compiler", path);
+    return;
+  }
+  nvptx_fn = entry(atomic_load_explicit(&core_table, memory_order_relaxed));
 }
 
 NvptxCompile backend_nvptx(lua_State *L) {

@@ -14,14 +14,16 @@
 #define OBJMODE NULL
 
 const Builtin builtin_entries[BI__COUNT] = {
-#define ENTRY(id, mod, mem, k, fam, tgt, l, h, kw, om, v) \
-  [BI_##id] = {.name = mod mem, .member = mem, .kind = k, .family = #fam, .target = BT_##tgt, \
+/* the id is pasted in the row macros, before an argument such as `bool`
+** could expand (stdbool.h's bool is a macro where the header is included) */
+#define ENTRY(bi, mod, mem, k, fam, tgt, l, h, kw, om, v) \
+  [bi] = {.name = mod mem, .member = mem, .kind = k, .family = #fam, .target = BT_##tgt, \
                .lo = l, .hi = h, .keywords = kw, .objmode = om, .value = v},
-#define FUNC(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) ENTRY(id, mod, mem, BK_FUNC, fam, tgt, l, h, kw, om, 0)
-#define METHOD(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) ENTRY(id, mod, mem, BK_METHOD, fam, tgt, l, h, kw, om, 0)
-#define ATTR(id, mod, mem, fam, inf, low, tgt, om) ENTRY(id, mod, mem, BK_ATTR, fam, tgt, 0, 0, NULL, om, 0)
-#define MATH(id, mod, mem, base, arity, res, intr) ENTRY(id, mod, mem, BK_FUNC, math, ANY, arity, arity, NULL, NULL, 0)
-#define CONST(id, mod, mem, v) ENTRY(id, mod, mem, BK_CONST, math, ANY, 0, 0, NULL, NULL, v)
+#define FUNC(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) ENTRY(BI_##id, mod, mem, BK_FUNC, fam, tgt, l, h, kw, om, 0)
+#define METHOD(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) ENTRY(BI_##id, mod, mem, BK_METHOD, fam, tgt, l, h, kw, om, 0)
+#define ATTR(id, mod, mem, fam, inf, low, tgt, om) ENTRY(BI_##id, mod, mem, BK_ATTR, fam, tgt, 0, 0, NULL, om, 0)
+#define MATH(id, mod, mem, base, arity, res, intr) ENTRY(BI_##id, mod, mem, BK_FUNC, math, ANY, arity, arity, NULL, NULL, 0)
+#define CONST(id, mod, mem, v) ENTRY(BI_##id, mod, mem, BK_CONST, math, ANY, 0, 0, NULL, NULL, v)
 #include "builtins.def"
 #undef ENTRY
 };

@@ -22,7 +22,9 @@
 #define LM_UNLIKELY(x) (x)
 #endif
 
-/* only luaopen_lumba_core and lumba_* are visible outside the .so */
+/* everything is compiled -fvisibility=hidden: only what this marks is
+** visible outside its .so (luaopen_lumba_core, lumba.h's functions, the
+** entry points of backend.so and nvptx.so; tests/exports_spec.lua) */
 #define LUMBA_API __attribute__((visibility("default")))
 
 #define LM_VERSION "0.1.0"

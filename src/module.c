@@ -1,12 +1,15 @@
 /*
 ** module.c — luaopen_lumba_core: one registration place. Each area adds
-** its functions to the module table through its *_open(L).
+** its functions to the module table through its *_open(L), and core's
+** table for backend.so and nvptx.so (core_api.h) goes to their loader.
 */
 #include <lauxlib.h>
 #include <lua.h>
 
 #include "array.h"
+#include "backend.h"
 #include "builtins.h"
+#include "core_api.h"
 #include "cudadrv.h"
 #include "dispatch.h"
 #include "compile.h"
@@ -16,6 +19,7 @@
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
 int luaopen_lumba_core(lua_State *L) {
+  backend_init(&core_api_table);  // before state_open starts loading the backend
   lua_newtable(L);
   lua_pushliteral(L, LM_VERSION);
   lua_setfield(L, -2, "version");

@@ -17,6 +17,8 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <llvm/Config/llvm-config.h>
 
+#include "backend.h"
+#include "core_api.h"
 #include "lm.h"
 #include "nvvm.h"
 
@@ -180,4 +182,10 @@ int nvvm_compile_llvm(const char *ir, size_t len, int cc_major, int cc_minor, bo
   LLVMContextDispose(ctx);
   free(nvvm_buf_take(&diag));
   return *log ? -1 : 0;
+}
+
+/* the entry point: nvptx.so calls core.so (nvvm_buf_*) through its table */
+NvptxCompile lumba_nvptx_compiler(const CoreApi *core) {
+  core_api = core;  // set once: backend_load.c calls this under pthread_once
+  return nvvm_compile_llvm;
 }
