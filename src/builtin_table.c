@@ -1,7 +1,7 @@
 /*
 ** builtin_table.c — the one place that knows the families' hooks: the
 ** table of BuiltinHooks by id, assembled from builtins.def. The driver
-** (compile.c) hands it to each compilation as Compile.builtins; nothing
+** (pipeline.c) hands it to each compilation as Compile.builtins; nothing
 ** else refers to it, so the generic typing and lowering never depend on
 ** the family files (which depend on them).
 */

@@ -108,7 +108,8 @@ static inline const Ann *spec_ann(const FuncSpec *spec, const Node *n) {
 }
 
 /* Every field that changes the generated code must also be hashed by
-** cache_key (cache.c), or two different compilations would share a key. */
+** cachekey_options (cachekey.c), which the content key (cache_key) and the
+** pre-key both call, or two different compilations would share a key. */
 typedef struct Options {
   bool boundscheck;
   bool error_model_numpy;    // float division by zero gives inf/nan

@@ -238,3 +238,158 @@ describe("docs", function()
     assert(#ok == 0, "broken links: " .. table.concat(ok, ", "))
   end)
 end)
+
+-- docs/internals.md, the map of the sources: it names every file of src/
+-- and lua/lumba/, with the library the Makefile builds it into, and every
+-- file, function, field and table it cites exists.
+describe("docs/internals.md", function()
+  local page = pages["internals.md"] or ""
+  local inline = page:gsub("\n```.-\n```", "")  -- the text outside code blocks
+  local blocks = {}
+  for b in page:gmatch("\n```[^\n]*\n(.-)\n```") do blocks[#blocks + 1] = b end
+
+  -- what names are looked for in: the C sources, the Lua module, the Makefile
+  local corpus = {}
+  for _, path in ipairs(ls("src/* lua/lumba/*.lua Makefile")) do corpus[#corpus + 1] = read(path) end
+  corpus = table.concat(corpus, "\n")
+  local function defined(word) return corpus:find("%f[%w_]" .. word .. "%f[^%w_]") ~= nil end
+  -- the body of struct name, or nil
+  local function struct_body(name)
+    return corpus:match("struct " .. name .. " {(.-)\n}")
+  end
+  local function exists(path)
+    local f = io.open(path, "rb")
+    if f then f:close() end
+    return f ~= nil
+  end
+
+  it("is linked from docs/README.md and README.md", function()
+    assert.is_true(#page > 0, "docs/internals.md is missing")
+    assert.truthy(pages["README.md"]:find("(internals.md)", 1, true), "docs/README.md does not link internals.md")
+    assert.truthy(read("README.md"):find("(docs/internals.md)", 1, true), "README.md does not link docs/internals.md")
+  end)
+
+  it("names every file of src/ and lua/lumba/", function()
+    local missing = {}
+    for _, path in ipairs(ls("src/* lua/lumba/*.lua")) do
+      if not page:find("`" .. path .. "`", 1, true) then missing[#missing + 1] = path end
+    end
+    assert.is_true(#ls("src/*") >= 100)
+    assert(#missing == 0, "not in docs/internals.md: " .. table.concat(missing, ", "))
+  end)
+
+  it("cites only files that exist", function()
+    local broken, n = {}, 0
+    for path in page:gmatch("%f[%w_/.]((%a+)/[%w_./*<>]+)") do
+      local top = path:match("^(%a+)/")
+      if (top == "src" or top == "lua" or top == "tests" or top == "docs") and not path:find("[<*]") then
+        path = path:gsub("[.]+$", "")
+        n = n + 1
+        if not exists(path) then broken[#broken + 1] = path end
+      end
+    end
+    -- file names and globs without their directory: `parse.c`, `lower*.c`
+    for span in inline:gmatch("`([^`\n]+)`") do
+      if span:match("^[%w_*]+%.[chdlm][%a]*$") and (span:match("%.[ch]$") or span:match("%.def$")
+          or span:match("%.map$") or span:match("%.lua$")) then
+        n = n + 1
+        local glob = span:gsub("%*", "[%%w_]*")
+        local found = false
+        for _, path in ipairs(ls("src/* lua/lumba/*.lua")) do
+          local name = path:match("[^/]+$")
+          if name:match("^" .. glob:gsub("%.", "%%.") .. "$") then found = true end
+        end
+        if not found then broken[#broken + 1] = span end
+      end
+    end
+    assert.is_true(n >= 150, "the scan found only " .. n .. " file names")
+    assert(#broken == 0, "no such file: " .. table.concat(broken, ", "))
+  end)
+
+  it("cites only names that exist in the sources", function()
+    local missing, n = {}, 0
+    local function check(word)
+      n = n + 1
+      if not defined(word) then missing[#missing + 1] = word end
+    end
+    local function check_field(s, field)
+      n = n + 1
+      local body = struct_body(s)
+      if not (body and body:find("%f[%w_]" .. field .. "%f[^%w_]")) then missing[#missing + 1] = s .. "." .. field end
+    end
+    for span in inline:gmatch("`([^`\n]+)`") do
+      local s = span:gsub("%(%)$", ""):gsub("%[%]$", "")
+      if s:match("^[%a_][%w_]*$") then
+        check(s)
+      elseif s:match("^[%a_][%w_]*%(") then               -- a call: compile_error(C, ...)
+        check(s:match("^[%a_][%w_]*"))
+      elseif s:match("^%u[%w_]*%.[%a_][%w_]*$") then      -- a field: Compile.hooks
+        check_field(s:match("^(%u[%w_]*)%.([%a_][%w_]*)$"))
+      elseif s:match("^[%a_][%w_]*%->[%a_][%w_>%-]*$") then  -- C->hooks->callee
+        for w in s:gmatch("[%a_][%w_]*") do check(w) end
+      elseif s:match("^struct [%a_][%w_]*$") then
+        n = n + 1
+        if not struct_body(s:match("[%a_][%w_]*$")) then missing[#missing + 1] = s end
+      end
+    end
+    for _, b in ipairs(blocks) do
+      for w in b:gmatch("[%a_][%w_]*") do
+        if w:find("_", 2, true) then check(w) end
+      end
+      for s, field in b:gmatch("%f[%w_](%u[%w_]*)%.([%a_][%w_]*)") do check_field(s, field) end
+    end
+    assert.is_true(n >= 300, "the scan found only " .. n .. " names")
+    assert.is_false(defined("compile_spe") or defined("no_such_function") or struct_body("NoSuchStruct") ~= nil)
+    assert(#missing == 0, "not in src/, lua/lumba/ or the Makefile: " .. table.concat(missing, ", "))
+  end)
+
+  it("gives each C file the library the Makefile builds it into", function()
+    local mk = read("Makefile")
+    -- the value of a make variable, its continuation lines joined
+    local function var(name)
+      local out, on = {}, false
+      for line in mk:gmatch("([^\n]*)\n") do
+        if not on and line:match("^" .. name .. " :?= ") then
+          on = true
+          line = line:gsub("^[^=]*=", "")
+        end
+        if on then
+          out[#out + 1] = (line:gsub("\\$", ""))
+          if not line:match("\\$") then break end
+        end
+      end
+      return table.concat(out, " ")
+    end
+    local function matcher(value)
+      local pats = {}
+      for p in value:gmatch("src/([%w_*]+)%.c") do pats[#pats + 1] = "^" .. p:gsub("%*", "[%%w_]*") .. "$" end
+      return function(name)
+        for _, p in ipairs(pats) do if name:match(p) then return true end end
+        return false
+      end
+    end
+    local in_backend, in_glue = matcher(var("BACKEND_SRCS")), matcher(var("GLUE_SRCS"))
+    local in_nvptx = matcher((var("NVPTX_OBJS"):gsub("%$%(BUILD%)/obj/([%w_]+)%.o", "src/%1.c")))
+    assert.is_true(in_backend("pipeline") and in_backend("infer_call") and in_nvptx("nvvm_llvm"))
+    local function lib_of(name)
+      if in_glue(name) then return "back, nvptx" end
+      if in_nvptx(name) then return "nvptx" end
+      return in_backend(name) and "back" or "core"
+    end
+    local wrong, n = {}, 0
+    for row in inline:gmatch("\n(| `src/[^\n]+)") do
+      local files, lib = row:match("^| ([^|]+) | ([^|]-) |")
+      if files then
+        -- a row's C files decide its library; a row of headers and tables has none
+        local cfiles = 0
+        for name in files:gmatch("`src/([%w_]+)%.c`") do
+          cfiles, n = cfiles + 1, n + 1
+          if lib ~= lib_of(name) then wrong[#wrong + 1] = string.format("src/%s.c: '%s', not '%s'", name, lib, lib_of(name)) end
+        end
+        if cfiles == 0 and lib ~= "" then wrong[#wrong + 1] = files .. ": '" .. lib .. "', not ''" end
+      end
+    end
+    assert.is_true(n >= 60, "the scan found only " .. n .. " C files")
+    assert(#wrong == 0, "the library column is wrong: " .. table.concat(wrong, "; "))
+  end)
+end)
