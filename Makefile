@@ -54,7 +54,7 @@ OMP_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 
 BUILD ?= build
 # build/obj: one object per file, each name defined once (what tools such as
-# /work/tools/scc.py read); build/glue: the libraries' forwarders to core
+# tools/layers.lua reads); build/glue: the libraries' forwarders to core
 # (core_api_calls.c, the same names again) and the C tests' table pointer
 GLUE_SRCS = src/core_api_calls.c
 SRCS := $(filter-out $(GLUE_SRCS),$(wildcard src/*.c))
