@@ -29,7 +29,9 @@ void backend_init(const CoreApi *core) {
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const Backend *table;  /* set once by load_once, then only read */
+/* set once by load_once, then only read; atomic because backend_loaded
+** may look while the preload thread is still setting it */
+static _Atomic(const Backend *) table;
 static char why[8192];
 
 /* dlopens name from the directory of this core.so, its symbols local; NULL
@@ -66,7 +68,7 @@ static void load_once(void) {
     snprintf(why, sizeof why, "%s has no lumba_backend_table", path);
     return;
   }
-  table = entry(atomic_load_explicit(&core_table, memory_order_relaxed));
+  atomic_store_explicit(&table, entry(atomic_load_explicit(&core_table, memory_order_relaxed)), memory_order_release);
 }
 
 /* ---- loading in the background ----
@@ -113,12 +115,13 @@ void backend_quiesce(void) {
 
 const Backend *backend_get(lua_State *L) {
   pthread_once(&once, load_once);
-  if (table == NULL) luaL_error(L, "lumba: %s", why);
-  return table;
+  const Backend *B = atomic_load_explicit(&table, memory_order_acquire);
+  if (B == NULL) luaL_error(L, "lumba: %s", why);
+  return B;
 }
 
 const Backend *backend_loaded(void) {
-  return table;
+  return atomic_load_explicit(&table, memory_order_acquire);
 }
 
 /* ---- nvptx.so: LLVM's NVPTX backend, for machines with a CUDA driver but
