@@ -207,7 +207,7 @@ void ast_decorators_to_lua(lua_State *L, Node *module) {
   int k = 0;
   for (int i = 0; i < module->body.len; i++) {
     Node *d = module->body.items[i];
-    if (d->kind != ND_FunctionDef) continue;
+    if (d->kind != ND_FunctionDef || d->sval) continue;  /* a skipped plain helper is no function */
     lua_createtable(L, 0, 5);
     lua_pushliteral(L, "FunctionDef");
     lua_setfield(L, -2, "tag");

@@ -24,6 +24,7 @@ typedef struct Parser {
   int funcdepth;  // enclosing defs
   int loopdepth;  // enclosing loops of the current def
   bool decorator; // parsing a decorator: '{...}' allowed (decorator_brace)
+  bool lenient;   // plain Python helpers skipped (helper_def)
 } Parser;
 
 static Node *test(Parser *P);
@@ -1030,12 +1031,69 @@ static Node *decorated(Parser *P) {
   unsupported(P, P->tok.loc, "decorators on anything but 'def'");
 }
 
+static int funcdef_protected(lua_State *L) {
+  Parser *P = lua_touserdata(L, 1);
+  Node **out = lua_touserdata(L, 2);
+  *out = funcdef(P, NULL);
+  return 0;
+}
+
+/* An undecorated top-level def in a lenient parse: parsed as usual, or,
+** when it uses Python lumba does not compile (an UnsupportedError: a
+** comprehension, `with`, an f-string), kept as a def with that error and
+** no body, and skipped by the source's lines up to the next line that
+** starts at column 1. A SyntaxError is raised as ever. */
+static Node *helper_def(Parser *P) {
+  Parser saved = *P;
+  Node *def = NULL;
+  lua_State *L = P->L;
+  lua_pushcfunction(L, funcdef_protected);
+  lua_pushlightuserdata(L, P);
+  lua_pushlightuserdata(L, &def);
+  if (lua_pcall(L, 2, 0, 0) == LUA_OK) return def;
+  const char *msg = lua_tostring(L, -1);
+  const char *name = saved.tok.start + 3;
+  while (*name == ' ' || *name == '\t') name++;
+  size_t len = 0;
+  while (name[len] == '_' || (unsigned)((name[len] | 0x20) - 'a') < 26u || (unsigned)(name[len] - '0') < 10u) len++;
+  if (msg == NULL || strstr(msg, ": UnsupportedError: ") == NULL || len == 0) lua_error(L);
+  *P = saved;
+  def = node(P, ND_FunctionDef, saved.tok.loc);
+  char *nm = lex_alloc(&P->X, len + 1), *m = lex_alloc(&P->X, strlen(msg) + 1);
+  memcpy(nm, name, len);
+  nm[len] = '\0';
+  strcpy(m, msg);
+  lua_pop(L, 1);
+  def->name = nm;
+  def->sval = m;
+  /* the next line that starts a top-level statement */
+  const char *p = saved.tok.start;
+  int line = saved.tok.loc.line;
+  for (;;) {
+    while (*p && *p != '\n') p++;
+    if (!*p) break;
+    p++;
+    line++;
+    if (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '#') break;
+  }
+  Lexer *X = &P->X;
+  X->p = X->line = p;
+  X->lineno = line;
+  X->nindent = 1;
+  X->dedents = 0;
+  X->bol = true;
+  X->content = false;
+  X->nparen = 0;
+  advance(P);
+  return def;
+}
+
 /* statement -> funcdef | decorated | if_stmt | for_stmt | while_stmt
 **            | simple_stmts */
 static void statement(Parser *P, NodeList *out) {
   Loc loc = P->tok.loc;
   switch (P->tok.kind) {
-    case TK_DEF: push(P, out, funcdef(P, NULL)); return;
+    case TK_DEF: push(P, out, P->lenient && P->funcdepth == 0 ? helper_def(P) : funcdef(P, NULL)); return;
     case TK_AT: push(P, out, decorated(P)); return;
     case TK_IF: push(P, out, if_stmt(P)); return;
     case TK_FOR: push(P, out, for_stmt(P)); return;
@@ -1061,11 +1119,12 @@ static void statement(Parser *P, NodeList *out) {
 }
 
 /* module -> statement* EOF */
-Node *parse_source(lua_State *L, Arena *a, const Source *src) {
+Node *parse_source(lua_State *L, Arena *a, const Source *src, bool lenient) {
   Parser *P = arena_alloc(a, sizeof(Parser));
   if (P == NULL) luaL_error(L, "not enough memory");
   P->L = L;
   P->a = a;
+  P->lenient = lenient;
   lex_init(&P->X, L, a, src);
   Loc start = {P->X.src, 1, 0};
   Node *m = node(P, ND_Module, start);

@@ -140,7 +140,13 @@ Node *compile_find_def(Compile *C, const char *name) {
   NodeList *body = &C->module->body;
   for (int i = 0; i < body->len; i++) {
     Node *st = body->items[i];
-    if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) return st;
+    if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) {
+      if (st->sval) {  /* a plain Python helper lumba could not parse: its error now */
+        lua_pushstring(C->L, st->sval);
+        lua_error(C->L);
+      }
+      return st;
+    }
   }
   return NULL;
 }

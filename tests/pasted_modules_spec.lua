@@ -127,10 +127,62 @@ describe("errors in a pasted module", function()
 
   it("still refuse try inside a def, and parse the try body strictly", function()
     assert.are.equal("<string>:2:5: UnsupportedError: 'try' statements are not supported in compiled code",
-      (H.error_of(lumba.load, "def f(x):\n    try:\n        return x\n    except ValueError:\n        return 0\n")
+      (H.error_of(lumba.njit, "def f(x):\n    try:\n        return x\n    except ValueError:\n        return 0\n")
         :match("^[^\n]*")))
     local err = H.error_of(lumba.load, "try:\n    import numba\nexcept ImportError:\n    pass\n@njit\ndef f(x):\n    return x +\n")
     assert.truthy(err:find("<string>:7:15: SyntaxError", 1, true), err)
     assert.are.equal(1, lumba.load("try:\n    import numba\nexcept:\n    pass\ndef f(x):\n    return x\n").f(1))
   end)
 end)
+
+describe("plain Python helpers in a pasted module", function()
+  local m = lumba.load([[
+import numba as nb
+import numpy as np
+
+def make_data(n):
+    return np.array([float(i) for i in range(n)])
+
+def report(x):
+    with open("out.txt", "w") as f:
+        f.write(f"{x}")
+
+def plain_ok(x):
+    return x * 10
+
+@nb.njit
+def step(x):
+    return plain_ok(x) + 1
+
+@nb.njit
+def logs(x):
+    report(x)
+    return x
+]], { chunkname = "helpers.py" })
+
+  it("are skipped when lumba cannot compile them and nothing calls them", function()
+    assert.is_nil(m.make_data)
+    assert.is_nil(m.report)
+    assert.are.equal(31, m.step(3))
+    assert.are.equal(20, m.plain_ok(2))  -- one it can compile is still a function
+  end)
+
+  it("give their own error when a compiled function calls them", function()
+    assert.are.equal("helpers.py:8:5: UnsupportedError: 'with' statements are not supported in compiled code",
+      (H.error_of(m.logs, 1):match("^[^\n]*")))
+    assert.are.equal(41, m.step(4))
+  end)
+
+  it("are parsed strictly by njit when it compiles them, and by lumba.parse", function()
+    local err = H.error_of(lumba.njit, "def f(x):\n    return [x for x in y]\n")
+    assert.truthy(err:find("<string>:2:12: UnsupportedError: list comprehensions", 1, true), err)
+    err = H.error_of(lumba.parse, "def h(x):\n    return [x for x in y]\ndef f(x):\n    return x\n")
+    assert.truthy(err:find("<string>:2:12: UnsupportedError: list comprehensions", 1, true), err)
+    -- a syntax error is an error of the module, as in Python
+    err = H.error_of(lumba.load, "def h(x)\n    return x\n")
+    assert.truthy(err:find("<string>:1:9: SyntaxError", 1, true), err)
+    -- njit compiling another def of such a source skips it too
+    assert.are.equal(5, lumba.njit { name = "f" } ("def h(x):\n    return [x for x in y]\ndef f(x):\n    return x\n")(5))
+  end)
+end)
+

@@ -324,8 +324,10 @@ function lumba.load(src, options)
   options = options or {}
   local globals, locals = caller_globals(2), caller_locals(2)
   local chunk = options.chunkname or "<string>"
-  local tree = core.parse(src, chunk)
-  local names = module_names(tree.body)
+  -- the defs' decorators and the imports: a plain Python helper lumba
+  -- cannot compile is left out (it raises its error if something calls it)
+  local tree = core.parse(src, chunk, "decorators")
+  local names = module_names(tree.imports)
   local mod = {}
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" then
