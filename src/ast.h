@@ -57,7 +57,7 @@ struct Node {
   int64_t ival;
   double fval;
   bool bval;
-  const char *sval;
+  const char *sval;         // a string Constant; a FunctionDef skipped by a lenient parse: its UnsupportedError
   /* children (NULL when absent) */
   Node *value, *target, *test, *iter, *left, *right, *operand, *func, *slice;
   Node *lower, *upper, *step, *annotation, *returns, *msg, *exc;

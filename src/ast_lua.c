@@ -207,7 +207,7 @@ void ast_decorators_to_lua(lua_State *L, Node *module) {
   int k = 0;
   for (int i = 0; i < module->body.len; i++) {
     Node *d = module->body.items[i];
-    if (d->kind != ND_FunctionDef) continue;
+    if (d->kind != ND_FunctionDef || d->sval) continue;  /* a skipped plain helper is no function */
     lua_createtable(L, 0, 5);
     lua_pushliteral(L, "FunctionDef");
     lua_setfield(L, -2, "tag");
@@ -222,6 +222,17 @@ void ast_decorators_to_lua(lua_State *L, Node *module) {
     lua_rawseti(L, -2, ++k);
   }
   lua_setfield(L, -2, "body");
+  /* the imports and `NAME = value` lines too, apart from the body: they
+  ** say what `@nb.jit` and `@jit(sig)` with `sig = "..."` stand for */
+  lua_newtable(L);
+  k = 0;
+  for (int i = 0; i < module->body.len; i++) {
+    Node *st = module->body.items[i];
+    if (st->kind != ND_Import && st->kind != ND_ImportFrom && st->kind != ND_Assign) continue;
+    push_node(L, st);
+    lua_rawseti(L, -2, ++k);
+  }
+  lua_setfield(L, -2, "imports");
 }
 
 /* ==== Lua tables to C tree ============================================ */

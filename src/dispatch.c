@@ -481,6 +481,10 @@ static int probe_protected(lua_State *L) {
     if (p->want) return luaL_error(L, "no function named '%s' in the source", p->want);
     return luaL_error(L, "the source defines no function (expected a 'def')");
   }
+  if (def->sval) {  /* a def the lenient parse skipped (frontend.h): its UnsupportedError */
+    lua_pushstring(L, def->sval);
+    return lua_error(L);
+  }
   if (def->args.len > LM_MAXARGS) return luaL_error(L, "%s() has too many parameters (at most %d)", def->name, LM_MAXARGS);
   p->nparams = def->args.len;
   p->ndefaults = def->defaults.len;

@@ -16,14 +16,14 @@ Node *frontend_load(lua_State *L, Arena *a, int idx, const char *chunk) {
   Source src = {chunk ? chunk : "<string>", NULL, 0};
   if (lua_type(L, idx) != LUA_TSTRING) return ast_from_lua(L, idx, a, &src);
   src.text = lua_tolstring(L, idx, &src.len);
-  return parse_source(L, a, &src);  /* the lexer copies the text into the arena */
+  return parse_source(L, a, &src, true);  /* the lexer copies the text into the arena */
 }
 
 /* parse(arena, source, decorators_only) -> Module table */
 static int parse_protected(lua_State *L) {
   Arena *a = lua_touserdata(L, 1);
   const Source *src = lua_touserdata(L, 2);
-  Node *module = parse_source(L, a, src);
+  Node *module = parse_source(L, a, src, lua_toboolean(L, 3));  /* what njit and load read: lenient */
   if (lua_toboolean(L, 3)) ast_decorators_to_lua(L, module);
   else ast_to_lua(L, module);
   return 1;

@@ -14,8 +14,12 @@
 ** is copied into the arena first. Guarantees for later stages: statements
 ** nest at most LM_MAXNEST deep and every expression tree is at most
 ** LM_MAXNEST nodes high; a string Constant's sval is NUL-terminated and its
-** ival holds the byte length (the value may contain NULs). */
-Node *parse_source(lua_State *L, Arena *a, const Source *src);
+** ival holds the byte length (the value may contain NULs).
+** lenient: an undecorated top-level def that uses Python lumba does not
+** compile (an UnsupportedError) is a plain Python helper: kept as a
+** FunctionDef with no body and the error in its sval, raised only when
+** something compiles or calls it (compile_find_def, the probe). */
+Node *parse_source(lua_State *L, Arena *a, const Source *src, bool lenient);
 /* Convert the Lua-table AST at stack index idx to a Module node (a lone
 ** FunctionDef table is wrapped in a Module); raises an error naming the bad
 ** node ("ast: BinOp.left at line 3, col_offset 4: expected a node table,

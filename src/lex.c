@@ -269,7 +269,8 @@ static Token number(Lexer *X, const char *s) {
     p += (p[1] == '+' || p[1] == '-') ? 2 : 1;
     p = digitpart(X, s, p);
   }
-  if ((*p | 0x20) == 'j')
+  if ((*p | 0x20) == 'j' && X->lenient) p++;
+  else if ((*p | 0x20) == 'j')
     diag_error(X->L, X->src, loc_at(X, s), "UnsupportedError",
                "complex literals are not supported in compiled code");
   if (is_ident(*p)) syntax_error(X, loc_at(X, s), "invalid decimal literal");
@@ -388,6 +389,7 @@ static Token string(Lexer *X, const char *s, const char *q) {
   for (const char *c = s; c < q; c++) {
     int l = *c | 0x20;
     if (l == 'r') raw = true;
+    else if (X->lenient) continue;
     else if (l == 'f')
       diag_error(X->L, X->src, loc_at(X, s), "UnsupportedError",
                  "f-strings are not supported in compiled code");

@@ -85,6 +85,7 @@ typedef struct Lexer {
   int nparen;           // open brackets
   char paren[LM_MAXNEST];  // the open brackets, innermost last
   Loc paren_loc[LM_MAXNEST];
+  bool lenient;         // skipped code (an `if __name__ == "__main__":` block): f-strings, bytes and complex literals lexed, not refused
 } Lexer;
 
 /* Copy src (chunk name and text) into the arena and start reading it.

@@ -23,6 +23,8 @@ typedef struct Parser {
   int h;          // height of the expression tree returned last
   int funcdepth;  // enclosing defs
   int loopdepth;  // enclosing loops of the current def
+  bool decorator; // parsing a decorator: '{...}' allowed (decorator_brace)
+  bool lenient;   // plain Python helpers skipped (helper_def)
 } Parser;
 
 static Node *test(Parser *P);
@@ -176,6 +178,35 @@ static l_noret brace(Parser *P) {
   unsupported(P, loc, "set displays");
 }
 
+/* A '{' ... '}' in a decorator (`locals={'x': float64}`,
+** `fastmath={'nsz', 'arcp'}`): a set of constants reads as a List, what a
+** decorator option takes; a dict, whose value no lumba option reads, as None. */
+static Node *decorator_brace(Parser *P) {
+  Loc loc = P->tok.loc;
+  advance(P);
+  Node *n = node(P, ND_List, loc);
+  bool dict = false;
+  int h = 0;
+  while (!check(P, TK_RBRACE) && !check(P, TK_EOF)) {
+    if (accept(P, TK_POW)) dict = true;
+    Node *e = test(P);
+    h = max(h, P->h);
+    if (accept(P, TK_COLON)) {
+      dict = true;
+      test(P);
+      h = max(h, P->h);
+    }
+    push(P, &n->elts, e);
+    if (!accept(P, TK_COMMA)) break;
+  }
+  expect(P, TK_RBRACE);
+  if (dict || n->elts.len == 0) {
+    n = node(P, ND_Constant, loc);
+    n->ckind = CK_NONE;
+  }
+  return sized(P, n, h + 1);
+}
+
 /* display -> '(' [test (',' test)* [',']] ')' | '[' [test (',' test)* [',']] ']'
 ** A parenthesized single expression is that expression; with a comma it
 ** is a Tuple starting at the '('. */
@@ -229,7 +260,9 @@ static Node *atom(Parser *P) {
       break;
     case TK_STRING: return strings(P);
     case TK_LPAREN: case TK_LBRACKET: return display(P);
-    case TK_LBRACE: brace(P);
+    case TK_LBRACE:
+      if (P->decorator) return decorator_brace(P);
+      brace(P);
     case TK_LAMBDA: unsupported(P, t.loc, "lambda expressions");
     case TK_YIELD: unsupported(P, t.loc, "generators ('yield')");
     case TK_AWAIT: unsupported(P, t.loc, "'await' expressions");
@@ -792,6 +825,72 @@ static void block(Parser *P, NodeList *body, const char *what, int line) {
   leave(P);
 }
 
+/* A block of module-level code that is never run (an `except` handler, an
+** `if __name__ == "__main__":` block): its tokens are read, not parsed, so
+** whatever Python it holds (f-strings, `with`, comprehensions) is no error. */
+static void skip_block(Parser *P) {
+  bool was = P->X.lenient;
+  P->X.lenient = true;
+  if (!check(P, TK_COLON)) expected(P, "':'");
+  advance(P);
+  if (accept(P, TK_NEWLINE)) {
+    if (!check(P, TK_INDENT)) expected(P, "an indented block");
+    int level = 0;
+    do {
+      if (check(P, TK_INDENT)) level++;
+      else if (check(P, TK_DEDENT)) level--;
+      advance(P);
+    } while (level > 0 && !check(P, TK_EOF));
+  } else {
+    while (!check(P, TK_NEWLINE) && !check(P, TK_EOF)) advance(P);
+    accept(P, TK_NEWLINE);
+  }
+  P->X.lenient = was;
+}
+
+/* `if __name__ == "__main__":` (either way round): the script part of a module */
+static bool is_main_test(Node *t) {
+  if (t->kind != ND_Compare || t->elts.len != 1 || t->cmpops[0] != OP_Eq) return false;
+  Node *a = t->left, *b = t->elts.items[0];
+  if (a->kind != ND_Name) { Node *x = a; a = b; b = x; }
+  return a->kind == ND_Name && strcmp(a->name, "__name__") == 0 && b->kind == ND_Constant;
+}
+
+/* try_stmt at the top level -> 'try' block ('except' ... block)* ['else' block]
+**                              ['finally' block]
+** Numba's modules wrap imports in it; the import is taken to succeed, as
+** where Numba runs: the body, `else` and `finally` join the module, the
+** handlers are skipped. A try around anything but imports (and the
+** assignments beside them), or inside a def, is refused. */
+static void try_stmt(Parser *P, NodeList *out) {
+  Loc loc = P->tok.loc;
+  advance(P);
+  int first = out->len;
+  bool imports = false;
+  block(P, out, "'try' statement", loc.line);
+  for (int i = first; i < out->len; i++) {  /* only a try around imports (and flags set beside them) */
+    NodeKind k = out->items[i]->kind;
+    imports = imports || k == ND_Import || k == ND_ImportFrom;
+    if (k != ND_Import && k != ND_ImportFrom && k != ND_Assign) imports = false, i = out->len;
+  }
+  if (!imports) unsupported(P, loc, "'try' statements");
+  int line;
+  while (check(P, TK_EXCEPT)) {
+    while (!(check(P, TK_COLON) && P->X.nparen == 0) && !check(P, TK_NEWLINE) && !check(P, TK_EOF)) advance(P);
+    skip_block(P);
+  }
+  if (check(P, TK_ELSE)) {
+    line = P->tok.loc.line;
+    advance(P);
+    block(P, out, "'else' statement", line);
+  }
+  if (check(P, TK_FINALLY)) {
+    line = P->tok.loc.line;
+    advance(P);
+    block(P, out, "'finally' statement", line);
+  }
+}
+
 /* if_stmt -> 'if' test block ('elif' test block)* ['else' block]
 ** Each elif is an If alone in the orelse of the one before, as in Python. */
 static Node *if_stmt(Parser *P) {
@@ -799,6 +898,14 @@ static Node *if_stmt(Parser *P) {
   int line = P->tok.loc.line, nested = 0;
   advance(P);
   n->test = test(P);
+  if (P->funcdepth == 0 && P->depth == 0 && is_main_test(n->test)) {
+    skip_block(P);  /* the script part: never run, not compiled */
+    while (check(P, TK_ELIF) || check(P, TK_ELSE)) {
+      while (!(check(P, TK_COLON) && P->X.nparen == 0) && !check(P, TK_NEWLINE) && !check(P, TK_EOF)) advance(P);
+      skip_block(P);
+    }
+    return n;
+  }
   block(P, &n->body, "'if' statement", line);
   while (check(P, TK_ELIF)) {
     enter(P);
@@ -911,7 +1018,9 @@ static Node *funcdef(Parser *P, NodeList *decorators) {
 static Node *decorated(Parser *P) {
   NodeList decorators = {0};
   while (accept(P, TK_AT)) {
+    P->decorator = true;
     push(P, &decorators, test(P));
+    P->decorator = false;
     if (!check(P, TK_NEWLINE)) expected(P, "end of line after the decorator");
     advance(P);
   }
@@ -922,18 +1031,77 @@ static Node *decorated(Parser *P) {
   unsupported(P, P->tok.loc, "decorators on anything but 'def'");
 }
 
+static int funcdef_protected(lua_State *L) {
+  Parser *P = lua_touserdata(L, 1);
+  Node **out = lua_touserdata(L, 2);
+  *out = funcdef(P, NULL);
+  return 0;
+}
+
+/* An undecorated top-level def in a lenient parse: parsed as usual, or,
+** when it uses Python lumba does not compile (an UnsupportedError: a
+** comprehension, `with`, an f-string), kept as a def with that error and
+** no body, and skipped by the source's lines up to the next line that
+** starts at column 1. A SyntaxError is raised as ever. */
+static Node *helper_def(Parser *P) {
+  Parser saved = *P;
+  Node *def = NULL;
+  lua_State *L = P->L;
+  lua_pushcfunction(L, funcdef_protected);
+  lua_pushlightuserdata(L, P);
+  lua_pushlightuserdata(L, &def);
+  if (lua_pcall(L, 2, 0, 0) == LUA_OK) return def;
+  const char *msg = lua_tostring(L, -1);
+  const char *name = saved.tok.start + 3;
+  while (*name == ' ' || *name == '\t') name++;
+  size_t len = 0;
+  while (name[len] == '_' || (unsigned)((name[len] | 0x20) - 'a') < 26u || (unsigned)(name[len] - '0') < 10u) len++;
+  if (msg == NULL || strstr(msg, ": UnsupportedError: ") == NULL || len == 0) lua_error(L);
+  *P = saved;
+  def = node(P, ND_FunctionDef, saved.tok.loc);
+  char *nm = lex_alloc(&P->X, len + 1), *m = lex_alloc(&P->X, strlen(msg) + 1);
+  memcpy(nm, name, len);
+  nm[len] = '\0';
+  strcpy(m, msg);
+  lua_pop(L, 1);
+  def->name = nm;
+  def->sval = m;
+  /* the next line that starts a top-level statement */
+  const char *p = saved.tok.start;
+  int line = saved.tok.loc.line;
+  for (;;) {
+    while (*p && *p != '\n') p++;
+    if (!*p) break;
+    p++;
+    line++;
+    if (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '#') break;
+  }
+  Lexer *X = &P->X;
+  X->p = X->line = p;
+  X->lineno = line;
+  X->nindent = 1;
+  X->dedents = 0;
+  X->bol = true;
+  X->content = false;
+  X->nparen = 0;
+  advance(P);
+  return def;
+}
+
 /* statement -> funcdef | decorated | if_stmt | for_stmt | while_stmt
 **            | simple_stmts */
 static void statement(Parser *P, NodeList *out) {
   Loc loc = P->tok.loc;
   switch (P->tok.kind) {
-    case TK_DEF: push(P, out, funcdef(P, NULL)); return;
+    case TK_DEF: push(P, out, P->lenient && P->funcdepth == 0 ? helper_def(P) : funcdef(P, NULL)); return;
     case TK_AT: push(P, out, decorated(P)); return;
     case TK_IF: push(P, out, if_stmt(P)); return;
     case TK_FOR: push(P, out, for_stmt(P)); return;
     case TK_WHILE: push(P, out, while_stmt(P)); return;
     case TK_CLASS: unsupported(P, loc, "'class' definitions");
-    case TK_TRY: unsupported(P, loc, "'try' statements");
+    case TK_TRY:
+      if (P->funcdepth == 0 && P->depth == 0) { try_stmt(P, out); return; }
+      unsupported(P, loc, "'try' statements");
     case TK_WITH: unsupported(P, loc, "'with' statements");
     case TK_ASYNC:
       advance(P);
@@ -951,11 +1119,12 @@ static void statement(Parser *P, NodeList *out) {
 }
 
 /* module -> statement* EOF */
-Node *parse_source(lua_State *L, Arena *a, const Source *src) {
+Node *parse_source(lua_State *L, Arena *a, const Source *src, bool lenient) {
   Parser *P = arena_alloc(a, sizeof(Parser));
   if (P == NULL) luaL_error(L, "not enough memory");
   P->L = L;
   P->a = a;
+  P->lenient = lenient;
   lex_init(&P->X, L, a, src);
   Loc start = {P->X.src, 1, 0};
   Node *m = node(P, ND_Module, start);

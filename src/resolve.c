@@ -111,9 +111,13 @@ void compile_collect_module_names(Compile *C) {
     if (st->kind == ND_Import) {
       for (int j = 0; j < st->names.len; j++) {
         Node *al = st->names.items[j];
-        const char *q = al->name;
-        if (strcmp(q, "numba.cuda") == 0 && !al->asname) q = "numba";
-        add_modname(C, al->asname ? al->asname : q, sym_of_qname(C, q));
+        if (al->asname) {
+          add_modname(C, al->asname, sym_of_qname(C, al->name));
+        } else {  /* `import numba.np` binds `numba`, as in Python */
+          const char *dot = strchr(al->name, '.');
+          const char *top = dot ? arena_strndup(C->A, al->name, (size_t)(dot - al->name)) : al->name;
+          add_modname(C, top, sym_of_qname(C, top));
+        }
       }
     } else if (st->kind == ND_ImportFrom) {
       for (int j = 0; j < st->names.len; j++) {
@@ -136,7 +140,13 @@ Node *compile_find_def(Compile *C, const char *name) {
   NodeList *body = &C->module->body;
   for (int i = 0; i < body->len; i++) {
     Node *st = body->items[i];
-    if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) return st;
+    if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) {
+      if (st->sval) {  /* a plain Python helper lumba could not parse: its error now */
+        lua_pushstring(C->L, st->sval);
+        lua_error(C->L);
+      }
+      return st;
+    }
   }
   return NULL;
 }

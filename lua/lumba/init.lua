@@ -95,7 +95,7 @@ local function const_value(node, what)
       and type(node.operand.value) == "number" then
     return -node.operand.value
   end
-  if node.tag == "List" or node.tag == "Tuple" then
+  if node.tag == "List" or node.tag == "Tuple" or node.tag == "Set" then
     local t = {}
     for i, e in ipairs(node.elts) do t[i] = const_value(e, what) end
     return t
@@ -103,34 +103,136 @@ local function const_value(node, what)
   error(("lumba.load: %s must be a constant (line %d)"):format(what, node.lineno or 0), 0)
 end
 
+-- what a module's imports bind (`import numba as nb`: nb → "numba";
+-- `from numba import jit as J`: J → "numba.jit"; `import numba.np`:
+-- numba → "numba") and its `NAME = value` lines (a signature kept in a
+-- variable), from the Import, ImportFrom and Assign statements given
+local function module_names(stmts)
+  local names, values = {}, {}
+  for _, st in ipairs(stmts or {}) do
+    if st.tag == "Import" then
+      for _, al in ipairs(st.names) do
+        local top = al.name:match("^[^.]+")
+        names[al.asname or top] = al.asname and al.name or top
+      end
+    elseif st.tag == "ImportFrom" and st.module then
+      for _, al in ipairs(st.names) do names[al.asname or al.name] = st.module .. "." .. al.name end
+    elseif st.tag == "Assign" and #st.targets == 1 and st.targets[1].tag == "Name" then
+      values[st.targets[1].id] = st.value
+    end
+  end
+  return { names = names, values = values }
+end
+
+-- a decorator's name with the module's aliases undone: "@nb.jit" → "numba.jit"
+local function qualified(node, mod)
+  if node.tag == "Name" then return mod.names[node.id] or node.id end
+  if node.tag == "Attribute" then
+    local base = qualified(node.value, mod)
+    return base and (base .. "." .. node.attr)
+  end
+end
+
+-- a signature written with Numba's type objects as the text lumba's
+-- signatures are written in: int32(int32, int32), float64[:](nb.float64[:, ::1]),
+-- types.float64, a variable holding either; nil for anything else
+local function sig_text(node, mod, depth)
+  depth = (depth or 0) + 1
+  if depth > 32 then return nil end
+  local tag = node.tag
+  if tag == "Constant" then return type(node.value) == "string" and node.value or nil end
+  if tag == "Name" then
+    local v = not mod.names[node.id] and mod.values[node.id]
+    if v then return sig_text(v, mod, depth) end
+    return (mod.names[node.id] or node.id):match("[^.]+$")
+  end
+  if tag == "Attribute" then return node.attr end  -- nb.float64, types.float64, numba.types.float64
+  if tag == "Call" and #node.keywords == 0 then
+    local f, args = sig_text(node.func, mod, depth), {}
+    for i, a in ipairs(node.args) do
+      args[i] = sig_text(a, mod, depth)
+      if not args[i] then return nil end
+    end
+    return f and (f .. "(" .. table.concat(args, ", ") .. ")")
+  end
+  if tag == "Subscript" then
+    local base, dims = sig_text(node.value, mod, depth), {}
+    local sl = node.slice
+    for i, e in ipairs(sl.tag == "Tuple" and sl.elts or { sl }) do
+      if e.tag ~= "Slice" or e.lower or e.upper then return nil end
+      if e.step and not (e.step.tag == "Constant" and e.step.value == 1) then return nil end
+      dims[i] = e.step and "::1" or ":"
+    end
+    return base and (base .. "[" .. table.concat(dims, ", ") .. "]")
+  end
+end
+
+-- the signatures of a decorator's first argument: one or a list of them
+local function signatures_of(node, mod)
+  local v = node.tag == "Name" and not mod.names[node.id] and mod.values[node.id] or node
+  local list = (v.tag == "List" or v.tag == "Tuple") and v.elts or { v }
+  local sigs = {}
+  for i, e in ipairs(list) do
+    sigs[i] = sig_text(e, mod)
+    if not sigs[i] then const_value(e, "a signature") end  -- the error
+  end
+  return sigs
+end
+
 local JIT_DECORATORS = {
   njit = "njit", ["numba.njit"] = "njit", jit = "jit", ["numba.jit"] = "jit",
   ["cuda.jit"] = "cuda", ["numba.cuda.jit"] = "cuda",
 }
 
+-- the keywords of Numba's decorators: true where lumba honours the option,
+-- false where it accepts it and changes nothing (what it controls,
+-- Python's GIL, inlining at the IR level, object-mode loop lifting, the
+-- C-callable wrapper, local types Numba's inference would find anyway, does
+-- not change what the function computes: docs/api.md lists them)
+local CPU_OPTIONS = {
+  nopython = true, cache = true, parallel = true, fastmath = true, boundscheck = true,
+  error_model = true, target = true, debug = true,
+  nogil = false, inline = false, forceobj = false, looplift = false, locals = false,
+  no_cfunc_wrapper = false, no_cpython_wrapper = false, no_rewrites = false,
+  pipeline_class = false, _nrt = false, _dbg_extend_lifetimes = false, _dbg_optnone = false,
+}
+local CUDA_OPTIONS = {
+  device = true, cache = true, fastmath = true, debug = true, lineinfo = true, opt = true,
+  max_registers = true, inline = true, boundscheck = true,
+  link = false, extensions = false, lto = false,
+}
+
 -- options of one def from its decorator list: kind ("njit"/"jit"/"cuda") and a table
-local function decorator_options(def, chunk)
+local function decorator_options(def, chunk, mod)
+  mod = mod or module_names()
   local kind, opts = nil, {}
   for _, dec in ipairs(def.decorator_list or {}) do
     local call = dec.tag == "Call" and dec or nil
     local name = dotted(call and call.func or dec)
-    local k = name and JIT_DECORATORS[name]
+    local k = name and (JIT_DECORATORS[qualified(call and call.func or dec, mod)] or JIT_DECORATORS[name])
     if not k then
       error(("%s:%d:%d: unknown decorator '@%s' on '%s'"):format(chunk, dec.lineno, dec.col_offset + 1,
         name or "?", def.name), 0)
     end
     kind = k
     if call then
+      local known = k == "cuda" and CUDA_OPTIONS or CPU_OPTIONS
       for i, a in ipairs(call.args) do
-        if i == 1 then opts.signatures = const_value(a, "a signature") end
+        if i == 1 then opts.signatures = signatures_of(a, mod) end
       end
-      for _, kw in ipairs(call.keywords) do opts[kw.arg] = const_value(kw.value, "decorator option " .. kw.arg) end
+      for _, kw in ipairs(call.keywords) do
+        local honour = kw.arg and known[kw.arg]
+        if honour == nil then
+          local at = kw.lineno and kw or kw.value
+          error(("%s:%d:%d: unknown option '%s' of '@%s' on '%s'"):format(chunk, at.lineno, at.col_offset + 1,
+            kw.arg or "**", name, def.name), 0)
+        end
+        if honour then opts[kw.arg] = const_value(kw.value, "decorator option " .. kw.arg) end
+      end
     end
   end
   if kind == "jit" and opts.nopython then kind = "njit" end
   opts.nopython = nil
-  opts.nogil = nil
-  if type(opts.signatures) == "string" then opts.signatures = { opts.signatures } end
   return kind or "njit", opts
 end
 
@@ -144,7 +246,7 @@ local function with_decorators(src, opts)
   if not ok then return opts end  -- the dispatcher reports the syntax error
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" and (opts.name == nil or st.name == opts.name) then
-      local _, dopts = decorator_options(st, chunk)
+      local _, dopts = decorator_options(st, chunk, module_names(tree.imports))
       local o = {}
       for k, v in pairs(dopts) do o[k] = v end
       for k, v in pairs(opts) do o[k] = v end
@@ -222,11 +324,14 @@ function lumba.load(src, options)
   options = options or {}
   local globals, locals = caller_globals(2), caller_locals(2)
   local chunk = options.chunkname or "<string>"
-  local tree = core.parse(src, chunk)
+  -- the defs' decorators and the imports: a plain Python helper lumba
+  -- cannot compile is left out (it raises its error if something calls it)
+  local tree = core.parse(src, chunk, "decorators")
+  local names = module_names(tree.imports)
   local mod = {}
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" then
-      local kind, opts = decorator_options(st, chunk)
+      local kind, opts = decorator_options(st, chunk, names)
       opts.name = st.name
       opts.env = options.env
       opts.chunkname = chunk
