@@ -13,7 +13,7 @@
 static int parse(lua_State *L) {
   Arena *a = lua_touserdata(L, 1);
   const Source *src = lua_touserdata(L, 2);
-  ast_to_lua(L, parse_source(L, a, src));
+  ast_to_lua(L, parse_source(L, a, src, false));
   return 1;
 }
 
