@@ -55,6 +55,13 @@ def f(a, b):
     assert.are.same({2, 4, 6}, g(lumba.array({1, 2, 3}), lumba.array({1, 2, 3})):totable())
   end)
 
+  it("refuse in-place operators on array names cleanly (not built yet)", function()
+    local f = lumba.njit "def f(a, b):\n    a += b\n    return a\n"
+    local ok, e = pcall(f, lumba.zeros(2), lumba.zeros(2))
+    assert.is_false(ok)
+    assert.matches("UnsupportedError: in%-place operators on arrays are not supported yet", e)
+  end)
+
   describe("against NumPy", function()
     local dtypes = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
     local ops = {"+", "-", "<", "&"}
