@@ -216,6 +216,9 @@ static void infer_stmt(Infer *I, Node *s) {
       Type *cur = s->target->kind == ND_Subscript ? infer_subscript(I, s->target, true) : infer_expr(I, s->target);
       Type *v = infer_expr(I, s->value);
       if (cur == NULL || v == NULL) break;
+      if (s->target->kind == ND_Name && (cur->kind == TY_ARRAY || v->kind == TY_ARRAY))
+        compile_error(C, s->loc, "UnsupportedError",
+                      "in-place operators on arrays are not supported yet (write x[...] = x %s y)", ast_op_symbols[s->op]);
       Type *r = infer_binop_type(I, s->op, cur, v, s->loc);
       if (s->target->kind == ND_Name) {
         infer_set_local(I, infer_ann(I, s->target)->slot, r, s->target->loc);

@@ -25,6 +25,10 @@ Type *infer_expr(Infer *I, Node *n);
 void infer_truth(Infer *I, Node *n);                      /* a condition: scalar */
 Type *infer_subscript(Infer *I, Node *n, bool store);
 Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
+/* elementwise operations on arrays (infer_arrayexpr.c); NULL: not defined */
+Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
+Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a);
+DType infer_arrayexpr_common(const Type *a, const Type *b);
 Type *infer_call(Infer *I, Node *n);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);

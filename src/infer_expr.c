@@ -41,6 +41,10 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
   }
   if (op == OP_MatMult)
     compile_error(C, loc, "UnsupportedError", "the @ operator is not supported in compiled code");
+  if ((a->kind == TY_ARRAY || b->kind == TY_ARRAY) && !C->opt.lua) {
+    Type *r = infer_arrayexpr_binop(I, op, a, b, loc);
+    if (r) return r;
+  }
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY)
     compile_error(C, loc, "TypingError", "cannot %s %s and %s (whole-array arithmetic is not supported yet: write a loop)",
                   op_verbs[op] ? op_verbs[op] : "combine", tyname(C, a), tyname(C, b));
@@ -176,6 +180,9 @@ static Type *infer_compare(Infer *I, Node *n) {
     if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
       compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
     if (r == NULL) unknown = true;
+    else if (n->elts.len == 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) &&
+             !C->opt.lua && infer_arrayexpr_binop(I, op, l, r, n->loc))
+      return infer_ann(I, n)->ty = infer_arrayexpr_binop(I, op, l, r, n->loc);
     else if (l && (!ty_is_number(l) || !ty_is_number(r)))
       compile_error(C, n->loc, "TypingError", "cannot compare %s and %s", tyname(C, l), tyname(C, r));
     else if (l && C->opt.lua) infer_lua_compare(I, n, op, l, r);
@@ -223,6 +230,8 @@ Type *infer_expr(Infer *I, Node *n) {
     case ND_UnaryOp: {
       Type *a = infer_expr(I, n->operand);
       if (a == NULL) break;
+      if (a->kind == TY_ARRAY && !C->opt.lua && (t = infer_arrayexpr_unary(I, n->op, a)))
+        break;
       if (!ty_is_number(a))
         compile_error(C, n->loc, "TypingError", "bad operand type for unary %s: %s", ast_op_symbols[n->op], tyname(C, a));
       if (C->opt.lua) infer_lua_unary(I, n, a);

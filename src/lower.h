@@ -61,7 +61,10 @@ struct Target {
                             bool f32);
   /* a prange loop the parfor pass made parallel, on the thread pool (lower_prange); NULL: no pool */
   bool (*prange)(Lower *L, Node *s);
+  /* an array expression (lower_arrayexpr.c) as one loop nest into a new array; NULL: none */
+  Val (*array_expr)(Lower *L, Node *n);
 };
+Val lower_arrayexpr(Lower *L, Node *n);
 extern const Target target_cpu;
 extern const Target target_gpu;
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */

@@ -336,6 +336,11 @@ Val lower_const_sym(Lower *L, const Sym *s) {
 }
 
 Val lower_expr(Lower *L, Node *n) {
+  if ((n->kind == ND_BinOp || n->kind == ND_UnaryOp || n->kind == ND_Compare) && lower_ann(L, n)->ty->kind == TY_ARRAY) {
+    if (L->C->target->array_expr == NULL)
+      compile_error(L->C, n->loc, "UnsupportedError", "whole-array arithmetic is not supported on this target");
+    return L->C->target->array_expr(L, n);
+  }
   switch (n->kind) {
     case ND_Constant:
       switch (n->ckind) {

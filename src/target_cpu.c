@@ -21,4 +21,5 @@ const Target target_cpu = {
     .refcount = true,
     .math_call = cpu_math,
     .prange = lower_prange,
+    .array_expr = lower_arrayexpr,
 };

@@ -1,0 +1,48 @@
+-- The NumPy oracle: runs /usr/bin/python3 with NumPy to compute the expected
+-- value and dtype of an expression over given arrays (passed as text).
+local M = {}
+
+local PY = "/usr/bin/python3"
+
+function M.available()
+  if M._ok == nil then
+    local p = io.popen(PY .. " -c 'import numpy' 2>/dev/null && echo yes")
+    M._ok = p and p:read("a"):match("yes") ~= nil or false
+    if p then p:close() end
+  end
+  return M._ok
+end
+
+-- inputs: list of {name, dtype, shape, values (flat, row-major)}; expr: Python
+-- text over those names. Returns {dtype = "float64", shape = {...}, values = {...}}
+-- or {error = "ValueError: ..."}.
+function M.eval(inputs, expr)
+  local lines = {"import numpy as np, sys"}
+  for _, v in ipairs(inputs) do
+    local vals = {}
+    for i, x in ipairs(v.values) do vals[i] = tostring(x) end
+    lines[#lines + 1] = ("%s = np.array([%s], dtype='%s').reshape(%s)"):format(v.name,
+      table.concat(vals, ","), v.dtype, "(" .. table.concat(v.shape, ",") .. (#v.shape == 1 and ",)" or ")"))
+    if v.view then lines[#lines + 1] = ("%s = %s%s"):format(v.name, v.name, v.view) end
+  end
+  lines[#lines + 1] = "try:\n    r = np.asarray(" .. expr .. ")\nexcept Exception as e:\n    print('error', type(e).__name__ + ': ' + str(e)); sys.exit(0)"
+  lines[#lines + 1] = "print(r.dtype.name); print(' '.join(map(str, r.shape))); print(' '.join(repr(float(x)) for x in r.ravel()))"
+  local tmp = os.tmpname()
+  local f = assert(io.open(tmp, "w"))
+  f:write(table.concat(lines, "\n"), "\n")
+  f:close()
+  local p = io.popen(PY .. " " .. tmp .. " 2>&1")
+  local out = p:read("a")
+  p:close()
+  os.remove(tmp)
+  local e = out:match("^error (.-)\n")
+  if e then return {error = e} end
+  local dt, sh, vs = out:match("^(%S+)\n([^\n]*)\n([^\n]*)")
+  assert(dt, "numpy oracle failed: " .. out)
+  local r = {dtype = dt, shape = {}, values = {}}
+  for s in sh:gmatch("%d+") do r.shape[#r.shape + 1] = tonumber(s) end
+  for s in vs:gmatch("%S+") do r.values[#r.values + 1] = s == "nan" and (0/0) or tonumber(s) or (s == "inf" and math.huge) or (s == "-inf" and -math.huge) end
+  return r
+end
+
+return M
