@@ -228,3 +228,156 @@ def f(A, B):
     end)
   end)
 end)
+
+-- ---- the oracle grid: every operator against NumPy, values and dtypes ----
+local D = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
+local BIN = {"+", "-", "*", "/", "//", "%", "&", "|", "^", "==", "!=", "<", "<=", ">", ">="}
+local WITHC = {"**", "<<", ">>"}            -- c: small non-negative values (powers, shift counts past the width)
+local INPLACE = {"+", "-", "*", "/", "//", "%", "&", "|", "^", "**", "<<", ">>"}
+-- a and b (views: applied in both languages), b broadcasting into a unless noinplace
+local SHAPES = {
+  {a = {5}, b = {5}},
+  {a = {2, 3}, b = {3}},
+  {a = {2, 4, 3}, b = {4, 1}},
+  {a = {2, 2, 1, 2}, b = {2}},
+  {a = {}, b = {}},
+  {a = {2, 0}, b = {0}},
+  {a = {6}, va = "[::2]", b = {3}, vb = "[::-1]"},
+  {a = {3, 4}, va = "[:, ::-2]", b = {2, 3}, vb = ".T"},
+  {a = {3, 1}, b = {1, 4}, noinplace = true},
+  {a = {4, 3}, va = "[::-1, 1:]", b = {1, 2}},
+  {a = {2, 3}, b = {}},
+}
+local SCALARS = {"3", "2.5", "True"}
+
+local function values(dt, n, k, small)
+  local S, U, F = {-7, -3, -1, 0, 1, 2, 5, 7}, {0, 1, 2, 3, 5, 7, 9, 4}, {-2.5, -1, 0, 0.5, 1, 3, 7.25, -0.5}
+  local C, CF = {0, 1, 2, 3, 9}, {0, 1, 2, 0.5, 3}
+  local out = {}
+  for j = 1, n do
+    local i = (j * 5 + k * 3) % 8 + 1
+    if dt == "bool" then out[j] = (j + k) % 3 ~= 0 and 1 or 0
+    elseif small then out[j] = dt:match("float") and CF[(j + k) % 5 + 1] or C[(j + k) % 5 + 1]
+    elseif dt:match("^int") then out[j] = S[i]
+    elseif dt:match("^uint") then out[j] = U[i]
+    else out[j] = F[i] end
+  end
+  return out
+end
+
+local function count(sh) local n = 1 for _, s in ipairs(sh) do n = n * s end return n end
+
+local function to_lumba(v)
+  local flatv = {}
+  for j, x in ipairs(v.values) do flatv[j] = v.dtype == "bool" and x == 1 or x end
+  if #v.shape == 0 then return lumba.array(flatv, v.dtype):reshape() end
+  local a = lumba.array(flatv, v.dtype)
+  return #v.shape == 1 and a or a:reshape(table.unpack(v.shape))
+end
+
+-- each case: inputs a0 b0 c0, views applied, then (python, compiled) pairs of expressions
+local function grid_cases()
+  local cases = {}
+  local n = 0
+  for i, da in ipairs(D) do
+    for _, db in ipairs({da, D[(i * 4) % 11 + 1]}) do
+      n = n + 1
+      local sh = SHAPES[n % #SHAPES + 1]
+      local va, vb = sh.va or "", sh.vb or ""
+      local c = {name = ("%s%s%s with %s%s%s"):format(da, table.concat(sh.a, "x"), va, db, table.concat(sh.b, "x"), vb),
+        inputs = {
+          {name = "a0", dtype = da, shape = sh.a, values = values(da, count(sh.a), 1)},
+          {name = "b0", dtype = db, shape = sh.b, values = values(db, count(sh.b), 2)},
+          {name = "c0", dtype = db, shape = sh.b, values = values(db, count(sh.b), 3, true)}},
+        setup = ("a = a0%s; b = b0%s; c = c0%s"):format(va, vb, vb),
+        head = ("def f(a0, b0, c0):\n    a = a0%s\n    b = b0%s\n    c = c0%s\n"):format(va, vb, vb),
+        exprs = {}, lum = {}}
+      local function add(py, ret, body) c.exprs[#c.exprs + 1] = py; c.lum[#c.lum + 1] = {ret = ret, body = body} end
+      for _, op in ipairs(BIN) do add("a " .. op .. " b", "a " .. op .. " b") end
+      for _, op in ipairs(WITHC) do add("a " .. op .. " c", "a " .. op .. " c") end
+      for _, op in ipairs({"-", "+", "~"}) do add(op .. "a", op .. "a") end
+      if not sh.noinplace and i % 2 == (n % 2) then  -- in-place on a copy's view; the whole copy compared
+        for _, op in ipairs(INPLACE) do
+          local v = (op == "**" or op == "<<" or op == ">>") and "c" or "b"
+          add(("!t = a0.copy(); r = t%s; r %s= %s; r = t"):format(va, op, v), "t#",
+            ("t# = a0.copy()\n    r# = t#%s\n    r# %s= %s\n"):format(va, op, v))
+        end
+      end
+      cases[#cases + 1] = c
+    end
+    -- with Python scalars, on both sides
+    local c = {name = da .. " with Python scalars",
+      inputs = {{name = "a0", dtype = da, shape = {2, 3}, values = values(da, 6, 4)}},
+      setup = "a = a0", head = "def f(a0):\n    a = a0\n", exprs = {}, lum = {}}
+    for _, s in ipairs(SCALARS) do
+      for _, op in ipairs({"+", "-", "*", "/", "//", "%", "**", "&", "<<", "<"}) do
+        c.exprs[#c.exprs + 1] = "a " .. op .. " " .. s; c.lum[#c.lum + 1] = {ret = "a " .. op .. " " .. s}
+      end
+      for _, op in ipairs({"-", "/", ">"}) do
+        c.exprs[#c.exprs + 1] = s .. " " .. op .. " a"; c.lum[#c.lum + 1] = {ret = s .. " " .. op .. " a"}
+      end
+    end
+    cases[#cases + 1] = c
+  end
+  return cases
+end
+
+local function same_values(want, got, loose)
+  if #want ~= #got then return false end
+  for j = 1, #want do
+    local w, g = want[j], got[j]
+    if w ~= w then
+      if g == g then return false end
+    elseif w ~= g and not (loose and math.abs(w - g) <= 1e-6 * math.abs(w)) then
+      return false
+    end
+  end
+  return true
+end
+
+describe("array expressions against NumPy", function()
+  it("every operator over every dtype, shapes 0-d to 4-D, empty, views, broadcasts, scalars", function()
+    if not oracle.available() then pending("python3 with NumPy is not installed") return end
+    local cases = grid_cases()
+    local want = oracle.batch(cases)
+    local problems, checked = {}, 0
+    local function problem(fmt, ...) problems[#problems + 1] = fmt:format(...) end
+    for ci, c in ipairs(cases) do
+      local args = {}
+      for k, v in ipairs(c.inputs) do args[k] = to_lumba(v) end
+      local body, rets, idx = {}, {}, {}
+      for j, l in ipairs(c.lum) do
+        local w = want[ci][j]
+        local b = l.body and l.body:gsub("#", tostring(j)) or ""
+        local ret = l.ret:gsub("#", tostring(j))
+        if w.error then  -- NumPy refuses: so must the compiled code, alone
+          local ok = pcall(lumba.njit(c.head .. (b ~= "" and "    " .. b or "") .. "    return " .. ret .. "\n"), table.unpack(args))
+          if ok then problem("%s: %s is accepted; NumPy: %s", c.name, c.exprs[j], w.error) end
+        else
+          body[#body + 1] = b ~= "" and "    " .. b or nil
+          rets[#rets + 1] = ret
+          idx[#idx + 1] = j
+        end
+      end
+      local src = c.head .. table.concat(body) .. "    return (" .. table.concat(rets, ", ") .. ",)\n"
+      local got = table.pack(pcall(lumba.njit(src), table.unpack(args)))
+      if not got[1] then
+        problem("%s: %s", c.name, got[2])
+      else
+        for r, j in ipairs(idx) do
+          local w, g, what = want[ci][j], got[r + 1], c.name .. ": " .. c.exprs[j]
+          checked = checked + 1
+          if w.dtype ~= g.dtype then
+            problem("%s: dtype %s, NumPy %s", what, g.dtype, w.dtype)
+          elseif table.concat(w.shape, ",") ~= table.concat(shape_of(g), ",") then
+            problem("%s: shape (%s), NumPy (%s)", what, table.concat(shape_of(g), ","), table.concat(w.shape, ","))
+          elseif not same_values(w.values, flat(g), c.exprs[j]:match("%*%*")) then
+            problem("%s: values %s, NumPy %s", what, table.concat(flat(g), " "), table.concat(w.values, " "))
+          end
+        end
+      end
+    end
+    assert(#problems == 0, #problems .. " differences from NumPy:\n" .. table.concat(problems, "\n", 1, math.min(#problems, 40)))
+    assert.is_true(checked > 500)
+  end)
+end)

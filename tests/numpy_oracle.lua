@@ -46,8 +46,9 @@ function M.eval(inputs, expr)
 end
 
 -- Many cases in ONE python run (starting python per case is slow). cases:
--- list of {inputs = {as M.eval}, exprs = {"a + b", "!r = a.copy(); r += b", ...}};
--- an expression starting with "!" is run as statements that leave the result in r.
+-- list of {inputs = {as M.eval}, setup = "python statements" (optional),
+-- exprs = {"a + b", "!r = a.copy(); r += b", ...}}; an expression starting
+-- with "!" is run as statements that leave the result in r.
 -- Returns, per case, a list of results per expression, each as M.eval's.
 local function py_array(v)
   local vals = {}
@@ -87,6 +88,7 @@ function M.batch(cases)
     local env = {}
     for _, v in ipairs(c.inputs) do env[#env + 1] = ("'%s': %s"):format(v.name, py_array(v)) end
     lines[#lines + 1] = "env = {" .. table.concat(env, ", ") .. "}"
+    if c.setup then lines[#lines + 1] = ("exec(%q, {'np': np}, env)"):format(c.setup) end
     for _, e in ipairs(c.exprs) do
       lines[#lines + 1] = ("run(dict(env), %q)"):format(e)
     end
