@@ -149,7 +149,7 @@ const char *ax_where(Lower *L, Loc loc) {
   return out;
 }
 
-static const char *with_where(Lower *L, const char *text, Loc loc) {
+const char *ax_with_where(Lower *L, const char *text, Loc loc) {
   const char *w = ax_where(L, loc);
   size_t n = strlen(text) + strlen(w) + 1;
   char *out = arena_alloc(L->C->A, n);
@@ -186,7 +186,7 @@ int ax_shape(Lower *L, Ax *x, Node *n, LLVMValueRef *shape) {
     bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, ne, LLVMBuildNot(L->b, LLVMBuildOr(L->b, a1, b1, ""), ""), ""), "");
     shape[k] = LLVMBuildSelect(L->b, a1, b, a, "");
   }
-  lower_shape_error_if(L, bad, with_where(L, "operands could not be broadcast together with shapes %S %S ", n->loc),
+  lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S ", n->loc),
                        2, nd, s);
   return r;
 }

@@ -96,20 +96,18 @@ static void check_shapes(Lower *L, Ax *x, bool inplace, int vnd, LLVMValueRef *v
   }
   for (int k = 0; k < nd; k++) s[0][k] = s[2][k] = d[k];
   for (int j = 0; j < vnd; j++) s[1][j] = v[j];
-  char msg[200];
   if (!inplace) {
     for (int j = 0; j < vnd; j++) s[0][j] = v[j];
     for (int k = 0; k < nd; k++) s[1][k] = d[k];
-    snprintf(msg, sizeof msg, "could not broadcast input array from shape %%S into shape %%S%s", ax_where(L, x->loc));
-    lower_shape_error_if(L, bad, arena_strdup(L->C->A, msg), 2, (int[]){vnd, nd}, s);
+    lower_shape_error_if(L, bad, ax_with_where(L, "could not broadcast input array from shape %S into shape %S", x->loc),
+                         2, (int[]){vnd, nd}, s);
     return;
   }
-  snprintf(msg, sizeof msg, "operands could not be broadcast together with shapes %%S %%S %%S %s", ax_where(L, x->loc));
-  lower_shape_error_if(L, bad, arena_strdup(L->C->A, msg), 3, (int[]){nd, vnd, nd}, s);
+  lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S %S ", x->loc),
+                       3, (int[]){nd, vnd, nd}, s);
   for (int k = 0; k < bnd; k++) s[1][k] = b[k];
-  snprintf(msg, sizeof msg, "non-broadcastable output operand with shape %%S doesn't match the broadcast shape %%S%s",
-           ax_where(L, x->loc));
-  lower_shape_error_if(L, wider, arena_strdup(L->C->A, msg), 2, (int[]){nd, bnd}, s);
+  lower_shape_error_if(L, wider, ax_with_where(L, "non-broadcastable output operand with shape %S doesn't match the "
+                                               "broadcast shape %S", x->loc), 2, (int[]){nd, bnd}, s);
 }
 
 void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre) {
