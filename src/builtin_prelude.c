@@ -213,7 +213,11 @@ static LLVMValueRef dim_at(Lower *L, Val a, LLVMValueRef k, bool stride) {
 
 /* the address of a's element of C-order index i (0 <= i < a.size) */
 static LLVMValueRef flat_ptr(Lower *L, Val a, LLVMValueRef i) {
-  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), et = lower_mem_type(L, a.ty->dtype);
+  if (a.ty->layout == 'C') {  /* contiguous: the flat index is the offset */
+    LLVMValueRef base = LLVMBuildBitCast(L->b, lower_arr_data(L, a.v), LLVMPointerType(et, 0), "");
+    return LLVMBuildGEP2(L->b, et, base, &i, 1, "");
+  }
   LLVMValueRef off = lower_i64(L, 0), rem = i;
   for (int d = a.ty->ndim - 1; d >= 0; d--) {
     LLVMValueRef n = lower_arr_shape(L, a.v, d), idx = rem;
@@ -225,7 +229,7 @@ static LLVMValueRef flat_ptr(Lower *L, Val a, LLVMValueRef i) {
   }
   LLVMValueRef base = LLVMBuildBitCast(L->b, lower_arr_data(L, a.v), LLVMPointerType(i8, 0), "");
   LLVMValueRef p = LLVMBuildGEP2(L->b, i8, base, &off, 1, "");
-  return LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, a.ty->dtype), 0), "");
+  return LLVMBuildBitCast(L->b, p, LLVMPointerType(et, 0), "");
 }
 
 static LLVMValueRef int_val(Lower *L, CallInfo *ci, int i) { return lower_cast(L, lower_arg(L, ci, i), ty_int64).v; }

@@ -13,8 +13,8 @@ def _axis(axis, ndim):
     return axis
 
 
-# the elements after axis ax in C order: input flat index i lands in
-# output flat index (i // (n * inner)) * inner + i % inner
+# the elements after axis ax in C order: a reduction over ax walks the
+# input in C order as out.size // inner blocks of n rows of inner elements
 def _inner(a, ax):
     m = 1
     for k in range(ax + 1, a.ndim):
@@ -33,9 +33,19 @@ def np_sum(a, axis=None):
     out.fill(0)
     n = _lumba.dim(a, ax)
     inner = _inner(a, ax)
-    for i in range(a.size):
-        o = (i // (n * inner)) * inner + i % inner
-        _lumba.flat_set(out, o, _lumba.flat(out, o) + _lumba.flat(a, i))
+    if inner == 1:  # the last axis: each output is one run of n elements
+        for p in range(out.size):
+            acc = _lumba.flat(out, p)
+            for i in range(p * n, p * n + n):
+                acc = acc + _lumba.flat(a, i)
+            _lumba.flat_set(out, p, acc)
+    else:
+        for p in range(out.size // inner if inner else 0):
+            for k in range(n):
+                i = (p * n + k) * inner
+                for j in range(p * inner, p * inner + inner):
+                    _lumba.flat_set(out, j, _lumba.flat(out, j) + _lumba.flat(a, i))
+                    i += 1
     return out
 
 
@@ -50,9 +60,19 @@ def np_prod(a, axis=None):
     out.fill(1)
     n = _lumba.dim(a, ax)
     inner = _inner(a, ax)
-    for i in range(a.size):
-        o = (i // (n * inner)) * inner + i % inner
-        _lumba.flat_set(out, o, _lumba.flat(out, o) * _lumba.flat(a, i))
+    if inner == 1:  # the last axis: each output is one run of n elements
+        for p in range(out.size):
+            acc = _lumba.flat(out, p)
+            for i in range(p * n, p * n + n):
+                acc = acc * _lumba.flat(a, i)
+            _lumba.flat_set(out, p, acc)
+    else:
+        for p in range(out.size // inner if inner else 0):
+            for k in range(n):
+                i = (p * n + k) * inner
+                for j in range(p * inner, p * inner + inner):
+                    _lumba.flat_set(out, j, _lumba.flat(out, j) * _lumba.flat(a, i))
+                    i += 1
     return out
 
 
@@ -67,9 +87,19 @@ def np_mean(a, axis=None):
     out.fill(0)
     n = _lumba.dim(a, ax)
     inner = _inner(a, ax)
-    for i in range(a.size):
-        o = (i // (n * inner)) * inner + i % inner
-        _lumba.flat_set(out, o, _lumba.flat(out, o) + _lumba.flat(a, i))
+    if inner == 1:  # the last axis: each output is one run of n elements
+        for p in range(out.size):
+            acc = _lumba.flat(out, p)
+            for i in range(p * n, p * n + n):
+                acc = acc + _lumba.flat(a, i)
+            _lumba.flat_set(out, p, acc)
+    else:
+        for p in range(out.size // inner if inner else 0):
+            for k in range(n):
+                i = (p * n + k) * inner
+                for j in range(p * inner, p * inner + inner):
+                    _lumba.flat_set(out, j, _lumba.flat(out, j) + _lumba.flat(a, i))
+                    i += 1
     for j in range(out.size):
         if n == 0:
             _lumba.flat_set(out, j, np.nan)
@@ -92,11 +122,14 @@ def np_max(a, axis=None):
         raise ValueError("zero-size array to reduction operation maximum which has no identity")
     out = _lumba.empty(_lumba.shape_drop(a, ax), a, "same")
     inner = _inner(a, ax)
-    for i in range(a.size):
-        o = (i // (n * inner)) * inner + i % inner
-        v = _lumba.flat(a, i)
-        if (i // inner) % n == 0 or v > _lumba.flat(out, o) or v != v:
-            _lumba.flat_set(out, o, v)
+    for p in range(out.size // inner if inner else 0):
+        for k in range(n):
+            i = (p * n + k) * inner
+            for j in range(p * inner, p * inner + inner):
+                v = _lumba.flat(a, i)
+                if k == 0 or v > _lumba.flat(out, j) or v != v:
+                    _lumba.flat_set(out, j, v)
+                i += 1
     return out
 
 
@@ -112,11 +145,14 @@ def np_min(a, axis=None):
         raise ValueError("zero-size array to reduction operation minimum which has no identity")
     out = _lumba.empty(_lumba.shape_drop(a, ax), a, "same")
     inner = _inner(a, ax)
-    for i in range(a.size):
-        o = (i // (n * inner)) * inner + i % inner
-        v = _lumba.flat(a, i)
-        if (i // inner) % n == 0 or v < _lumba.flat(out, o) or v != v:
-            _lumba.flat_set(out, o, v)
+    for p in range(out.size // inner if inner else 0):
+        for k in range(n):
+            i = (p * n + k) * inner
+            for j in range(p * inner, p * inner + inner):
+                v = _lumba.flat(a, i)
+                if k == 0 or v < _lumba.flat(out, j) or v != v:
+                    _lumba.flat_set(out, j, v)
+                i += 1
     return out
 
 
