@@ -17,33 +17,9 @@ end
 -- text over those names. Returns {dtype = "float64", shape = {...}, values = {...}}
 -- or {error = "ValueError: ..."}.
 function M.eval(inputs, expr)
-  local lines = {"import numpy as np, sys"}
-  for _, v in ipairs(inputs) do
-    local vals = {}
-    for i, x in ipairs(v.values) do vals[i] = tostring(x) end
-    lines[#lines + 1] = ("%s = np.array([%s], dtype='%s').reshape(%s)"):format(v.name,
-      table.concat(vals, ","), v.dtype, "(" .. table.concat(v.shape, ",") .. (#v.shape == 1 and ",)" or ")"))
-    if v.view then lines[#lines + 1] = ("%s = %s%s"):format(v.name, v.name, v.view) end
-  end
-  lines[#lines + 1] = "try:\n    r = np.asarray(" .. expr .. ")\nexcept Exception as e:\n    print('error', type(e).__name__ + ': ' + str(e)); sys.exit(0)"
-  lines[#lines + 1] = "print(r.dtype.name); print(' '.join(map(str, r.shape))); print(' '.join(repr(float(x)) for x in r.ravel()))"
-  local tmp = os.tmpname()
-  local f = assert(io.open(tmp, "w"))
-  f:write(table.concat(lines, "\n"), "\n")
-  f:close()
-  local p = io.popen(PY .. " " .. tmp .. " 2>&1")
-  local out = p:read("a")
-  p:close()
-  os.remove(tmp)
-  local e = out:match("^error (.-)\n")
-  if e then return {error = e} end
-  local dt, sh, vs = out:match("^(%S+)\n([^\n]*)\n([^\n]*)")
-  assert(dt, "numpy oracle failed: " .. out)
-  local r = {dtype = dt, shape = {}, values = {}}
-  for s in sh:gmatch("%d+") do r.shape[#r.shape + 1] = tonumber(s) end
-  for s in vs:gmatch("%S+") do r.values[#r.values + 1] = s == "nan" and (0/0) or tonumber(s) or (s == "inf" and math.huge) or (s == "-inf" and -math.huge) end
-  return r
+  return M.batch({{inputs = inputs, exprs = {expr}}})[1][1]
 end
+
 
 -- Many cases in ONE python run (starting python per case is slow). cases:
 -- list of {inputs = {as M.eval}, setup = "python statements" (optional),
@@ -73,6 +49,19 @@ local function parse_result(line)
   return r
 end
 
+-- runs a Python program with NumPy, returns what it printed (stdout and stderr)
+function M.run_python(text)
+  local tmp = os.tmpname()
+  local f = assert(io.open(tmp, "w"))
+  f:write(text, "\n")
+  f:close()
+  local p = io.popen(PY .. " " .. tmp .. " 2>&1")
+  local out = p:read("a")
+  p:close()
+  os.remove(tmp)
+  return out
+end
+
 function M.batch(cases)
   local lines = {"import numpy as np, sys, warnings", "warnings.simplefilter('ignore')", "np.seterr(all='ignore')",
     "def run(env, e):",
@@ -93,14 +82,7 @@ function M.batch(cases)
       lines[#lines + 1] = ("run(dict(env), %q)"):format(e)
     end
   end
-  local tmp = os.tmpname()
-  local f = assert(io.open(tmp, "w"))
-  f:write(table.concat(lines, "\n"), "\n")
-  f:close()
-  local p = io.popen(PY .. " " .. tmp .. " 2>&1")
-  local out = p:read("a")
-  p:close()
-  os.remove(tmp)
+  local out = M.run_python(table.concat(lines, "\n"))
   local res, it = {}, out:gmatch("[^\n]+")
   for i, c in ipairs(cases) do
     res[i] = {}
@@ -112,47 +94,12 @@ end
 -- Many evaluations in one python run: cases is a list of {inputs, expr} as
 -- M.eval takes them; returns the list of M.eval's results, in order.
 function M.eval_batch(cases)
-  local lines = {"import numpy as np, sys, warnings", "warnings.simplefilter('ignore')",
-    "def show(r):\n    r = np.asarray(r)\n    print(r.dtype.name); print(' '.join(map(str, r.shape))); "
-      .. "print(' '.join(repr(float(x)) for x in r.ravel()))"}
-  for _, c in ipairs(cases) do
-    lines[#lines + 1] = "try:"
-    for _, v in ipairs(c.inputs) do
-      local vals = {}
-      for i, x in ipairs(v.values) do vals[i] = tostring(x) end
-      lines[#lines + 1] = ("    %s = np.array([%s], dtype='%s').reshape(%s)"):format(v.name,
-        table.concat(vals, ","), v.dtype, "(" .. table.concat(v.shape, ",") .. (#v.shape == 1 and ",)" or ")"))
-      if v.view then lines[#lines + 1] = ("    %s = %s%s"):format(v.name, v.name, v.view) end
-    end
-    lines[#lines + 1] = "    r = " .. c.expr
-    lines[#lines + 1] = "except Exception as e:\n    print('error', type(e).__name__ + ': ' + str(e)); print(); print()"
-    lines[#lines + 1] = "else:\n    show(r)"
-  end
-  local tmp = os.tmpname()
-  local f = assert(io.open(tmp, "w"))
-  f:write(table.concat(lines, "\n"), "\n")
-  f:close()
-  local p = io.popen(PY .. " " .. tmp .. " 2>&1")
-  local out = p:read("a")
-  p:close()
-  os.remove(tmp)
-  local res, pos = {}, 1
-  for i = 1, #cases do
-    local dt, sh, vs, nxt = out:match("^([^\n]*)\n([^\n]*)\n([^\n]*)\n()", pos)
-    assert(dt, "numpy oracle failed at case " .. i .. ": " .. out:sub(pos, pos + 500))
-    pos = nxt
-    local e = dt:match("^error (.*)")
-    if e then
-      res[i] = {error = e}
-    else
-      local r = {dtype = dt, shape = {}, values = {}}
-      for s in sh:gmatch("%d+") do r.shape[#r.shape + 1] = tonumber(s) end
-      for s in vs:gmatch("%S+") do
-        r.values[#r.values + 1] = s == "nan" and (0/0) or tonumber(s) or (s == "inf" and math.huge) or (s == "-inf" and -math.huge)
-      end
-      res[i] = r
-    end
-  end
+  local res = M.batch((function()
+    local t = {}
+    for i, c in ipairs(cases) do t[i] = {inputs = c.inputs, exprs = {c.expr}} end
+    return t
+  end)())
+  for i, r in ipairs(res) do res[i] = r[1] end
   return res
 end
 
