@@ -65,6 +65,12 @@ struct Target {
   Val (*array_expr)(Lower *L, Node *n);
 };
 Val lower_arrayexpr(Lower *L, Node *n);
+/* NumPy ufunc calls in array expressions (lower_ufunc.c): an inner node, its
+** operands, its element from theirs; a call writing into its out array */
+bool lower_ufunc_inner(Lower *L, Node *n);
+int lower_ufunc_operands(Lower *L, Node *n, Node ***args);
+Val lower_ufunc_elem(Lower *L, Node *n, Val *x);
+Val lower_ufunc_out(Lower *L, Node *n, CallInfo *ci);
 extern const Target target_cpu;
 extern const Target target_gpu;
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */

@@ -24,7 +24,8 @@ typedef struct Ax {
 static bool inner(Lower *L, Node *n) {
   Type *t = lower_ann(L, n)->ty;
   if (t == NULL || t->kind != TY_ARRAY) return false;
-  return n->kind == ND_BinOp || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1);
+  return n->kind == ND_BinOp || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1) ||
+         (n->kind == ND_Call && lower_ufunc_inner(L, n));
 }
 
 static void collect(Lower *L, Ax *x, Node *n) {
@@ -35,6 +36,11 @@ static void collect(Lower *L, Ax *x, Node *n) {
     return;
   }
   if (n->kind == ND_UnaryOp) { collect(L, x, n->operand); return; }
+  if (n->kind == ND_Call) {  /* a ufunc (lower_ufunc.c) */
+    Node **args;
+    for (int i = 0, k = lower_ufunc_operands(L, n, &args); i < k; i++) collect(L, x, args[i]);
+    return;
+  }
   collect(L, x, n->left);
   collect(L, x, n->kind == ND_BinOp ? n->right : n->elts.items[0]);
 }
@@ -65,6 +71,13 @@ static Val eval(Lower *L, Ax *x, Node *n) {
     return (Val){ty_scalar(f->v.ty->dtype), f->elem, false};
   }
   Type *rt = ty_scalar(lower_ann(L, n)->ty->dtype);
+  if (n->kind == ND_Call) {  /* a ufunc: its element from its operands' (lower_ufunc.c) */
+    Node **args;
+    Val v[LM_MAXARGS];
+    int k = lower_ufunc_operands(L, n, &args);
+    for (int i = 0; i < k; i++) v[i] = eval(L, x, args[i]);
+    return lower_ufunc_elem(L, n, v);
+  }
   if (n->kind == ND_UnaryOp) {
     Val a = lower_cast(L, eval(L, x, n->operand), rt);
     if (n->op == OP_UAdd) return a;
