@@ -15,18 +15,18 @@
 #include "builtin_hooks.h"
 
 /* the loops a ufunc has: a range of cands[], their output bool (pred) or the input dtype */
-typedef enum Special {
-  SP_NONE,
-  SP_TRUEDIV,  // integer inputs compute in float64 (NumPy's true division, np.sinc)
-  SP_NOBOOL,   // bool inputs have no loop (negative, subtract, positive, sign, gcd, lcm)
-  SP_LDEXP,    // a float and an integer exponent
-  SP_NOOUT,    // not a ufunc: no out (np.sinc)
+typedef enum Special {  /* flags */
+  SP_NONE = 0,
+  SP_TRUEDIV = 1,  // integer inputs compute in float64 (NumPy's true division, np.sinc)
+  SP_NOBOOL = 2,   // bool inputs have no loop (negative, subtract, positive, sign, gcd, lcm)
+  SP_LDEXP = 4,    // a float and an integer exponent
+  SP_NOOUT = 8,    // not a ufunc: no out (np.sinc)
 } Special;
 
 typedef struct Loops {
   signed char lo, hi;  // cands[lo..hi]; hi 0: not a ufunc
   bool pred;           // the output is bool
-  Special sp;
+  unsigned char sp;    // Special flags
   bool libm;           // a MATH row: computed by builtin_math.c's libm call
 } Loops;
 
@@ -85,7 +85,7 @@ static const Loops loops[BI__COUNT] = {
     [BI_numpy_right_shift] = INTS(SP_NONE),
     [BI_numpy_sign] = NUM(SP_NOBOOL),
     [BI_numpy_signbit] = {9, 10, true, SP_NONE},
-    [BI_numpy_sinc] = FLOATS(SP_NOOUT),
+    [BI_numpy_sinc] = FLOATS(SP_TRUEDIV | SP_NOOUT),
     [BI_numpy_square] = NUM(SP_NONE),
     [BI_numpy_subtract] = NUM(SP_NOBOOL),
 };
@@ -133,7 +133,7 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
   const char *name = b->member;
   int nin = b->lo;
   static const char *const out_kw[] = {"out", NULL};
-  bool has_out = lp->sp != SP_NOOUT;
+  bool has_out = !(lp->sp & SP_NOOUT);
   infer_only_keywords(I, n, name, has_out ? out_kw : NULL);
   infer_nargs(I, n, name, nin, has_out ? nin + 1 : nin);
   if (n->args.len > nin && n->keywords.len)
@@ -160,7 +160,7 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
     allbool = allbool && at[i]->dtype == DT_BOOL;
     strong_float = strong_float || (!weak[i] && dtype_kinds[at[i]->dtype] == 'f');
   }
-  if (lp->sp == SP_NOBOOL && allbool) {
+  if ((lp->sp & SP_NOBOOL) && allbool) {
     if (nm->id == BI_numpy_negative)
       compile_error(C, n->loc, "TypingError", "The numpy boolean negative, the `-` operator, is not supported, use the "
                                               "`~` operator or the logical_not function instead.");
@@ -172,13 +172,13 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
   int loop = -1;
   for (int c = lp->lo; c <= lp->hi && loop < 0; c++) {
     bool ok = fits(at[0], weak[0], cands[c]);
-    if (nin == 2 && lp->sp != SP_LDEXP) ok = ok && fits(at[1], weak[1], cands[c]);
+    if (nin == 2 && !(lp->sp & SP_LDEXP)) ok = ok && fits(at[1], weak[1], cands[c]);
     if (ok) loop = c;
   }
-  if (lp->sp == SP_LDEXP && (dtype_kinds[at[1]->dtype] == 'f' || (!weak[1] && at[1]->dtype == DT_UINT64))) loop = -1;
+  if ((lp->sp & SP_LDEXP) && (dtype_kinds[at[1]->dtype] == 'f' || (!weak[1] && at[1]->dtype == DT_UINT64))) loop = -1;
   if (loop < 0) no_loop(I, n, name, at, nin);
   ci->dt = cands[loop];
-  if (lp->sp == SP_TRUEDIV && !strong_float) ci->dt = DT_FLOAT64;
+  if ((lp->sp & SP_TRUEDIV) && !strong_float) ci->dt = DT_FLOAT64;
   DType od = lp->pred ? DT_BOOL : ci->dt;
   Type *rt = nd >= 0 ? ty_array(&C->S->types, od, nd, 'C') : ty_scalar(od);
   if (ci->out == NULL) return rt;

@@ -1,0 +1,209 @@
+-- NumPy's ufuncs in compiled code (src/builtin_ufunc.c, src/lower_ufunc.c):
+-- every ufunc of the registry over every dtype, on shapes from 0-d and empty
+-- to 3-D, views with negative strides, broadcasts and Python scalars, with
+-- special values (nan, inf, -0.0, zero divisors, the integer limits),
+-- compared value by value and dtype by dtype with NumPy itself (one python
+-- run, tests/numpy_batch.lua); fusion into array expressions and output
+-- arrays checked by hand.
+local lumba = require "lumba"
+local batch = dofile("tests/numpy_batch.lua")
+
+local entries = require("lumba.core").builtins()
+
+local DTYPES = { "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64" }
+local nan, inf = math.abs(0 / 0), math.huge  -- a NaN without its sign bit, as Python's
+local VALUES = {
+  bool = { true, false, true, true, false, false, true, false, true },
+  int8 = { 0, 1, -1, 7, -128, 127, 3, -5, 2 },
+  int16 = { 0, 1, -1, 7, -32768, 32767, 3, -5, 2 },
+  int32 = { 0, 1, -1, 7, -2147483648, 2147483647, 3, -5, 2 },
+  int64 = { 0, 1, -1, 7, math.mininteger, math.maxinteger, 3, -5, 2 },
+  uint8 = { 0, 1, 2, 7, 255, 128, 3, 5, 9 },
+  uint16 = { 0, 1, 2, 7, 65535, 32768, 3, 5, 9 },
+  uint32 = { 0, 1, 2, 7, 4294967295, 2147483648, 3, 5, 9 },
+  uint64 = { 0, 1, 2, 7, -1, math.mininteger, 3, 5, 9 },  -- -1: 2^64 - 1
+  float32 = { 0.0, -0.0, 1.5, -2.5, nan, inf, -inf, 3.0, 0.25 },
+  float64 = { 0.0, -0.0, 1.5, -2.5, nan, inf, -inf, 1e300, 0.25 },
+}
+-- the other shapes, one per dtype in turn: {shape, view applied in both languages}
+local SHAPES = {
+  { { 3, 4 }, ".T" }, { { 2, 3, 2 }, "" }, { {}, "" }, { { 0 }, "" }, { { 2, 0 }, "" }, { { 12 }, "[1::3]" },
+  { { 3, 4 }, "[::-1, ::2]" },
+}
+
+-- the ufuncs: each registry entry called by a NumPy name that computes elementwise, once
+local UFUNCS = {}
+for _, e in ipairs(entries) do
+  if e.family == "ufunc" or e.result or e.id == "abs" then
+    for _, nm in ipairs(e.names) do
+      if nm.module == "numpy" then
+        UFUNCS[#UFUNCS + 1] = { name = nm.member, nin = e.lo }
+        break
+      end
+    end
+  end
+end
+table.sort(UFUNCS, function(a, b) return a.name < b.name end)
+
+local function values(dt, n, rot)
+  local v, src = {}, VALUES[dt]
+  for i = 1, n do v[i] = src[(i + rot - 1) % #src + 1] end
+  return v
+end
+
+local function count(shape)
+  local n = 1
+  for _, s in ipairs(shape) do n = n * s end
+  return n
+end
+
+local function make(dt, shape, vals)
+  return lumba.array(vals, dt):reshape(table.unpack(shape))
+end
+
+local function flat(a)
+  if type(a) ~= "userdata" then return { a == true and 1 or a == false and 0 or a } end
+  local out = {}
+  local function walk(t)
+    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
+    for _, v in ipairs(t) do walk(v) end
+  end
+  walk(a.ndim == 0 and a:get() or a:totable())
+  return out
+end
+
+local function shape_of(a)
+  local s = {}
+  for k = 1, a.ndim do s[k] = a.shape[k] end
+  return s
+end
+
+-- equal elements: integers exactly, floats to a few ulps (NumPy's float
+-- loops and libm may round differently), NaN to NaN, -0.0 to -0.0
+local function close(want, got, dt)
+  if want ~= want then return got ~= got end
+  if math.type(want) == "integer" or not dt:match("^float") then return want == got end
+  if want == got then return want ~= 0 or 1 / want == 1 / got end
+  local tol = dt == "float32" and 4e-7 or 1e-15
+  return math.abs(want - got) <= tol * math.max(math.abs(want), math.abs(got))
+end
+
+-- the cases: one expression each over inputs named apart ("x<case>_<input>");
+-- `py` is the expression NumPy evaluates when it differs (a strong scalar as an array)
+local cases = {}
+local function case(expr, ins, py)
+  local k = #cases + 1
+  local inputs = {}
+  for i, v in ipairs(ins) do
+    local nm = ("x%d_%d"):format(k, i)
+    expr = expr:gsub("%f[%w_]" .. v.name .. "%f[^%w_]", nm)
+    if py then py = py:gsub("%f[%w_]" .. v.name .. "%f[^%w_]", nm) end
+    inputs[i] = { name = nm, dtype = v.dtype, shape = v.shape, values = v.values }
+  end
+  cases[k] = { expr = expr, py = py or expr, inputs = inputs }
+end
+
+for _, u in ipairs(UFUNCS) do
+  for d, dt in ipairs(DTYPES) do
+    -- a 1-D array of the special values (reversed every other dtype), and for
+    -- every other dtype another shape (they take turns over the ufuncs)
+    local va = d % 2 == 0 and "[::-1]" or ""
+    local sh = SHAPES[((d + #u.name) // 2) % #SHAPES + 1]
+    local i1, i2, a1, a2 = {}, {}, {}, {}
+    for i = 1, u.nin do
+      local nm = string.char(96 + i)
+      i1[i] = { name = nm, dtype = dt, shape = { 9 }, values = values(dt, 9, (i - 1) * 4) }
+      i2[i] = { name = nm, dtype = dt, shape = sh[1], values = values(dt, count(sh[1]), (i - 1) * 5 + d) }
+      a1[i], a2[i] = nm .. va, nm .. sh[2]
+    end
+    case(("np.%s(%s)"):format(u.name, table.concat(a1, ", ")), i1)
+    if (d + #u.name) % 2 == 0 then case(("np.%s(%s)"):format(u.name, table.concat(a2, ", ")), i2) end
+  end
+  if u.nin == 2 then
+    -- mixed dtypes, broadcast (3, 1) with (4,): a few pairs per ufunc, all pairs over the ufuncs
+    for k = 1, 3 do
+      local d = (#u.name * 3 + k * 5) % #DTYPES + 1
+      local da, db = DTYPES[d], DTYPES[(d * 4 + k) % #DTYPES + 1]
+      case(("np.%s(a, b)"):format(u.name), { { name = "a", dtype = da, shape = { 3, 1 }, values = values(da, 3, d) },
+        { name = "b", dtype = db, shape = { 4 }, values = values(db, 4, d + 2) } })
+    end
+    -- Python scalars: of a kind no higher than the array's they take its dtype
+    -- (Numba's rule; NumPy's too, for small values), else they are int64/float64
+    for _, dt in ipairs({ #u.name % 2 == 0 and "bool" or "uint16", #u.name % 2 == 0 and "float32" or "int64" }) do
+      local ins = { { name = "a", dtype = dt, shape = { 9 }, values = values(dt, 9, 1) } }
+      case(("np.%s(a, 3)"):format(u.name), ins, ("np.%s(a, %s)"):format(u.name, dt ~= "bool" and "3" or "np.array([3])"))
+      case(("np.%s(2.5, a)"):format(u.name), ins, ("np.%s(%s, a)"):format(u.name, dt == "float32" and "2.5" or "np.array([2.5])"))
+    end
+  end
+end
+
+-- compiled code for a list of cases: one function returning each expression
+local function compiled(list)
+  local params, args, exprs = {}, {}, {}
+  for _, c in ipairs(list) do
+    for _, v in ipairs(c.inputs) do
+      params[#params + 1] = v.name
+      args[#args + 1] = make(v.dtype, v.shape, v.values)
+    end
+    exprs[#exprs + 1] = c.expr
+  end
+  local src = ("import numpy as np\ndef f(%s):\n    return %s,\n"):format(table.concat(params, ", "), table.concat(exprs, ", "))
+  return table.pack(pcall(lumba.njit(src), table.unpack(args, 1, #args)))
+end
+
+-- what differs between NumPy's answer w and the compiled one (ok, g); nil if nothing
+local function mismatch(c, w, ok, g)
+  if w.error then return ok and "NumPy: " .. w.error .. ", compiled: no error" or nil end
+  if not ok then return "compiled: " .. tostring(g) end
+  local gd = type(g) == "userdata" and g.dtype or math.type(g)
+  if gd ~= w.dtype then return ("dtype: NumPy %s, compiled %s (inputs %s)"):format(w.dtype, tostring(gd), c.inputs[1].dtype) end
+  local gs, gv = shape_of(g), flat(g)
+  if table.concat(gs, ",") ~= table.concat(w.shape, ",") then
+    return "shape: NumPy " .. table.concat(w.shape, ",") .. ", compiled " .. table.concat(gs, ",")
+  end
+  for j = 1, #w.values do
+    if not close(w.values[j], gv[j], w.dtype) then
+      return ("element %d: NumPy %s, compiled %s"):format(j, tostring(w.values[j]), tostring(gv[j]))
+    end
+  end
+end
+
+describe("NumPy's ufuncs", function()
+  it("cover the registry's ufuncs", function()
+    assert.is_true(#UFUNCS >= 75, #UFUNCS)
+  end)
+
+  it("compute NumPy's values and dtypes over dtypes, shapes, views, broadcasts and scalars", function()
+    if not batch.available() then pending("python3 with NumPy is not installed") return end
+    local py = {}
+    for i, c in ipairs(cases) do py[i] = { inputs = c.inputs, expr = c.py } end
+    local numpy = batch.start(py)
+    -- compiled a dozen cases to a function while NumPy runs; a function that
+    -- fails (a case NumPy may refuse too) is tried again in halves
+    local got = {}
+    local function run(idx)
+      local list = {}
+      for j, k in ipairs(idx) do list[j] = cases[k] end
+      local r = compiled(list)
+      if not r[1] and #idx > 1 then  -- halves, until the failing cases stand alone
+        local h = #idx // 2
+        run(table.move(idx, 1, h, 1, {}))
+        run(table.move(idx, h + 1, #idx, 1, {}))
+        return
+      end
+      for j, k in ipairs(idx) do got[k] = { r[1], r[1] and r[j + 1] or r[2] } end
+    end
+    for i = 1, #cases, 12 do
+      local idx = {}
+      for k = i, math.min(i + 11, #cases) do idx[#idx + 1] = k end
+      run(idx)
+    end
+    local want, bad = numpy.wait(), {}
+    for k, c in ipairs(cases) do
+      local m = mismatch(c, want[k], got[k][1], got[k][2])
+      if m then bad[#bad + 1] = c.expr .. " (" .. c.inputs[1].dtype .. "): " .. m end
+    end
+    assert(#bad == 0, #bad .. " mismatches:\n" .. table.concat(bad, "\n"))
+    assert.is_true(#cases > 1500, #cases)
+  end)
+end)
