@@ -207,3 +207,121 @@ describe("NumPy's ufuncs", function()
     assert.is_true(#cases > 1500, #cases)
   end)
 end)
+
+describe("ufuncs in array expressions", function()
+  it("fuse into the expression around them: one loop, only the result allocated", function()
+    local f = lumba.njit "import numpy as np\ndef f(a, b):\n    return np.sqrt(a * a + b * b) + 1\n"
+    local r = f(lumba.array({ 3, 5, 8 }), lumba.array({ 4, 12, 15 }))
+    assert.are.equal("float64", r.dtype)
+    assert.are.same({ 6.0, 14.0, 18.0 }, r:totable())
+    local _, allocs = f:inspect_llvm():gsub("call [^\n]*@nrt_alloc%(", "")
+    assert.are.equal(1, allocs)
+  end)
+
+  it("take NumPy's loop dtypes: sqrt of int64 is float64, of float32 float32; isnan is bool", function()
+    local f = lumba.njit "import numpy as np\ndef f(i, s, b):\n    return np.sqrt(i), np.sqrt(s), np.maximum(b, s), np.isnan(s), np.floor(i)\n"
+    local i, s, b = lumba.array({ 4, 9 }), lumba.array({ 4, 0 / 0 }, "float32"), lumba.array({ 1, 2 }, "int32")
+    local r1, r2, r3, r4, r5 = f(i, s, b)
+    assert.are.same({ "float64", "float32", "float64", "bool", "float64" }, { r1.dtype, r2.dtype, r3.dtype, r4.dtype, r5.dtype })
+    assert.are.same({ 2.0, 3.0 }, r1:totable())
+    assert.are.same({ false, true }, r4:totable())
+  end)
+
+  it("softmax and clipping kernels as Numba users write them", function()
+    local f = lumba.load [[
+import numpy as np
+def softmax(x):
+    e = np.exp(x - x.max())
+    return e / e.sum()
+def clip(a, lo, hi):
+    return np.minimum(np.maximum(a, lo), hi)
+]]
+    local s = f.softmax(lumba.array({ 1.0, 2.0, 3.0 }))
+    local e = { math.exp(-2), math.exp(-1), 1 }
+    local t = e[1] + e[2] + e[3]
+    for k, v in ipairs(s:totable()) do assert.is_true(math.abs(v - e[k] / t) < 1e-15) end
+    assert.are.same({ 0, 0, 2, 3 }, f.clip(lumba.array({ -5, 0, 2, 9 }), 0, 3):totable())
+  end)
+
+  it("keep math's functions scalar-only, as Numba does", function()
+    local f = lumba.njit "import math\ndef f(a):\n    return math.sqrt(a)\n"
+    local err = select(2, pcall(f, lumba.array({ 1.0, 4.0 })))
+    assert.matches("TypingError: sqrt%(%) needs a number, not float64%[:%]", err)
+  end)
+
+  it("refuse inputs NumPy has no loop for, with NumPy's words for booleans", function()
+    local g = lumba.njit "import numpy as np\ndef g(a):\n    return np.gcd(a, 2)\n"
+    assert.matches("TypingError: ufunc 'gcd' has no loop for the input types %(float64%[:%], int64%)",
+      select(2, pcall(g, lumba.array({ 1.5 }))))
+    local n = lumba.njit "import numpy as np\ndef n(a):\n    return np.negative(a)\n"
+    assert.matches("TypingError: The numpy boolean negative, the `%-` operator, is not supported",
+      select(2, pcall(n, lumba.array({ true }, "bool"))))
+    local p = lumba.njit "import numpy as np\ndef p(a, b):\n    return np.power(a, b) + 1\n"
+    assert.matches("ValueError: Integers to negative integer powers are not allowed%.",
+      select(2, pcall(p, lumba.array({ 2, 3 }), lumba.array({ 1, -1 }))))
+    assert.are.same({ 3, 10 }, p(lumba.array({ 2, 3 }), lumba.array({ 1, 2 })):totable())
+  end)
+end)
+
+describe("ufuncs with an output array", function()
+  it("write into it and return it: np.multiply(Z, Z, Z), out=, in place", function()
+    local f = lumba.njit [[
+import numpy as np
+def f(z, a, b, c):
+    r = np.multiply(z, z, z)
+    np.add(a, b, out=c)
+    s = np.sqrt(a, out=a)
+    return r, s
+]]
+    local z, a, b, c = lumba.array({ 1, 2, 3 }), lumba.array({ 4.0, 9.0 }), lumba.array({ 1.0, 1.0 }), lumba.zeros(2)
+    local r, s = f(z, a, b, c)
+    assert.are.same({ 1, 4, 9 }, z:totable())
+    assert.are.same({ 1, 4, 9 }, r:totable())
+    assert.are.same({ 5.0, 10.0 }, c:totable())
+    assert.are.same({ 2.0, 3.0 }, a:totable())
+    assert.are.same({ 2.0, 3.0 }, s:totable())
+    z:set(1, 7)
+    assert.are.equal(7, r:get(1))  -- r is z
+  end)
+
+  it("broadcast the inputs to out's shape and cast into its dtype (same_kind)", function()
+    local f = lumba.njit "import numpy as np\ndef f(a, o):\n    np.add(a, 1, o)\n    return o\n"
+    assert.are.same({ { 2.0, 3.0 }, { 2.0, 3.0 } }, f(lumba.array({ 1, 2 }), lumba.zeros({ 2, 2 })):totable())
+    local g = lumba.njit "import numpy as np\ndef g(a, o):\n    return np.sqrt(a, out=o)\n"
+    assert.matches("TypingError: sqrt%(%): cannot cast the result from float64 to the output's int64 with casting rule 'same_kind'",
+      select(2, pcall(g, lumba.array({ 4.0 }), lumba.array({ 0 }))))
+    assert.matches("ValueError: non%-broadcastable output operand",
+      select(2, pcall(g, lumba.array({ 4.0, 9.0, 16.0 }), lumba.zeros(2))))
+    assert.matches("ValueError: non%-broadcastable output operand",
+      select(2, pcall(g, lumba.array({ 4.0, 9.0 }), lumba.zeros({ 1 }))))
+    assert.matches("TypingError: sqrt%(%): the output has 1 dimensions, the inputs broadcast to 2",
+      select(2, pcall(g, lumba.zeros({ 2, 2 }), lumba.zeros(4))))
+    local h = lumba.njit "import numpy as np\ndef h(a, o):\n    return np.add(a, a, o, out=o)\n"
+    assert.matches("TypingError: add%(%) got multiple values for argument 'out'", select(2, pcall(h, lumba.zeros(2), lumba.zeros(2))))
+  end)
+
+  it("give NumPy's answer when out overlaps an input shifted (a copy), in place without one", function()
+    local f = lumba.load [[
+import numpy as np
+def f(a):
+    np.add(a[:-1], a[1:], out=a[1:])
+    return a
+def g(a):
+    np.negative(a[::-1], out=a)
+    return a
+def h(a):
+    np.add(a, a, out=a)
+    return a
+]]
+    if batch.available() then
+      local ins = { { name = "a", dtype = "int64", shape = { 5 }, values = { 1, 2, 3, 4, 5 } } }
+      local want = batch.run({ { inputs = ins, expr = "(np.add(a[:-1], a[1:], out=a[1:]), a)[1]" },
+        { inputs = ins, expr = "(np.negative(a[::-1], out=a), a)[1]" } })
+      assert.are.same(want[1].values, f.f(lumba.array({ 1, 2, 3, 4, 5 })):totable())
+      assert.are.same(want[2].values, f.g(lumba.array({ 1, 2, 3, 4, 5 })):totable())
+    end
+    assert.are.same({ 1, 3, 5, 7, 9 }, f.f(lumba.array({ 1, 2, 3, 4, 5 })):totable())
+    assert.are.same({ -5, -4, -3, -2, -1 }, f.g(lumba.array({ 1, 2, 3, 4, 5 })):totable())
+    assert.are.same({ 2, 4, 6 }, f.h(lumba.array({ 1, 2, 3 })):totable())
+  end)
+end)
