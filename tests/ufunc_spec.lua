@@ -324,4 +324,30 @@ def h(a):
     assert.are.same({ -5, -4, -3, -2, -1 }, f.g(lumba.array({ 1, 2, 3, 4, 5 })):totable())
     assert.are.same({ 2, 4, 6 }, f.h(lumba.array({ 1, 2, 3 })):totable())
   end)
+
+  it("free every array they make, when they raise too", function()
+    local function live() collectgarbage(); collectgarbage(); return lumba._live_meminfos() end
+    local m = lumba.load [[
+import numpy as np
+def shifted(a):
+    np.add(a[:-1], a[1:], out=a[1:])
+    return a[1]
+def into_temp(a, b):
+    return np.power(a, b, out=np.empty(a.shape[0], np.int64))[0]
+def fused(a, b):
+    return (np.power(a * 1, b) + 1)[0]
+def leaf(a):
+    return np.sqrt(np.add(a, a, out=np.empty(2)) + 1.0)[1]
+]]
+    local a, b, neg = lumba.array({ 1, 2 }), lumba.array({ 2, 3 }), lumba.array({ 2, -3 })
+    m.shifted(lumba.array({ 1, 2, 3 })); m.into_temp(a, b); m.fused(a, b); m.leaf(a)  -- compiled
+    local before = live()
+    assert.are.equal(3, m.shifted(lumba.array({ 1, 2, 3 })))
+    assert.are.equal(1, m.into_temp(a, b))
+    assert.are.equal(2, m.fused(a, b))
+    assert.are.equal(math.sqrt(5), m.leaf(a))
+    assert.matches("ValueError: Integers to negative", select(2, pcall(m.into_temp, a, neg)))
+    assert.matches("ValueError: Integers to negative", select(2, pcall(m.fused, a, neg)))
+    assert.are.equal(before, live())
+  end)
 end)
