@@ -24,6 +24,10 @@ typedef struct BuiltinHooks {
   /* ATTR: base is the array's type, NULL for a module's value (cuda.threadIdx.x) */
   Type *(*infer_attr)(Infer *I, Node *n, const BuiltinName *nm, Type *base);
   Val (*lower_attr)(Lower *L, Node *n, BuiltinId id, Val base);  /* releases base */
+  /* a NumPy ufunc (a UFUNC or MATH row): one element of the call n from its
+  ** inputs' elements x (scalars of their own types); the array expression
+  ** around it (lower_arrayexpr.c, through lower_ufunc.c) calls it per element */
+  Val (*elem)(Lower *L, Node *n, CallInfo *ci, Val *x);
 } BuiltinHooks;
 
 extern const BuiltinHooks builtin_table[BI__COUNT];
@@ -35,24 +39,24 @@ static inline Val lower_arg(Lower *L, CallInfo *ci, int i) { return lower_expr(L
 /* builtin_math.c: scalar math and Python's builtins */
 Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_math(Lower *L, Node *n, CallInfo *ci);
-Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm);  /* abs, int, float, bool, np.sign, np.square */
-Val bmath_lower_abs(Lower *L, Node *n, CallInfo *ci);
+Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm);  /* abs, int, float, bool */
 Val bmath_lower_cast(Lower *L, Node *n, CallInfo *ci);
-Val bmath_lower_sign(Lower *L, Node *n, CallInfo *ci);
-Val bmath_lower_square(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_len(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_minmax(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_minmax(Lower *L, Node *n, CallInfo *ci);
-Type *bmath_infer_binary(Infer *I, Node *n, const BuiltinName *nm);  /* np.maximum, np.minimum */
-Val bmath_lower_maximum(Lower *L, Node *n, CallInfo *ci);
-Val bmath_lower_minimum(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_round(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_round(Lower *L, Node *n, CallInfo *ci);
-Type *bmath_infer_power(Infer *I, Node *n, const BuiltinName *nm);
-Val bmath_lower_power(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_range(Infer *I, Node *n, const BuiltinName *nm);  /* outside a for: an error */
 Type *bmath_infer_print(Infer *I, Node *n, const BuiltinName *nm);  /* an error */
+
+/* builtin_ufunc.c: NumPy's ufuncs on scalars and arrays (NumPy's loop
+** dtypes, an output array), the MATH rows under their NumPy names too */
+Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val bufunc_lower(Lower *L, Node *n, CallInfo *ci);
+Val bufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
+/* builtin_math.c: the libm function of a MATH row on float arguments of type ft */
+LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft);
 
 /* builtin_create.c: np.empty/zeros/ones/full, *_like, np.arange */
 Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm);

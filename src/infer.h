@@ -60,6 +60,8 @@ typedef struct CallInfo {
   int nargs;
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
+  bool ufunc;            // a NumPy ufunc (builtin_ufunc.c): dt is its loop's dtype,
+  Node *out;             // its output array, NULL if none
 } CallInfo;
 
 /* what the typing hooks of builtins (builtin_*.c) share (infer_call.c) */

@@ -71,6 +71,14 @@ Val lower_arrayexpr(Lower *L, Node *n);
 ** array (a name or a view): one fused loop into it (lower_arraystore.c); value is a
 ** node, or pre an already lowered value */
 void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
+/* NumPy ufunc calls in array expressions (lower_ufunc.c): an inner node, its
+** operands, its element from theirs; a call writing into its out array */
+bool lower_ufunc_inner(Lower *L, Node *n);
+int lower_ufunc_operands(Lower *L, Node *n, Node ***args);
+Val lower_ufunc_elem(Lower *L, Node *n, Val *x);
+Val lower_ufunc_out(Lower *L, Node *n, CallInfo *ci);
+/* call (a ufunc call with out=) as one loop into out, which is returned owned (lower_arraystore.c) */
+Val lower_ufunc_store(Lower *L, Node *call, Node *out);
 extern const Target target_cpu;
 extern const Target target_gpu;
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
