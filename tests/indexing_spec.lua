@@ -360,6 +360,38 @@ describe("errors of indexing", function()
     assert.are.same({ 5.0, 2.0, 5.0 }, a:totable())
   end)
 
+  it("frees every array it makes, on the raising paths too", function()
+    local function live_now()
+      collectgarbage()
+      collectgarbage()
+      return lumba._live_meminfos()
+    end
+    local fs = {
+      { "def f(a, m):\n    return (a + 1)[m > 0][::-1]\n", true },
+      { "def f(a, m):\n    return (a + 1)[m[1:] > 0]\n", false },
+      { "def f(a, i):\n    return (a * 2)[i + 0]\n", true },
+      { "def f(a, i):\n    return (a * 2)[i + 5]\n", false },
+      { "def f(a, i):\n    b = a.copy()\n    b[i + 0] = a[::-1][:3]\n    return b\n", true },
+      { "def f(a, i):\n    b = a.copy()\n    b[i + 0] = a[:2]\n    return b\n", false },
+      { "def f(a, i):\n    b = a.copy()\n    b[i + 9] = 1.0\n    return b\n", false },
+      { "import numpy as np\ndef f(a, m):\n    x = np.nonzero(a + 1)\n    return x[0], np.argwhere(m > 1), np.flatnonzero(m), np.count_nonzero(a > 1)\n", true },
+      { "import numpy as np\ndef f(a, m):\n    return np.where(m > 1, a + 1, a[::-1])\n", true },
+      { "import numpy as np\ndef f(a, m):\n    return np.where(m > 1, a + 1, a[1:])\n", false },
+      { "def f(a, m):\n    return (a + 1)[:, None] - a[None, :]\n", true },
+    }
+    local a, m, i = lumba.arange(5.0), lumba.array({ 0, 2, 3, 0, 1 }), lumba.array({ 0, -1, 2 })
+    local before = live_now()
+    for _, c in ipairs(fs) do
+      local f = lumba.njit(c[1])
+      local arg = c[1]:find("%(a, i%)") and i or m
+      for _ = 1, 5 do
+        local ok, e = pcall(f, a, arg)
+        assert(ok == c[2], c[1] .. ": " .. tostring(e))
+      end
+    end
+    assert.are.equal(before, live_now())
+  end)
+
   it("index arrays of floats, of 2 dimensions, or two in one subscript are TypingErrors at the user's line", function()
     local function err(src, ...) return H.error_of(lumba.njit(src), ...) end
     local x = lumba.arange(6.0)
