@@ -88,6 +88,13 @@ Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                 
 Type *bprelude_infer_method(Infer *I, Node *n, CallInfo *ci, Type *a);              /* PYMETHOD rows */
 Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm);           /* _lumba.* */
 Val bprelude_lower_intrinsic(Lower *L, Node *n, CallInfo *ci);
+/* builtin_index.c: np.where, np.nonzero / a.nonzero(), np.argwhere, np.flatnonzero, np.count_nonzero, np.newaxis */
+Type *bindex_infer_find(Infer *I, Node *n, const BuiltinName *nm);   /* where, argwhere, flatnonzero, count_nonzero */
+Val bindex_lower_find(Lower *L, Node *n, CallInfo *ci);
+Type *bindex_infer_nonzero(Infer *I, Node *n, CallInfo *ci, Type *a);
+Val bindex_lower_nonzero(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+Type *bindex_infer_newaxis(Infer *I, Node *n, const BuiltinName *nm, Type *base);
+Val bindex_lower_newaxis(Lower *L, Node *n, BuiltinId id, Val base);
 
 /* builtin_cuda.c: cuda.grid, barriers, shared/local arrays, atomics, threadIdx & co.
 ** (lowered by the target: Target.cuda_call, Target.sreg) */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin_hooks.h"
+#include "index.h"
 
 static const char *const op_verbs[OP__COUNT] = {
     [OP_Add] = "add", [OP_Sub] = "subtract", [OP_Mult] = "multiply", [OP_MatMult] = "matrix-multiply",
@@ -70,15 +71,18 @@ static bool const_int(Node *n, int64_t *v) {
   return false;
 }
 
-/* a[i], a[i, j], a[1:-1], a[:, j]; tuples by constant index */
+/* a[i], a[i, j], a[1:-1], a[:, j]; tuples by constant index; index arrays,
+** masks and None: infer_index.c */
 Type *infer_subscript(Infer *I, Node *n, bool store) {
   Compile *C = I->C;
   Type *base = infer_expr(I, n->value);
   Node *sl = n->slice;
   int nidx = sl->kind == ND_Tuple ? sl->elts.len : 1;
   Node **idx = sl->kind == ND_Tuple ? sl->elts.items : &n->slice;
+  Type *itys[LM_MAXARGS] = {0};
   int nints = 0, nslices = 0;
-  bool unknown = false;
+  bool unknown = false, fancy = false;
+  if (nidx > LM_MAXARGS) compile_error(C, n->loc, "TypingError", "too many indices");
   for (int i = 0; i < nidx; i++) {
     Node *x = idx[i];
     if (x->kind == ND_Slice) {
@@ -93,11 +97,14 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
       }
       infer_ann(I, x)->ty = NULL;
     } else {
-      Type *it = infer_expr(I, x);
+      Type *it = itys[i] = infer_expr(I, x);
       if (it == NULL) { unknown = true; continue; }
+      if (it->kind == TY_ARRAY || it->kind == TY_NONE) {  /* an index array, a mask, np.newaxis */
+        fancy = true;
+        continue;
+      }
       if (!ty_is_int(it) && !ty_is_bool(it))
-        compile_error(C, x->loc, "TypingError", "array indices must be integers, not %s%s", tyname(C, it),
-                      it->kind == TY_ARRAY ? " (fancy indexing is not supported)" : "");
+        compile_error(C, x->loc, "TypingError", "array indices must be integers, not %s", tyname(C, it));
       nints++;
     }
   }
@@ -105,7 +112,7 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   if (base->kind == TY_TUPLE) {
     int64_t k;
     if (store) compile_error(C, n->loc, "TypingError", "tuples cannot be changed");
-    if (nidx != 1 || nslices || sl->kind == ND_Tuple)  /* t[(1,)] too: the index must be an int */
+    if (nidx != 1 || nslices || fancy || sl->kind == ND_Tuple)  /* t[(1,)] too: the index must be an int */
       compile_error(C, n->loc, "UnsupportedError", "tuples can only be indexed by one integer");
     if (const_int(sl, &k)) {
       if (C->opt.lua) k = infer_lua_tuple_index(k, base->nelems);
@@ -122,26 +129,16 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   }
   if (base->kind != TY_ARRAY)
     compile_error(C, n->loc, "TypingError", "%s cannot be indexed", tyname(C, base));
+  if (fancy) {
+    Type *t = infer_index_plan(I, n, base, idx, itys, nidx);  /* may grow the table: assign after */
+    return infer_ann(I, n)->ty = t;
+  }
+  infer_ann(I, n)->aux = NULL;
   if (nidx > base->ndim)
     compile_error(C, n->loc, "TypingError", "too many indices for array: array is %d-dimensional, but %d were indexed",
                   base->ndim, nidx);
   if (nints == base->ndim) return infer_ann(I, n)->ty = ty_scalar(base->dtype);
-  /* a view: C layout survives leading integers, then one step-less slice, then full slices */
-  char layout = 'A';
-  if (base->layout == 'C') {
-    layout = 'C';
-    bool seen_slice = false;
-    for (int i = 0; i < nidx; i++) {
-      Node *x = idx[i];
-      if (x->kind != ND_Slice) {
-        if (seen_slice) layout = 'A';
-        continue;
-      }
-      bool full = !x->lower && !x->upper && !x->step;
-      if (x->step || (seen_slice && !full)) layout = 'A';
-      seen_slice = true;
-    }
-  }
+  char layout = infer_index_layout(base, idx, NULL, nidx);
   return infer_ann(I, n)->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
 }
 

@@ -123,7 +123,7 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   int mark = L->nheld;
   Val dst = {0};
   if (inplace) {  /* Python: the target's subscript first, then the value */
-    dst = lower_expr(L, target);
+    dst = lower_expr(L, target);  /* a selection (a[mask]) gives its copy, stored back by the caller */
     lower_hold(L, dst);
   }
   if (pre) {
@@ -190,6 +190,16 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
 }
 
 void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre) {
+  if (target->kind == ND_Subscript && lower_is_selection(L, target)) {
+    /* a[mask] = v: NumPy's setitem of the value; a[idx] += v: getitem, the
+    ** operation on that copy, setitem (a repeated index is written once) */
+    Val v = op != OP_None ? store(L, target, op, opty, value, pre, false) : pre ? *pre : lower_expr(L, value);
+    int mark = lower_hold(L, v);
+    L->C->target->index_set(L, target, (Val){v.ty, v.v, false});
+    lower_unhold(L, mark);
+    lower_release(L, v);
+    return;
+  }
   lower_release(L, store(L, target, op, opty, value, pre, false));
 }
 

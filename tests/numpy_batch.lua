@@ -1,9 +1,11 @@
 -- NumPy as an oracle for many cases in ONE python run (tests/numpy_oracle.lua
 -- starts python per expression). A case: {inputs = {{name =, dtype =, shape =,
 -- values = (flat, row-major; booleans as true/false)}}, expr = Python text over
--- those names}. M.run(cases) gives, in order, {dtype =, shape =, values =}
--- (integers as Lua integers, uint64 past 2^63 as their two's-complement
--- int64, floats as floats) or {error = "ValueError: ..."}.
+-- those names} or code = Python statements setting r. M.run(cases) gives, in
+-- order, {dtype =, shape =, values =} (integers as Lua integers, bools as 1
+-- and 0, uint64 past 2^63 as their two's-complement int64, floats as floats)
+-- or {error = "ValueError: ..."}; a tuple result is a list of those.
+-- M.run_lists(cases) gives every result as a list (one entry unless a tuple).
 -- Numba has no float16: a result NumPy computes in float16 (from bool, int8
 -- or uint8 inputs) is computed again with those inputs as float32, the loop
 -- Numba (and lumba) picks.
@@ -29,16 +31,27 @@ def show(x):
         x = int(x)
         return str(x - 2**64 if x >= 2**63 else x)
     return repr(float(x))
-def case(expr, env):
+def value(r):
+    r = np.asarray(r)
+    print('ok', r.dtype.name, ','.join(map(str, r.shape)), ' '.join(show(x) for x in r.ravel().tolist()))
+def case(expr, code, env):
     try:
-        r = np.asarray(eval(expr, {'np': np}, env))
-        if r.dtype == np.float16:  # the float32 loop: asked for (a ufunc), else by float32 inputs
-            try:
-                r = np.asarray(eval(expr[:-1] + ', dtype=np.float32)', {'np': np}, env))
-            except TypeError:
-                env = {k: (v.astype(np.float32) if v.dtype.itemsize == 1 else v) for k, v in env.items()}
-                r = np.asarray(eval(expr, {'np': np}, env))
-        print('ok', r.dtype.name, ','.join(map(str, r.shape)), ' '.join(show(x) for x in r.ravel().tolist()))
+        if code is not None:
+            exec(code, {'np': np}, env)
+            r = env['r']
+        else:
+            r = eval(expr, {'np': np}, env)
+            if np.asarray(r).dtype == np.float16:  # the float32 loop: asked for (a ufunc), else by float32 inputs
+                try:
+                    r = eval(expr[:-1] + ', dtype=np.float32)', {'np': np}, env)
+                except TypeError:
+                    env = {k: (v.astype(np.float32) if v.dtype.itemsize == 1 else v) for k, v in env.items()}
+                    r = eval(expr, {'np': np}, env)
+        if isinstance(r, tuple):
+            print('tuple', len(r))
+            for x in r: value(x)
+        else:
+            value(r)
     except Exception as e:
         print('error', (type(e).__name__ + ': ' + str(e)).replace('\n', ' '))
 ]]
@@ -50,6 +63,11 @@ local function pyval(x)
   if x == math.huge then return "float('inf')" elseif x == -math.huge then return "-float('inf')" end
   local s = string.format("%.17g", x)
   return s:find("[.e]") and s or s .. ".0"  -- a float literal: -0 would be the integer 0
+end
+
+-- a Python string literal (Lua's %q writes a newline as a backslash and a newline)
+local function pystr(t)
+  return '"' .. t:gsub('[\\"]', "\\%0"):gsub("\n", "\\n") .. '"'
 end
 
 local function pyinput(v)
@@ -88,7 +106,8 @@ function M.start(cases)
   for _, c in ipairs(cases) do
     local env = {}
     for i, v in ipairs(c.inputs) do env[i] = pyinput(v) end
-    lines[#lines + 1] = ("case(%q, {%s})"):format(c.expr, table.concat(env, ", "))
+    local expr, code = c.expr and pystr(c.expr) or "None", c.code and pystr(c.code) or "None"
+    lines[#lines + 1] = ("case(%s, %s, {%s})"):format(expr, code, table.concat(env, ", "))
   end
   local script, out = os.tmpname(), os.tmpname()
   local f = assert(io.open(script, "w"))
@@ -99,8 +118,17 @@ function M.start(cases)
     wait = function()
       p:read("a")
       p:close()
-      local res = {}
-      for line in io.lines(out) do res[#res + 1] = parse(line) end
+      local res, it = {}, io.lines(out)
+      for line in it do
+        local n = tonumber(line:match("^tuple (%d+)$"))
+        if n then
+          local list = {}
+          for k = 1, n do list[k] = parse(it()) end
+          res[#res + 1] = list
+        else
+          res[#res + 1] = parse(line)
+        end
+      end
       os.remove(script)
       os.remove(out)
       assert(#res == #cases, ("numpy batch: %d results for %d cases"):format(#res, #cases))
@@ -110,5 +138,13 @@ function M.start(cases)
 end
 
 function M.run(cases) return M.start(cases).wait() end
+
+function M.run_lists(cases)
+  local res = M.run(cases)
+  for i, r in ipairs(res) do
+    if r.dtype then res[i] = {r} end
+  end
+  return res
+end
 
 return M

@@ -57,6 +57,11 @@ local S = {
   numpy_full_like = { { "@(a, 4.0)", A }, { "@(a, 4)", I } },
   numpy_arange = { { "@(n)", 5 }, { "@(x, y, s)", 1.0, 2.0, 0.25 }, { "@(x, y)", 2, 6 } },
   ndarray_astype = { { "a.@(np.int32)", A }, { "a.@(np.float64)", I } },
+  numpy_where = { { "@(a)", A }, { "@(a)", I }, { "@(a, a, 0.5)", A }, { "@(a, 1, a)", I }, { "@(x, a, y)", true, A, 2 } },
+  numpy_argwhere = { { "@(a)", A }, { "@(a)", I } },
+  numpy_flatnonzero = { { "@(a)", A }, { "@(a)", I } },
+  numpy_count_nonzero = { { "@(a)", A }, { "@(a)", I } },
+  numpy_newaxis = { { "@" } },  -- None (subscripts with it: tests/indexing_spec.lua)
   ndarray_fill = { { src = "def f(a):\n    b = a.copy()\n    b.@(7.5)\n    return b\n", A } },
 }
 

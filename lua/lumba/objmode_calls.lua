@@ -361,6 +361,26 @@ IMPL.numpy_arange = function(F, n)
     dnode and dtype_kind(dc) or KT, false
 end
 
+-- np.where(c) / np.argwhere / np.flatnonzero / np.count_nonzero(a): the
+-- runtime's helpers; np.where(c, x, y) too
+local function find(helper, kind)
+  return function(F, n)
+    local args = bind_args(F, n, "numpy." .. helper:lower(), { "a", "x", "y" }, 1)
+    if args[2] or args[3] then
+      if helper ~= "NONZERO" or not (args[2] and args[3]) then
+        fail(F.M, n, "TypeError", "where() takes 1 or 3 arguments")
+      end
+      local codes = F:operands({ args[1], args[2], args[3] })
+      return F:use("WHERE3") .. "(" .. concat(codes, ", ") .. ")", KT, false
+    end
+    return F:use(helper) .. "(" .. F:expr(args[1]) .. ")", kind, false
+  end
+end
+IMPL.numpy_where = find("NONZERO", KT)
+IMPL.numpy_argwhere = find("ARGWHERE", KT)
+IMPL.numpy_flatnonzero = find("FLATNONZERO", KT)
+IMPL.numpy_count_nonzero = find("COUNT_NONZERO", KINT)
+
 -- methods of arrays (the registry's "ndarray." rows), by entry id: the
 -- result kind given the receiver's kind
 local METHODS = {
@@ -376,9 +396,11 @@ local METHODS = {
   ndarray_reshape = function(k) return k & (KT | KU) end,
   ndarray_ravel = function(k) return k & (KT | KU) end,
   ndarray_flatten = function(k) return k & (KT | KU) end,
+  ndarray_nonzero = function() return KT end,
 }
 -- methods lumba.ndarray lacks: helpers of the runtime, given the receiver
-local METHOD_HELPERS = { ndarray_mean = "MEAN", ndarray_prod = "PROD", ndarray_ravel = "RAVEL", ndarray_flatten = "FLATTEN" }
+local METHOD_HELPERS = { ndarray_mean = "MEAN", ndarray_prod = "PROD", ndarray_ravel = "RAVEL", ndarray_flatten = "FLATTEN",
+  ndarray_nonzero = "NONZERO" }
 
 -- recv.name(args) for registry method id; recv and args are nodes
 function Fn:method_code(id, name, recv_node, arg_nodes)

@@ -299,6 +299,7 @@ function Fn:builtin_value(q, n)
   if id == "float" then return '"float64"', KU, true end
   if id == "int" then return '"int64"', KU, true end
   if id == "bool" then return '"bool"', KU, true end
+  if id == "numpy_newaxis" then return "nil", KZ, true end  -- None
   if q:match("^builtins%.") then
     if BUILTIN_NAMES[q:sub(10)] then
       unsupported(self.M, n, "'%s' used as a value is not supported in object mode", q:sub(10))
