@@ -60,6 +60,12 @@ Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci);
 Type *bcreate_infer_arange(Infer *I, Node *n, const BuiltinName *nm);
 Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci);
 
+/* builtin_dtype.c: a.dtype, np.dtype(x): dtype values (ty_dtype) */
+Type *bdtype_infer_attr(Infer *I, Node *n, const BuiltinName *nm, Type *base);
+Val bdtype_lower_attr(Lower *L, Node *n, BuiltinId id, Val base);
+Type *bdtype_infer_dtype(Infer *I, Node *n, const BuiltinName *nm);
+Val bdtype_lower_dtype(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_reduce.c: a.sum(), a.prod(), a.min(), a.max(), a.mean() */
 Type *breduce_infer(Infer *I, Node *n, CallInfo *ci, Type *a);
 Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);

@@ -32,7 +32,7 @@ DType infer_arrayexpr_common(const Type *a, const Type *b);
 Type *infer_call(Infer *I, Node *n);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
-/* the dtype named by a dtype argument (np.float32, float, "int32"); -1 if not one */
+/* the dtype named by a dtype argument (np.float32, float, "int32", a dtype value); -1 if not one, -2 not typed yet */
 int infer_dtype_arg(Infer *I, Node *n);
 
 /* what a Call's annotation (aux) tells the lowering */

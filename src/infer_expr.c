@@ -149,6 +149,7 @@ static Type *infer_attribute(Infer *I, Node *n) {
   Compile *C = I->C;
   Sym s = resolve_static(C, I->spec, n);
   if (s.kind == SYM_CONST) return infer_ann(I, n)->ty = s.cty;
+  if (s.kind == SYM_DTYPE) return infer_ann(I, n)->ty = ty_dtype(s.dt);  /* np.float64 as a value */
   if (s.kind == SYM_BUILTIN && s.bn && C->builtins[s.bn->id].infer_attr) {  /* cuda.threadIdx.x */
     if (builtin_of(s.bn)->target == BT_GPU && !C->opt.gpu)
       compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", s.bn->member);
@@ -160,6 +161,10 @@ static Type *infer_attribute(Infer *I, Node *n) {
     compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
   Type *base = infer_expr(I, n->value);
   if (base == NULL) return need(I, n, NULL);
+  if (base->kind == TY_DTYPE) {  /* dt.itemsize, as a.itemsize: folded to a constant (lower_expr.c) */
+    const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
+    if (nm && nm->id == BI_ndarray_itemsize) return infer_ann(I, n)->ty = ty_int64;
+  }
   if (base->kind == TY_ARRAY) {  /* a.shape, a.T, ...: the registry's array attributes */
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
     if (nm && C->builtins[nm->id].infer_attr) {
@@ -180,7 +185,11 @@ static Type *infer_compare(Infer *I, Node *n) {
     if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
       compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
     if (r == NULL) unknown = true;
-    else if (n->elts.len == 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) &&
+    else if (l && (l->kind == TY_DTYPE || r->kind == TY_DTYPE)) {  /* a.dtype == np.float64: folded */
+      if (n->elts.len != 1 || l->kind != r->kind || (op != OP_Eq && op != OP_NotEq))
+        compile_error(C, n->loc, "TypingError", "dtypes compare only with == and != against another dtype, not %s %s %s",
+                      tyname(C, l), ast_op_symbols[op], tyname(C, r));
+    } else if (n->elts.len == 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) &&
              !C->opt.lua && infer_arrayexpr_binop(I, op, l, r, n->loc))
       return infer_ann(I, n)->ty = infer_arrayexpr_binop(I, op, l, r, n->loc);
     else if (l && (!ty_is_number(l) || !ty_is_number(r)))
@@ -216,9 +225,11 @@ Type *infer_expr(Infer *I, Node *n) {
         infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
         *(Sym *)infer_ann(I, n)->aux = s;
         t = s.cty;
+      } else if (s.kind == SYM_DTYPE) {
+        t = ty_dtype(s.dt);  /* a dtype as a value: compile-time, its type says which */
       } else {
         compile_error(C, n->loc, "TypingError", "'%s' is a %s, not a value", n->name,
-                      s.kind == SYM_MODULE ? "module" : s.kind == SYM_DTYPE ? "type" : "function");
+                      s.kind == SYM_MODULE ? "module" : "function");
       }
       break;
     }

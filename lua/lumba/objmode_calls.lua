@@ -282,6 +282,12 @@ local function ctor(name)
     return "_RT." .. name .. "(" .. F:use("SHAPE_ARG") .. "(" .. sc .. "), " .. dc .. ")", dtype_kind(dc), false
   end
 end
+-- np.dtype('float32'), np.dtype(np.int8), np.dtype(a.dtype): a dtype is its name
+IMPL.numpy_dtype = function(F, n)
+  local args = bind_args(F, n, "numpy.dtype", { "dtype" }, 1)
+  return F:dtype_arg(args[1]), KU, false
+end
+
 IMPL.numpy_empty = ctor("empty")
 IMPL.numpy_zeros = ctor("zeros")
 IMPL.numpy_ones = ctor("ones")
