@@ -18,8 +18,8 @@ static int shape_ndim(Infer *I, Node *shape, Type *t) {
     for (int i = 0; i < t->nelems; i++)
       if (!ty_is_int(t->elems[i]))
         compile_error(I->C, shape->loc, "TypingError", "shape elements must be integers, not %s", tyname(I->C, t->elems[i]));
-    if (t->nelems < 1 || t->nelems > LM_MAXDIM)
-      compile_error(I->C, shape->loc, "TypingError", "arrays have 1 to %d dimensions", LM_MAXDIM);
+    if (t->nelems > LM_MAXDIM)  /* () is a 0-d array's shape */
+      compile_error(I->C, shape->loc, "TypingError", "arrays have at most %d dimensions", LM_MAXDIM);
     return t->nelems;
   }
   compile_error(I->C, shape->loc, "TypingError", "a shape must be an integer or a tuple of integers, not %s",
@@ -55,7 +55,7 @@ Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm) {
   }
   if (ft) {
     infer_scalar_arg(I, fill, ft, fname);
-    dflt = ft->dtype;
+    if (!like) dflt = ft->dtype;  /* full: the value's dtype; full_like: the array's */
   }
   ci->dt = infer_dtype_of(I, dtn, dflt);
   ci->args = arena_alloc(C->A, sizeof(Node *) * 2);
@@ -72,14 +72,15 @@ Type *bcreate_infer_arange(Infer *I, Node *n, const BuiltinName *nm) {
   infer_nargs(I, n, fname, b->lo, b->hi);
   CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
   ci->bi = nm->id;
+  ci->nargs = n->args.len < 3 ? n->args.len : 3;  /* a 4th positional argument is the dtype */
   Type *at[3];
-  if (!infer_arg_types(I, n->args.items, n->args.len, at)) return NULL;
+  if (!infer_arg_types(I, n->args.items, ci->nargs, at)) return NULL;
   bool anyfloat = false;
-  for (int i = 0; i < n->args.len; i++) {
+  for (int i = 0; i < ci->nargs; i++) {
     infer_scalar_arg(I, n->args.items[i], at[i], fname);
     anyfloat = anyfloat || ty_is_float(at[i]);
   }
-  ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 99, "dtype"), anyfloat ? DT_FLOAT64 : DT_INT64);
+  ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 3, "dtype"), anyfloat ? DT_FLOAT64 : DT_INT64);
   return ty_array(&I->C->S->types, ci->dt, 1, 'C');
 }
 

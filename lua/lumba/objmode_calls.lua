@@ -395,6 +395,7 @@ IMPL.numpy_arange = function(F, n)
     if kw.arg == "dtype" then dnode = kw.value
     else unsupported(F.M, n, "np.arange keyword '%s' is not supported in object mode", tostring(kw.arg)) end
   end
+  if #pos == 4 and not dnode then dnode = pos[4]; pos = { pos[1], pos[2], pos[3] } end  -- a positional dtype
   if #pos == 0 or #pos > 3 then fail(F.M, n, "TypeError", "arange() takes 1 to 3 positional arguments") end
   local codes, kinds, simples = F:operands(pos)
   for i = 1, #codes do
