@@ -32,6 +32,9 @@ DType infer_arrayexpr_common(const Type *a, const Type *b);
 Type *infer_call(Infer *I, Node *n);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
+/* a module constant (SYM_FROZEN) used by name: a hidden local of that name, its value computed at entry (infer.c) */
+Sym infer_frozen(Infer *I, Node *name, Node *value);
+void infer_frozen_value(Infer *I, int slot);  /* types the value again, each pass */
 /* the dtype named by a dtype argument (np.float32, float, "int32", a dtype value); -1 if not one, -2 not typed yet */
 int infer_dtype_arg(Infer *I, Node *n);
 

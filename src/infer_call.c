@@ -231,6 +231,8 @@ Type *infer_call(Infer *I, Node *n) {
     }
     case SYM_CONST:
       compile_error(C, f->loc, "TypingError", "a number is not callable");
+    case SYM_FROZEN:
+      compile_error(C, f->loc, "TypingError", "'%s' is a module-level array or tuple, not a function", f->name);
     case SYM_MODULE:
       compile_error(C, f->loc, "TypingError", "module '%s' is not callable", s.qname);
     default: LM_UNREACHABLE();

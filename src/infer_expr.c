@@ -74,6 +74,11 @@ static bool const_int(Node *n, int64_t *v) {
 Type *infer_subscript(Infer *I, Node *n, bool store) {
   Compile *C = I->C;
   Type *base = infer_expr(I, n->value);
+  if (store && n->value->kind == ND_Name && infer_ann(I, n->value)->slot >= 0 &&
+      I->spec->locals[infer_ann(I, n->value)->slot].frozen)
+    compile_error(C, n->loc, "TypingError",
+                  "'%s' is a module-level constant, frozen read-only as Numba freezes global arrays: copy it to write "
+                  "(%s.copy())", n->value->name, n->value->name);
   Node *sl = n->slice;
   int nidx = sl->kind == ND_Tuple ? sl->elts.len : 1;
   Node **idx = sl->kind == ND_Tuple ? sl->elts.items : &n->slice;
@@ -216,7 +221,9 @@ Type *infer_expr(Infer *I, Node *n) {
       break;
     case ND_Name: {
       Sym s = resolve_name(C, I->spec, n->name, n->loc);
+      if (s.kind == SYM_FROZEN) s = infer_frozen(I, n, s.def);  /* becomes a hidden local */
       if (s.kind == SYM_LOCAL) {
+        if (I->spec->locals[s.slot].frozen) infer_frozen_value(I, s.slot);
         infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
         if (t == NULL && I->strict)

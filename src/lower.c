@@ -361,6 +361,13 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
     lower_incref(L, cv);
     LLVMBuildStore(L->b, cv.v, L->slots[slot]);
   }
+  /* module constants the function uses (Local.frozen): computed once per call, into their hidden locals */
+  for (int i = 0; i < spec->nlocals; i++) {
+    if (spec->locals[i].frozen == NULL) continue;
+    Val cv = lower_cast(L, lower_expr(L, spec->locals[i].frozen), spec->locals[i].ty);
+    if (!cv.owned) lower_incref(L, cv);
+    LLVMBuildStore(L->b, cv.v, L->slots[i]);
+  }
   if (spec->recursive && !C->target->gpu) stack_guard(L);
   LLVMBuildBr(L->b, body);
   LLVMPositionBuilderAtEnd(L->b, body);
