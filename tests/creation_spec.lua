@@ -227,16 +227,33 @@ def f(a):
   end)
 
   it("negative sizes raise NumPy's ValueError and leak nothing", function()
-    local f = lumba.njit [[
+    local function live()
+      collectgarbage()
+      collectgarbage()
+      return lumba._live_meminfos()
+    end
+    local f = lumba.njit [=[
+import numpy as np
+def f(n, m):
+    a = np.ones(5)
+    b = np.eye(n)
+    c = np.diag(np.arange(3), m)
+    d = np.array([[a[0], 1.0], [2.0, a[n]]])
+    return a, b, c, d
+]=]
+    local g = lumba.njit("import numpy as np\ndef f(n):\n    return np.linspace(0, 1, n)\n")
+    f(2, 0)
+    g(1)
+    local before = live()
+    assert.are.equal("ValueError: negative dimensions are not allowed", H.error_of(f, -2, 0))
+    assert.are.equal("ValueError: Number of samples must be non-negative.", H.error_of(g, -1))
+    assert.truthy(H.error_of(lumba.njit { boundscheck = true } [=[
 import numpy as np
 def f(n):
     a = np.ones(5)
-    b = np.eye(n)
-    return a, b
-]]
-    assert.are.equal("ValueError: negative dimensions are not allowed", H.error_of(f, -2))
-    local g = lumba.njit("import numpy as np\ndef f(n):\n    return np.linspace(0, 1, n)\n")
-    assert.are.equal("ValueError: Number of samples must be non-negative.", H.error_of(g, -1))
+    return np.array([[a[0], 1.0], [2.0, a[n]]])
+]=], 9):find("IndexError", 1, true))
+    assert.are.equal(before, live())
   end)
 
   it("the object mode agrees on what it runs", function()
