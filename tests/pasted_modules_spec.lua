@@ -241,6 +241,13 @@ def whole():
     assert.are.same({ 0.25, 0.75, 2, 12 }, { m.coeff(1) })
   end)
 
+  it("the object mode computes them too, with the compiled results", function()
+    assert.are.same({ m.coeff(1) }, { m.coeff:interpret(1) })
+    local x = lumba.array { 2.0, 3.0, 4.0 }
+    assert.are.equal(m.weighted(x), m.weighted:interpret(x))
+    assert.are.same({ m.shaped() }, { m.shaped:interpret() })
+  end)
+
   it("are read-only: a write is a TypingError, and what Lua gets back is its own copy", function()
     local err = H.error_of(m.writes)
     assert.truthy(err:find("TypingError: 'W' is a module-level constant, frozen read-only", 1, true), err)
