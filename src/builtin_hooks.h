@@ -63,6 +63,34 @@ Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm);
 Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci);
 Type *bcreate_infer_arange(Infer *I, Node *n, const BuiltinName *nm);
 Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci);
+Type *bcreate_infer_linspace(Infer *I, Node *n, const BuiltinName *nm);  /* linspace, logspace */
+Val bcreate_lower_linspace(Lower *L, Node *n, CallInfo *ci);
+/* what the creation files share (builtin_create.c): a counted loop, element addresses, arguments */
+typedef struct CreateLoop { LLVMValueRef ctr; LLVMBasicBlockRef head, end; } CreateLoop;
+LLVMValueRef bcreate_loop_begin(Lower *L, CreateLoop *lp, LLVMValueRef n);  /* the counter 0..n-1 */
+void bcreate_loop_end(Lower *L, CreateLoop *lp);
+LLVMValueRef bcreate_elem_at(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef *idx);
+LLVMValueRef bcreate_int_arg(Lower *L, Node *a, int64_t dflt);
+Node **bcreate_bind(Infer *I, Node *n, const BuiltinName *nm, CallInfo **ci);  /* by the row's KWS order */
+bool bcreate_number_arg(Infer *I, Node *a, const char *fname, bool want_int);   /* false: not typed yet */
+
+/* builtin_diag.c: np.eye, np.identity, np.tri, np.tril, np.triu, np.diag */
+Type *bdiag_infer_eye(Infer *I, Node *n, const BuiltinName *nm);  /* eye, identity, tri */
+Val bdiag_lower_eye(Lower *L, Node *n, CallInfo *ci);
+Type *bdiag_infer_tril(Infer *I, Node *n, const BuiltinName *nm);  /* tril, triu */
+Val bdiag_lower_tril(Lower *L, Node *n, CallInfo *ci);
+Type *bdiag_infer_diag(Infer *I, Node *n, const BuiltinName *nm);
+Val bdiag_lower_diag(Lower *L, Node *n, CallInfo *ci);
+
+/* builtin_asarray.c: np.array, np.asarray, np.ascontiguousarray */
+Type *basarray_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val basarray_lower(Lower *L, Node *n, CallInfo *ci);
+
+/* builtin_dtype.c: a.dtype, np.dtype(x): dtype values (ty_dtype) */
+Type *bdtype_infer_attr(Infer *I, Node *n, const BuiltinName *nm, Type *base);
+Val bdtype_lower_attr(Lower *L, Node *n, BuiltinId id, Val base);
+Type *bdtype_infer_dtype(Infer *I, Node *n, const BuiltinName *nm);
+Val bdtype_lower_dtype(Lower *L, Node *n, CallInfo *ci);
 
 /* builtin_reduce.c: a.sum(), a.prod(), a.min(), a.max(), a.mean() */
 Type *breduce_infer(Infer *I, Node *n, CallInfo *ci, Type *a);

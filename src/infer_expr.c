@@ -76,6 +76,11 @@ static bool const_int(Node *n, int64_t *v) {
 Type *infer_subscript(Infer *I, Node *n, bool store) {
   Compile *C = I->C;
   Type *base = infer_expr(I, n->value);
+  if (store && n->value->kind == ND_Name && infer_ann(I, n->value)->slot >= 0 &&
+      I->spec->locals[infer_ann(I, n->value)->slot].frozen)
+    compile_error(C, n->loc, "TypingError",
+                  "'%s' is a module-level constant, frozen read-only as Numba freezes global arrays: copy it to write "
+                  "(%s.copy())", n->value->name, n->value->name);
   Node *sl = n->slice;
   int nidx = sl->kind == ND_Tuple ? sl->elts.len : 1;
   Node **idx = sl->kind == ND_Tuple ? sl->elts.items : &n->slice;
@@ -146,6 +151,7 @@ static Type *infer_attribute(Infer *I, Node *n) {
   Compile *C = I->C;
   Sym s = resolve_static(C, I->spec, n);
   if (s.kind == SYM_CONST) return infer_ann(I, n)->ty = s.cty;
+  if (s.kind == SYM_DTYPE) return infer_ann(I, n)->ty = ty_dtype(s.dt);  /* np.float64 as a value */
   if (s.kind == SYM_BUILTIN && s.bn && C->builtins[s.bn->id].infer_attr) {  /* cuda.threadIdx.x */
     if (builtin_of(s.bn)->target == BT_GPU && !C->opt.gpu)
       compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", s.bn->member);
@@ -157,6 +163,10 @@ static Type *infer_attribute(Infer *I, Node *n) {
     compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
   Type *base = infer_expr(I, n->value);
   if (base == NULL) return need(I, n, NULL);
+  if (base->kind == TY_DTYPE) {  /* dt.itemsize, as a.itemsize: folded to a constant (lower_expr.c) */
+    const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
+    if (nm && nm->id == BI_ndarray_itemsize) return infer_ann(I, n)->ty = ty_int64;
+  }
   if (base->kind == TY_ARRAY) {  /* a.shape, a.T, ...: the registry's array attributes */
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
     if (nm && C->builtins[nm->id].infer_attr) {
@@ -177,7 +187,11 @@ static Type *infer_compare(Infer *I, Node *n) {
     if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
       compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
     if (r == NULL) unknown = true;
-    else if (n->elts.len > 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) && !C->opt.lua)
+    else if (l && (l->kind == TY_DTYPE || r->kind == TY_DTYPE)) {  /* a.dtype == np.float64: folded */
+      if (n->elts.len != 1 || l->kind != r->kind || (op != OP_Eq && op != OP_NotEq))
+        compile_error(C, n->loc, "TypingError", "dtypes compare only with == and != against another dtype, not %s %s %s",
+                      tyname(C, l), ast_op_symbols[op], tyname(C, r));
+    } else if (n->elts.len > 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) && !C->opt.lua)
       infer_arrayexpr_ambiguous(I, l->kind == TY_ARRAY ? l : r, n->loc);  /* a < b < c is (a < b) and (b < c) */
     else if (n->elts.len == 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) &&
              !C->opt.lua && infer_arrayexpr_binop(I, op, l, r, n->loc))
@@ -206,7 +220,9 @@ Type *infer_expr(Infer *I, Node *n) {
       break;
     case ND_Name: {
       Sym s = resolve_name(C, I->spec, n->name, n->loc);
+      if (s.kind == SYM_FROZEN) s = infer_frozen(I, n, s.def);  /* becomes a hidden local */
       if (s.kind == SYM_LOCAL) {
+        if (I->spec->locals[s.slot].frozen) infer_frozen_value(I, s.slot);
         infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
         if (t == NULL && I->strict)
@@ -215,9 +231,11 @@ Type *infer_expr(Infer *I, Node *n) {
         infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
         *(Sym *)infer_ann(I, n)->aux = s;
         t = s.cty;
+      } else if (s.kind == SYM_DTYPE) {
+        t = ty_dtype(s.dt);  /* a dtype as a value: compile-time, its type says which */
       } else {
         compile_error(C, n->loc, "TypingError", "'%s' is a %s, not a value", n->name,
-                      s.kind == SYM_MODULE ? "module" : s.kind == SYM_DTYPE ? "type" : "function");
+                      s.kind == SYM_MODULE ? "module" : "function");
       }
       break;
     }

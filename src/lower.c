@@ -29,7 +29,7 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
 
 LLVMTypeRef lower_type(Lower *L, Type *t) {
   switch (t->kind) {
-    case TY_NONE: return LLVMInt8TypeInContext(L->ctx);
+    case TY_NONE: case TY_DTYPE: return LLVMInt8TypeInContext(L->ctx);
     case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);
     case TY_ARRAY: {
       LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
@@ -387,6 +387,13 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
     lower_incref(L, cv);
     LLVMBuildStore(L->b, cv.v, L->slots[slot]);
   }
+  /* module constants the function uses (Local.frozen): computed once per call, into their hidden locals */
+  for (int i = 0; i < spec->nlocals; i++) {
+    if (spec->locals[i].frozen == NULL) continue;
+    Val cv = lower_cast(L, lower_expr(L, spec->locals[i].frozen), spec->locals[i].ty);
+    if (!cv.owned) lower_incref(L, cv);
+    LLVMBuildStore(L->b, cv.v, L->slots[i]);
+  }
   if (spec->recursive && !C->target->gpu) stack_guard(L);
   LLVMBuildBr(L->b, body);
   LLVMPositionBuilderAtEnd(L->b, body);
@@ -434,6 +441,7 @@ static LLVMValueRef slot_ptr(Lower *L, LLVMValueRef base, int k) {
 
 static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
   LLVMTypeRef lt = lower_type(L, t);
+  if (t->kind == TY_DTYPE) return LLVMConstInt(lt, (unsigned long long)t->dtype, 0);  /* its type says which */
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, raw, lt, "");
   if (t->dtype == DT_FLOAT32)
     return LLVMBuildFPTrunc(L->b, LLVMBuildBitCast(L->b, raw, LLVMDoubleTypeInContext(L->ctx), ""), lt, "");
@@ -455,7 +463,9 @@ static LLVMValueRef scalar_to_slot(Lower *L, Type *t, LLVMValueRef v) {
 /* writes value v of type t into the result slots from index *k on */
 static void store_result(Lower *L, Type *t, LLVMValueRef v, LLVMValueRef slots, int *k) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  if (t->kind == TY_SCALAR) {
+  if (t->kind == TY_DTYPE) {
+    LLVMBuildStore(L->b, lower_i64(L, t->dtype), slot_ptr(L, slots, (*k)++));
+  } else if (t->kind == TY_SCALAR) {
     LLVMBuildStore(L->b, scalar_to_slot(L, t, v), slot_ptr(L, slots, (*k)++));
   } else if (t->kind == TY_ARRAY) {
     int base = *k;

@@ -139,6 +139,20 @@ end
 
 function M.run(cases) return M.start(cases).wait() end
 
+-- cases of {expr, prelude} (prelude: Python assigning the names expr uses);
+-- results as M.run's, booleans as true and false
+function M.eval(cases)
+  local t = {}
+  for i, c in ipairs(cases) do t[i] = {inputs = {}, code = (c[2] or "") .. "\nr = np.asarray(" .. c[1] .. ")"} end
+  local res = M.run(t)
+  for _, r in ipairs(res) do
+    if r.dtype == "bool" then
+      for k, x in ipairs(r.values) do r.values[k] = x == 1 end
+    end
+  end
+  return res
+end
+
 function M.run_lists(cases)
   local res = M.run(cases)
   for i, r in ipairs(res) do

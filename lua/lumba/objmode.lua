@@ -607,6 +607,7 @@ function H.VALUE_DT(...)
   end
   return "int64"
 end
+for name, f in pairs(require "lumba.objmode_create") do H[name] = f end  -- np.array, np.linspace, np.eye, ...
 function H.NP_SIGN(x)
   x = num(x)
   if x ~= x then return x end

@@ -282,6 +282,56 @@ local function ctor(name)
     return "_RT." .. name .. "(" .. F:use("SHAPE_ARG") .. "(" .. sc .. "), " .. dc .. ")", dtype_kind(dc), false
   end
 end
+-- np.array/asarray/ascontiguousarray, linspace/logspace, eye/identity/tri,
+-- tril/triu, diag: helpers of lumba.objmode_create, arguments in the
+-- registry row's order (nil where absent)
+local function create_call(F, n, qual, names, nreq, helper, dtype_at, extra)
+  local args, count = bind_args(F, n, qual, names, nreq)
+  local nodes = {}
+  for i = 1, #names do if i ~= dtype_at then nodes[i] = args[i] end end
+  local codes = F:bound_operands(nodes, count)
+  local out = {}
+  for i = 1, #names do
+    if i == dtype_at then out[i] = args[i] and F:dtype_arg(args[i]) or "nil"
+    else out[i] = codes[i] or "nil" end
+  end
+  if extra then out[#out + 1] = extra end
+  return F:use(helper) .. "(" .. concat(out, ", ") .. ")", KT, false
+end
+local function array_like(mode, first)
+  return function(F, n) return create_call(F, n, "numpy.array", { first, "dtype" }, 1, "NP_ARRAY", 2, mode) end
+end
+IMPL.numpy_array = array_like('"array"', "object")
+IMPL.numpy_asarray = array_like('"asarray"', "a")
+IMPL.numpy_ascontiguousarray = array_like('"contig"', "a")
+IMPL.numpy_linspace = function(F, n)
+  return create_call(F, n, "numpy.linspace", { "start", "stop", "num", "endpoint", "dtype" }, 2, "NP_LINSPACE", 5)
+end
+IMPL.numpy_logspace = function(F, n)
+  local args = bind_args(F, n, "numpy.logspace", { "start", "stop", "num", "endpoint", "base", "dtype" }, 2)
+  local codes = F:bound_operands({ args[1], args[2], args[3], args[4], args[5] }, 5)
+  local dc = args[6] and F:dtype_arg(args[6]) or "nil"
+  return F:use("NP_LINSPACE") .. "(" .. concat({ codes[1], codes[2], codes[3] or "nil", codes[4] or "nil", dc, "true",
+    codes[5] or "nil" }, ", ") .. ")", KT, false
+end
+IMPL.numpy_eye = function(F, n) return create_call(F, n, "numpy.eye", { "N", "M", "k", "dtype" }, 1, "NP_EYE", 4) end
+IMPL.numpy_tri = function(F, n) return create_call(F, n, "numpy.tri", { "N", "M", "k", "dtype" }, 1, "NP_EYE", 4, "true") end
+IMPL.numpy_identity = function(F, n)
+  local args = bind_args(F, n, "numpy.identity", { "n", "dtype" }, 1)
+  local codes = F:operands({ args[1] })
+  local dc = args[2] and F:dtype_arg(args[2]) or "nil"
+  return F:use("NP_EYE") .. "(" .. codes[1] .. ", nil, nil, " .. dc .. ")", KT, false
+end
+IMPL.numpy_tril = function(F, n) return create_call(F, n, "numpy.tril", { "m", "k" }, 1, "NP_TRIL", nil, "false") end
+IMPL.numpy_triu = function(F, n) return create_call(F, n, "numpy.triu", { "m", "k" }, 1, "NP_TRIL", nil, "true") end
+IMPL.numpy_diag = function(F, n) return create_call(F, n, "numpy.diag", { "v", "k" }, 1, "NP_DIAG") end
+
+-- np.dtype('float32'), np.dtype(np.int8), np.dtype(a.dtype): a dtype is its name
+IMPL.numpy_dtype = function(F, n)
+  local args = bind_args(F, n, "numpy.dtype", { "dtype" }, 1)
+  return F:dtype_arg(args[1]), KU, false
+end
+
 IMPL.numpy_empty = ctor("empty")
 IMPL.numpy_zeros = ctor("zeros")
 IMPL.numpy_ones = ctor("ones")
@@ -345,6 +395,7 @@ IMPL.numpy_arange = function(F, n)
     if kw.arg == "dtype" then dnode = kw.value
     else unsupported(F.M, n, "np.arange keyword '%s' is not supported in object mode", tostring(kw.arg)) end
   end
+  if #pos == 4 and not dnode then dnode = pos[4]; pos = { pos[1], pos[2], pos[3] } end  -- a positional dtype
   if #pos == 0 or #pos > 3 then fail(F.M, n, "TypeError", "arange() takes 1 to 3 positional arguments") end
   local codes, kinds, simples = F:operands(pos)
   for i = 1, #codes do
