@@ -58,15 +58,16 @@ local S = {
   numpy_arange = { { "@(n)", 5 }, { "@(x, y, s)", 1.0, 2.0, 0.25 }, { "@(x, y)", 2, 6 } },
   ndarray_astype = { { "a.@(np.int32)", A }, { "a.@(np.float64)", I } },
   ndarray_fill = { { src = "def f(a):\n    b = a.copy()\n    b.@(7.5)\n    return b\n", A } },
+  ndarray_reshape = { { "a.@(3, 2)", A }, { "a.@((6,))", A }, { "a.@(-1, 3)", I } },
+  numpy_reshape = { { "@(a, (3, 2))", A }, { "@(a, -1)", I } },
+  numpy_ravel = { { "@(a)", A }, { "@(a)", I } },
+  numpy_transpose = { { "@(a)", A }, { "@(a)", I } },
 }
 
 -- entries the object mode has and compiled code has not: the object mode's
 -- result, computed by hand
 local OBJMODE_ONLY = {
   ndarray_dtype = { "a.@", A, expect = "float64" },
-  ndarray_reshape = { "a.@(6)", A, expect = { 1.5, -2.0, 3.0, 4.0, 0.5, -6.0 } },
-  ndarray_ravel = { "a.@()", A, expect = { 1.5, -2.0, 3.0, 4.0, 0.5, -6.0 } },
-  ndarray_flatten = { "a.@()", A, expect = { 1.5, -2.0, 3.0, 4.0, 0.5, -6.0 } },
 }
 
 S.prange = S.range
@@ -259,14 +260,15 @@ describe("the registry of builtins", function()
         n = n + 1
       end
     end
-    assert.is_true(n >= 4)
+    assert.is_true(n >= 1)
   end)
 
   it("names why each compiled-only entry is, and the object mode refuses it", function()
     local n = 0
     for _, e in ipairs(entries) do
       if e.objmode ~= true then
-        assert.are.equal("gpu", e.target)  -- only kernels' features, so far
+        -- kernels' features, and NumPy functions the object mode has not yet (the entry says so)
+        if e.target ~= "gpu" then assert.truthy(e.objmode:find("object mode", 1, true), e.name) end
         for _, nm in ipairs(e.names) do
           local last = nm.member:match("[%w_]+$")
           if last == "and" or last == "or" then goto next end  -- Python keywords: and_, or_ are these names
