@@ -25,7 +25,7 @@ bool bshape_static_int(Infer *I, Node *n, int64_t *v) {
 
 int bshape_axis(Infer *I, Node *at, int64_t ax, int ndim) {
   if (ax < -ndim || ax >= ndim)
-    compile_error(I->C, at->loc, "TypingError", "axis %lld is out of bounds for array of dimension %d", (long long)ax, ndim);
+    compile_error(I->C, at->loc, "AxisError", "axis %lld is out of bounds for array of dimension %d", (long long)ax, ndim);
   return (int)(ax < 0 ? ax + ndim : ax);
 }
 
