@@ -111,6 +111,26 @@ Val bshape_lower_copy(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int n
 Type *bshape_infer_fill(Infer *I, Node *n, CallInfo *ci, Type *a);
 Val bshape_lower_fill(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
 
+/* builtin_view.c: views with another shape: reshape, ravel, flatten, transpose(axes), swapaxes, moveaxis,
+** expand_dims, squeeze, broadcast_to, atleast_1d/2d/3d, flip, fliplr, flipud */
+Type *bview_infer_reshape(Infer *I, Node *n, CallInfo *ci, Type *a);
+Type *bview_infer_ravel(Infer *I, Node *n, CallInfo *ci, Type *a);   /* ravel, flatten */
+Type *bview_infer_squeeze(Infer *I, Node *n, CallInfo *ci, Type *a);
+Type *bview_infer_swapaxes(Infer *I, Node *n, CallInfo *ci, Type *a);
+Type *bview_infer_axes(Infer *I, Node *at, Node **axes, int naxes, CallInfo *ci, Type *a);  /* transpose's */
+Val bview_lower_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+Type *bview_infer_func(Infer *I, Node *n, const BuiltinName *nm);  /* np.reshape(a, s), np.flip(a), ... */
+Val bview_lower_func(Lower *L, Node *n, CallInfo *ci);
+
+/* builtin_join.c: new arrays from pieces: concatenate, stack, hstack, vstack, dstack, column_stack, append;
+** split and array_split (tuples of views); roll, repeat, tile, diff */
+Type *bjoin_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val bjoin_lower(Lower *L, Node *n, CallInfo *ci);
+Type *bjoin_infer_split(Infer *I, Node *n, const BuiltinName *nm);
+Val bjoin_lower_split(Lower *L, Node *n, CallInfo *ci);
+Type *bjoin_infer_one(Infer *I, Node *n, const BuiltinName *nm);   /* roll, repeat, tile, diff */
+Val bjoin_lower_one(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
 Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */
 Type *bprelude_infer_method(Infer *I, Node *n, CallInfo *ci, Type *a);              /* PYMETHOD rows */

@@ -166,6 +166,12 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
     case LMERR_MEMORY: lua_pushfstring(L, "MemoryError: %s", e->msg ? e->msg : ""); break;
     case LMERR_VALUE: lua_pushfstring(L, "ValueError: %s", e->msg ? e->msg : ""); break;
     case LMERR_SHAPES: push_shapes_msg(L, e); break;
+    case LMERR_VALUE_FMT: {
+      char buf[512];
+      lmerr_format(e, buf, sizeof buf);
+      lua_pushfstring(L, "ValueError: %s", buf);
+      break;
+    }
     default: lua_pushfstring(L, "lumba: compiled code failed with status %d", (int)st);
   }
   lua_error(L);

@@ -50,9 +50,9 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
 LLVMTypeRef lower_err_type(LLVMContextRef ctx) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
   LLVMTypeRef shp = LLVMArrayType(LLVMArrayType(i64, LM_MAXDIM), LMERR_NSHAPES);
-  LLVMTypeRef f[9] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64,
-                      LLVMArrayType(i32, LMERR_NSHAPES), i32, shp};
-  return LLVMStructTypeInContext(ctx, f, 9, 0);
+  LLVMTypeRef f[10] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64,
+                       LLVMArrayType(i32, LMERR_NSHAPES), i32, shp, LLVMArrayType(i64, LM_MAXDIM + 2)};
+  return LLVMStructTypeInContext(ctx, f, 10, 0);
 }
 
 LLVMBasicBlockRef lower_block(Lower *L, const char *name) {
@@ -184,6 +184,24 @@ void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg
   LLVMBuildCondBr(L->b, expect, bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);
   set_err(L, kind, msg);
+  lower_release_held(L);
+  LLVMBuildBr(L->b, L->cleanup);
+  LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
+/* a ValueError whose text names numbers known only at run time: fmt's %I's, vals in order */
+void lower_raise_fmt_if(Lower *L, LLVMValueRef cond, const char *fmt, LLVMValueRef *vals, int nvals) {
+  LM_ASSERT(nvals <= LM_MAXDIM + 2);
+  LLVMBasicBlockRef bad = lower_block(L, "raise"), ok = lower_block(L, "ok");
+  LLVMBuildCondBr(L->b, cond, bad, ok);
+  LLVMPositionBuilderAtEnd(L->b, bad);
+  LLVMTypeRef et = lower_err_type(L->ctx);
+  LLVMValueRef arr = LLVMBuildStructGEP2(L->b, et, L->err, 9, "");  /* vals */
+  for (int i = 0; i < nvals; i++) {
+    LLVMValueRef ix[2] = {lower_i64(L, 0), lower_i64(L, i)};
+    LLVMBuildStore(L->b, vals[i], LLVMBuildInBoundsGEP2(L->b, LLVMArrayType(LLVMInt64TypeInContext(L->ctx), LM_MAXDIM + 2), arr, ix, 2, ""));
+  }
+  set_err(L, LMERR_VALUE_FMT, fmt);
   lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);

@@ -142,6 +142,7 @@ void lower_release(Lower *L, Val v);   /* decref if owned */
 
 /* errors: set err and jump to the cleanup path when cond is true */
 void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg);
+void lower_raise_fmt_if(Lower *L, LLVMValueRef cond, const char *fmt, LLVMValueRef *vals, int nvals);  /* %I: vals */
 void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size);
 /* ValueError: msg with its k-th "%S" replaced by the shape ndims[k], shapes[k] (n <= LMERR_NSHAPES) */
 void lower_shape_error_if(Lower *L, LLVMValueRef cond, const char *msg, int n, const int *ndims,

@@ -4,7 +4,7 @@
 -- those names} or code = Python statements setting r. M.run(cases) gives, in
 -- order, {dtype =, shape =, values =} (integers as Lua integers, bools as 1
 -- and 0, uint64 past 2^63 as their two's-complement int64, floats as floats)
--- or {error = "ValueError: ..."}; a tuple result is a list of those.
+-- or {error = "ValueError: ..."}; a tuple (or list) result is a list of those.
 -- M.run_lists(cases) gives every result as a list (one entry unless a tuple).
 -- Numba has no float16: a result NumPy computes in float16 (from bool, int8
 -- or uint8 inputs) is computed again with those inputs as float32, the loop
@@ -41,13 +41,13 @@ def case(expr, code, env):
             r = env['r']
         else:
             r = eval(expr, {'np': np}, env)
-            if np.asarray(r).dtype == np.float16:  # the float32 loop: asked for (a ufunc), else by float32 inputs
+            if not isinstance(r, (tuple, list)) and np.asarray(r).dtype == np.float16:  # the float32 loop: asked for (a ufunc), else by float32 inputs
                 try:
                     r = eval(expr[:-1] + ', dtype=np.float32)', {'np': np}, env)
                 except TypeError:
                     env = {k: (v.astype(np.float32) if v.dtype.itemsize == 1 else v) for k, v in env.items()}
                     r = eval(expr, {'np': np}, env)
-        if isinstance(r, tuple):
+        if isinstance(r, (tuple, list)):  # np.split gives a list
             print('tuple', len(r))
             for x in r: value(x)
         else:

@@ -77,14 +77,16 @@ local S = {
   numpy_diag = { { "@(a)", A }, { "@(a, 1)", A }, { "@(a, -1)", A }, { "@(a)", I }, { "@(a, -2)", I } },
   numpy_dtype = { { "@('float32')" }, { "@(np.int8)" }, { "@(a.dtype)", I }, { "@(float)" } },
   ndarray_fill = { { src = "def f(a):\n    b = a.copy()\n    b.@(7.5)\n    return b\n", A } },
+  ndarray_reshape = { { "a.@(3, 2)", A }, { "a.@((6,))", A }, { "a.@(-1, 3)", I } },
+  numpy_reshape = { { "@(a, (3, 2))", A }, { "@(a, -1)", I } },
+  numpy_ravel = { { "@(a)", A }, { "@(a)", I } },
+  numpy_transpose = { { "@(a)", A }, { "@(a)", I } },
 }
 
 -- entries the object mode has and compiled code has not: the object mode's
--- result, computed by hand
+-- result, computed by hand (none today: reshape, ravel, flatten and dtype,
+-- the last ones, are compiled now; a sample left here for a compiled entry fails)
 local OBJMODE_ONLY = {
-  ndarray_reshape = { "a.@(6)", A, expect = { 1.5, -2.0, 3.0, 4.0, 0.5, -6.0 } },
-  ndarray_ravel = { "a.@()", A, expect = { 1.5, -2.0, 3.0, 4.0, 0.5, -6.0 } },
-  ndarray_flatten = { "a.@()", A, expect = { 1.5, -2.0, 3.0, 4.0, 0.5, -6.0 } },
 }
 
 S.prange = S.range
@@ -277,7 +279,9 @@ describe("the registry of builtins", function()
         n = n + 1
       end
     end
-    assert.is_true(n >= 3)
+    local samples = 0
+    for id in pairs(OBJMODE_ONLY) do samples = samples + 1 end
+    assert.are.equal(samples, n, "OBJMODE_ONLY has samples of entries compiled code has")
   end)
 
   it("names why each compiled-only entry is, and the object mode refuses it", function()
@@ -294,7 +298,8 @@ describe("the registry of builtins", function()
           end
         end
       elseif e.objmode ~= true then
-        if e.target ~= "gpu" then assert.are.equal("ufunc", e.family, e.name) end  -- kernels' features and ufuncs, so far
+        -- kernels' features, ufuncs, and NumPy functions the object mode has not yet (the entry says so)
+        if e.target ~= "gpu" then assert.truthy(e.family == "ufunc" or e.objmode:find("object mode", 1, true), e.name) end
         for _, nm in ipairs(e.names) do
           local last = nm.member:match("[%w_]+$")
           if last == "and" or last == "or" then goto next end  -- Python keywords: and_, or_ are these names

@@ -495,6 +495,21 @@ local function method_as_function(e)
   end
 end
 
+-- np.transpose(a), np.ravel(a), np.reshape(a, shape): the methods (axes: compiled code only, for now)
+IMPL.numpy_transpose = function(F, n)
+  local args = bind_args(F, n, "transpose", { "a", "axes" }, 1)
+  if args[2] then unsupported(F.M, n, "np.transpose with axes is not supported in object mode") end
+  return F:method_code("ndarray_transpose", "transpose", args[1], {})
+end
+IMPL.numpy_ravel = function(F, n)
+  local args = bind_args(F, n, "ravel", { "a" }, 1)
+  return F:method_code("ndarray_ravel", "ravel", args[1], {})
+end
+IMPL.numpy_reshape = function(F, n)
+  local args = bind_args(F, n, "reshape", { "a", "newshape" }, 2)
+  return F:method_code("ndarray_reshape", "reshape", args[1], { args[2] })
+end
+
 -- every name of every entry the object mode implements
 for q, via in pairs(REGISTRY) do
   local e = via.entry
