@@ -222,6 +222,69 @@ static DType result_type(const Opnd *o, int n) {
   return r;
 }
 
+/* NumPy's "safe" casting between dtypes */
+static bool safe_cast(DType from, DType to) {
+  if (from == to || from == DT_BOOL) return true;
+  char kf = dtype_kinds[from], kt = dtype_kinds[to];
+  int sf = dtype_sizes[from], st = dtype_sizes[to];
+  if (kt == 'b') return false;
+  if (kf == 'f') return kt == 'f' && st >= sf;
+  if (kt == 'f') return to == DT_FLOAT64 || sf <= 2;
+  if (kf == kt) return st >= sf;
+  return kf == 'u' && kt == 'i' && st > sf;
+}
+
+/* does a scalar's value fit dtype t (NumPy 1.x's value-based can_cast)? */
+static bool scalar_fits(const Opnd *o, DType t) {
+  char k = dtype_kinds[t];
+  if (o->dt == DT_BOOL) return true;
+  if (o->dt == DT_FLOAT64) {
+    if (k != 'f') return false;
+    double v = fabs(o->buf.f);
+    return t == DT_FLOAT64 || v <= 3.4028234663852886e38 || isinf(v) || isnan(v);
+  }
+  int64_t v = o->buf.i;
+  switch (t) {
+    case DT_BOOL: return false;
+    case DT_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case DT_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case DT_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    case DT_INT64: return true;
+    case DT_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case DT_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case DT_UINT32: return v >= 0 && v <= UINT32_MAX;
+    case DT_UINT64: return v >= 0;
+    case DT_FLOAT32: return v >= INT16_MIN && v <= UINT16_MAX;
+    default: return true;
+  }
+}
+
+/* NumPy 1.x's default type resolver (floor_divide, remainder, power, the
+** bitwise ops and shifts): the first loop, in dtype order from `first`,
+** every operand casts to safely (scalars by value, when value-based) */
+static DType loop_search(const Opnd *o, int n, DType first) {
+  static const DType order[] = {DT_BOOL, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32,
+                                DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT32, DT_FLOAT64};
+  int arank = -1, srank = -1;
+  for (int i = 0; i < n; i++) {
+    int r = kind_rank(o[i].dt);
+    if (o[i].scalar) { if (r > srank) srank = r; }
+    else if (r > arank) arank = r;
+  }
+  bool by_value = arank >= 0 && srank <= arank;
+  bool started = false;
+  for (size_t j = 0; j < sizeof order / sizeof order[0]; j++) {
+    DType t = order[j];
+    if (t == first) started = true;
+    if (!started) continue;
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++)
+      ok = (o[i].scalar && by_value) ? scalar_fits(&o[i], t) : safe_cast(o[i].dt, t);
+    if (ok) return t;
+  }
+  return DT_FLOAT64;
+}
+
 /* NumPy's float type for a float function of integers (float16 is float32 here) */
 static DType float_of(DType d) {
   if (dtype_kinds[d] == 'f') return d;
@@ -588,10 +651,10 @@ static Plan plan_of(lua_State *L, int op, DType ct, bool unary) {
   } else if (op == U_NEG && isbool) {
     uerror(L, "TypeError: The numpy boolean negative, the `-` operator, is not supported, use the "
            "`~` operator or the logical_not function instead.");
-  } else if (isbool && (op == U_FLOORDIV || op == U_MOD || op == U_POW || op == U_FMOD)) {
+  } else if (isbool && (op == U_FLOORDIV || op == U_MOD || op == U_POW || op == U_FMOD || op == U_SQUARE)) {
     P.ct = P.rt = DT_INT8;
   } else if (isbool && op == U_SIGN) {
-    uerror(L, "TypeError: ufunc 'sign' did not contain a loop with signature matching types");
+    uerror(L, "UFuncTypeError: ufunc 'sign' did not contain a loop with signature matching types");
   }
   (void)unary;
   char pk = dtype_kinds[P.ct];
@@ -627,6 +690,14 @@ static int ufunc_call(lua_State *L, int op, int first, int n, int out_idx, bool 
     P = (Plan){U_POS, dtype_kinds[ct] == 'f' ? 'f' : dtype_kinds[ct] == 'u' ? 'u' : 'i', ct, ct, false};
   } else {
     ct = result_type(o, n);
+    bool deflt = op == U_FLOORDIV || op == U_MOD || op == U_POW || op == U_FMOD || op == U_BAND ||
+                 op == U_BOR || op == U_BXOR || op == U_SHL || op == U_SHR;
+    if (deflt && n == 2) {
+      bool nobool = op != U_BAND && op != U_BOR && op != U_BXOR;
+      DType t = loop_search(o, n, nobool ? DT_INT8 : DT_BOOL);
+      /* floats have no bitwise loops: keep the float type, for the error */
+      if (dtype_kinds[ct] != 'f') ct = t;
+    }
     P = plan_of(L, op, ct, unary);
   }
   bool all_scalar = true;

@@ -90,6 +90,22 @@ local function any_array(...)
   return false
 end
 
+-- a[i] with a 1-based i known to be >= 1: lumba arrays index by a[i]
+-- (an element of a 1-D array, a row view of an N-d one); others by get
+local ND = getmetatable(AR.core.zeros(0))
+function H.AGETP(a, i)
+  if getmetatable(a) == ND then return a[i] end
+  return a:get(i)
+end
+function H.ASETP(a, i, v)
+  if getmetatable(a) == ND then
+    if a.ndim ~= 1 then return H.SETSLICE(nil, a, nil, v, { index = i - 1 }) end
+    a[i] = v
+    return
+  end
+  a:set(i, v)
+end
+
 -- a[i] (0-based, negative from the end)
 function H.AGET1(a, i)
   if is_tuple(a) then return a[tuple_index1(a, i)] end
@@ -651,13 +667,14 @@ end
 H.NP_FLOOR, H.NP_CEIL = AR.ufunc("floor", H.NP_FLOOR), AR.ufunc("ceil", H.NP_CEIL)
 H.NP_TRUNC, H.NP_RINT = AR.ufunc("trunc", H.NP_TRUNC), AR.ufunc("rint", H.NP_RINT)
 H.NP_SIGN = AR.ufunc("sign", H.NP_SIGN)
+H.NP_SQUARE = AR.ufunc("square", function(x) x = num(x); return x * x end)
 H.NP_MAXIMUM, H.NP_MINIMUM = AR.ufunc("maximum", H.NP_MAXIMUM), AR.ufunc("minimum", H.NP_MINIMUM)
 do
   local round = H.NP_ROUND
   H.NP_ROUND = function(x)
     if arrayish(x) then
       local a = AR.nd(x)
-      if a.dtype:match("^float") then return AR.call(AR.core.unop, "rint", a) end
+      if a.dtype:match("^float") or a.dtype == "bool" then return AR.call(AR.core.unop, "rint", a) end
       return a:copy()
     end
     return round(x)

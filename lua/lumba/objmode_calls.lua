@@ -157,6 +157,7 @@ end
 IMPL.numpy_square = function(F, n)
   local args, count = bind_args(F, n, "numpy.square", { "x" }, 1)
   local codes, kinds, simples = F:bound_operands(args, count)
+  if has(kinds[1], KT | KU) then return F:use("NP_SQUARE") .. "(" .. codes[1] .. ")", KALL & ~KZ, false end
   local c, k = F:numop(codes[1], kinds[1])
   if not simples[1] then c = F:spill(c) end
   return "(" .. c .. " * " .. c .. ")", arith_kind("Mult", k, k), false
@@ -611,7 +612,10 @@ EXPR.Call = function(F, n)
     if q:match("^builtins%.") and not BUILTIN_NAMES[q:sub(10)] then
       fail(M, f, "NameError", "name '%s' is not defined", q:sub(10))
     end
-    unsupported(M, n, "%s() is not supported in object mode", q:gsub("^builtins%.", ""):gsub("^numpy%.", "np."))
+    if q:match("^numpy%.") then
+      unsupported(M, n, "np.%s is not supported in the object mode", q:sub(7))
+    end
+    unsupported(M, n, "%s() is not supported in object mode", q:gsub("^builtins%.", ""))
   end
   if f.tag == "Attribute" then return F:method_call(n) end
   unsupported(M, n, "this call is not supported in object mode")

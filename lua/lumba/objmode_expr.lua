@@ -481,6 +481,8 @@ EXPR.Subscript = function(F, n)
   local idx = {}
   if nonneg then
     for i = 2, #codes do idx[i - 1] = plus1(codes[i]) end
+    -- one index: an element of a 1-D array or a row of an N-d one
+    if #idx == 1 then return F:use("AGETP") .. "(" .. codes[1] .. ", " .. idx[1] .. ")", ek, false end
     return recv(codes[1], simples[1]) .. ":get(" .. concat(idx, ", ") .. ")", ek, false
   end
   for i = 2, #codes do idx[i - 1] = codes[i] end

@@ -128,6 +128,10 @@ function Fn:emit_aset(codes, kinds, simples, vcode)
     local r = codes[1]
     if not (simples[1] and r:match("^[%a_][%w_]*$")) then r = self:spill(r) end
     for i = 2, #codes do idx[i - 1] = plus1(codes[i]) end
+    if #idx == 1 then
+      self:emit(self:use("ASETP") .. "(" .. r .. ", " .. idx[1] .. ", " .. vcode .. ")")
+      return
+    end
     self:emit(r .. ":set(" .. concat(idx, ", ") .. ", " .. vcode .. ")")
     return
   end
@@ -228,7 +232,8 @@ STMT.AugAssign = function(F, s)
     local cur
     if nonneg then
       for i = 2, #codes do idx[i - 1] = plus1(codes[i]) end
-      cur = recv(codes[1], true) .. ":get(" .. concat(idx, ", ") .. ")"
+      if #idx == 1 then cur = F:use("AGETP") .. "(" .. codes[1] .. ", " .. idx[1] .. ")"
+      else cur = recv(codes[1], true) .. ":get(" .. concat(idx, ", ") .. ")" end
     else
       for i = 2, #codes do idx[i - 1] = codes[i] end
       local h = #idx == 1 and "AGET1" or #idx == 2 and "AGET2" or "AGETN"
