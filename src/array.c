@@ -534,7 +534,6 @@ void array_open(lua_State *L) {
   lua_pop(L, 1);
 
   array_ctor_open(L);
-  array_ufunc_open(L);
   random_open(L);
   lua_createtable(L, DT__COUNT, 0);
   for (int i = 0; i < DT__COUNT; i++) {

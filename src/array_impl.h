@@ -66,6 +66,5 @@ void array_fill_value(lua_State *L, NdArray *a, int idx, int argn);
 void array_methods_reg(lua_State *L);  /* methods into the table on top */
 void array_ctor_open(lua_State *L);    /* constructors into the module table on top */
 int array_tostring(lua_State *L);      /* __tostring */
-void array_ufunc_open(lua_State *L);   /* operator metamethods; binop/unop/where into the module table on top */
 
 #endif

@@ -487,6 +487,13 @@ function TableArray:sum()
 end
 function TableArray:min() return pyops.min(self) end
 function TableArray:max() return pyops.max(self) end
+-- arithmetic on a table argument: NumPy's, over a lumba array of its elements
+for mm, name in pairs { __add = "ADD", __sub = "SUB", __mul = "MUL", __div = "DIV", __idiv = "FLOORDIV",
+  __mod = "MOD", __pow = "POW", __band = "BAND", __bor = "BOR", __bxor = "BXOR", __shl = "SHL", __shr = "SHR" } do
+  TableArray[mm] = function(x, y) return AR[name](x, y) end
+end
+TableArray.__unm = function(x) return AR.NEG(x) end
+TableArray.__bnot = function(x) return AR.INVERT(x) end
 objmode.TableArray = TableArray
 
 ---------------------------------------------------------------------------
