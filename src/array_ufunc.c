@@ -1,6 +1,7 @@
 /*
 ** array_ufunc.c — NumPy's elementwise operations on lumba.ndarray: the
-** operators as metamethods (a + b, a * 2, -a, a // b, a & b, ...) and
+** operators as metamethods (a + b, a * 2, -a, a // b, a & b, ...; a < b
+** and a <= b are the truth of one comparison) and
 ** lumba.binop(op, x, y [, out]), lumba.unop(op, x [, out]),
 ** lumba.where(cond, x, y) for the rest (comparisons, math functions).
 **
@@ -805,11 +806,28 @@ META2(m_shr, U_SHR)
 META1(m_unm, U_NEG)
 META1(m_bnot, U_INVERT)
 
+/* a < b, a <= b: Lua makes them booleans, so they are the truth of the
+** elementwise comparison, as Python's `if a < b:` (one element; empty is
+** false; more raise) */
+static int truth_of(lua_State *L, int op) {
+  lua_settop(L, 2);
+  ufunc_call(L, op, 1, 2, 0, false);
+  NdArray *r = array_test(L, -1);
+  if (!r) return 1;
+  if (r->s.nitems > 1)
+    return uerror(L, "ValueError: The truth value of an array with more than one element is ambiguous. "
+                  "Use a.any() or a.all()");
+  lua_pushboolean(L, r->s.nitems == 1 && *(uint8_t *)r->s.data);
+  return 1;
+}
+static int m_lt(lua_State *L) { return truth_of(L, U_LT); }
+static int m_le(lua_State *L) { return truth_of(L, U_LE); }
+
 static const luaL_Reg ufunc_meta[] = {
   {"__add", m_add}, {"__sub", m_sub}, {"__mul", m_mul}, {"__div", m_div},
   {"__mod", m_mod}, {"__pow", m_pow}, {"__idiv", m_idiv}, {"__band", m_band},
   {"__bor", m_bor}, {"__bxor", m_bxor}, {"__shl", m_shl}, {"__shr", m_shr},
-  {"__unm", m_unm}, {"__bnot", m_bnot}, {NULL, NULL},
+  {"__unm", m_unm}, {"__bnot", m_bnot}, {"__lt", m_lt}, {"__le", m_le}, {NULL, NULL},
 };
 
 static const luaL_Reg ufunc_funcs[] = {

@@ -128,7 +128,7 @@ describe("docs", function()
         __close = "<close>", __tostring = "tostring(a)", __gc = false, __name = false,
         __add = "a + b", __sub = "a - b", __mul = "a * b", __div = "a / b", __mod = "a % b",
         __pow = "a ^ b", __idiv = "a // b", __band = "a & b", __bor = "a | b", __bxor = "a ~ b",
-        __shl = "a << b", __shr = "a >> b", __unm = "-a", __bnot = "~a",
+        __shl = "a << b", __shr = "a >> b", __unm = "-a", __bnot = "~a", __lt = "a < b", __le = "a <= b",
       }
       local missing = {}
       for k in pairs(mt) do

@@ -302,6 +302,17 @@ def go_fast(a):
     assert.are.same({ { 1, 2 }, { 2, 3 } }, (lumba.arange(2):reshape(2, 1) + lumba.arange(1, 3)):totable())
   end)
 
+  it("takes the truth of an array comparison in a condition, as Python", function()
+    local d = lumba.njit "def f(a):\n    if a > 2:\n        return 1\n    return 0\n"
+    assert.are.equal(1, d:interpret(lumba.array({ 5 })))
+    assert.are.equal(0, d:interpret(lumba.array({ 1.5 })))
+    assert.are.equal(0, d:interpret(lumba.zeros(0)))
+    local err = H.error_of(d.interpret, d, lumba.array({ 1, 5 }))
+    assert.truthy(err:find(":2:%d+: ValueError: The truth value of an array with more than one element is ambiguous"), err)
+    local v = lumba.njit "def f(a):\n    m = a > 2\n    return m\n"
+    assert.are.same({ false, true }, v:interpret(lumba.array({ 1, 5 })):totable())
+  end)
+
   it("reports errors at the user's line: broadcasting, unsupported NumPy functions", function()
     local mod = lumba.load([[
 import numpy as np

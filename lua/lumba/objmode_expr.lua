@@ -234,7 +234,7 @@ end
 local CMP = { Eq = "==", NotEq = "~=", Lt = "<", LtE = "<=", Gt = ">", GtE = ">=" }
 local CMP_GENERIC = { Eq = "EQ", NotEq = "NE", Lt = "LT", LtE = "LE", Gt = "GT", GtE = "GE" }
 
-function Fn:compare(op, lc, lk, rc, rk, node)
+function Fn:compare(op, lc, lk, rc, rk, node, cond)
   if op == "Is" or op == "IsNot" then
     return "(" .. lc .. (op == "Is" and " == " or " ~= ") .. rc .. ")"
   end
@@ -244,7 +244,11 @@ function Fn:compare(op, lc, lk, rc, rk, node)
   end
   local sym = CMP[op]
   if not sym then unsupported(self.M, node, "comparison %s is not supported in object mode", op) end
-  if has(lk | rk, KU | KT) then
+  -- arrays compare elementwise; as a condition, Lua's < and <= reach
+  -- lumba.ndarray's __lt/__le, which give the truth of that (an error
+  -- for more than one element, as Python's `if a < b`)
+  local ordering = op ~= "Eq" and op ~= "NotEq"
+  if has(lk | rk, KU) or (has(lk | rk, KT) and not (cond and ordering)) then
     return self:use(CMP_GENERIC[op]) .. "(" .. lc .. ", " .. rc .. ")"
   end
   if has(lk | rk, KB) then
@@ -389,6 +393,10 @@ function Fn:cond(n)
   end
   if n.tag == "UnaryOp" and n.op == "Not" then
     return "(not " .. self:cond(n.operand) .. ")", KB, false
+  end
+  if n.tag == "Compare" and #n.ops == 1 then
+    local codes, kinds = self:operands({ n.left, n.comparators[1] })
+    return self:compare(n.ops[1], codes[1], kinds[1], codes[2], kinds[2], n, true), KB, false
   end
   local c, k, s = self:expr(n)
   return self:truthy(c, k, s), KB, false
