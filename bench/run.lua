@@ -100,7 +100,7 @@ do
     machine.lumba = "not available"
   end
 end
-avail["numba-par"], avail["lumba-par"] = avail.numba, avail.lumba
+avail["numba-par"], avail["lumba-par"], avail["lumba-loop"] = avail.numba, avail.lumba, avail.lumba
 report.tools(catalog.tools, avail)
 
 -- 2. the kernel rows
@@ -117,7 +117,7 @@ local function argv_of(row, tool)
       root .. "/bench/kernels/" .. row.py, info.par and "1" or "0" }
   else
     argv = { "lua5.4", root .. "/bench/lumba/run.lua", "kernel", row.kind,
-      root .. "/bench/kernels/" .. row.py, info.par and "1" or "0" }
+      root .. "/bench/kernels/" .. (info.loop and row.py_loop or row.py), info.par and "1" or "0" }
   end
   for _, a in ipairs(row.args) do argv[#argv + 1] = tostring(a) end
   return argv
@@ -164,7 +164,7 @@ local failed = 0
 local done = {}
 local retry_left = S.retry_s
 for _, row in ipairs(rows) do
-  local order = row.group == "serial" and catalog.serial_tools or catalog.parallel_tools
+  local order = catalog.tools_of(row)
   local results = {}
   local before = sys.cpu_sample()
   local rounds = row.heavy and S.heavy_rounds and math.min(S.rounds, S.heavy_rounds) or S.rounds

@@ -79,6 +79,12 @@ Val bshape_lower_copy(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int n
 Type *bshape_infer_fill(Infer *I, Node *n, CallInfo *ci, Type *a);
 Val bshape_lower_fill(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
 
+/* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
+Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */
+Type *bprelude_infer_method(Infer *I, Node *n, CallInfo *ci, Type *a);              /* PYMETHOD rows */
+Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm);           /* _lumba.* */
+Val bprelude_lower_intrinsic(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_cuda.c: cuda.grid, barriers, shared/local arrays, atomics, threadIdx & co.
 ** (lowered by the target: Target.cuda_call, Target.sreg) */
 Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm);      /* grid, gridsize */

@@ -172,6 +172,42 @@ local function expected_histogram(n, seed, nbins)
   return total
 end
 
+-- the array-notation rows' C references: sum(out[k] * (k % 97 + 1))
+local function checksum97(out)
+  local total = 0.0
+  for k = 0, #out - 1 do total = total + out[k + 1] * (k % 97 + 1) end
+  return total
+end
+
+local function expected_fused(n, seed)
+  local x = {}
+  for k = 1, 5 do x[k] = uniform(seed + k - 1, n) end
+  local out = {}
+  for i = 1, n do out[i] = x[1][i] * x[2][i] + x[3][i] * x[4][i] - x[5][i] end
+  return checksum97(out)
+end
+
+local function expected_clip(n, seed, lo, hi)
+  local out = {}
+  for i, v in ipairs(uniform(seed, n)) do out[i] = math.min(math.max(v, lo), hi) end
+  return checksum97(out)
+end
+
+local function expected_softmax(n, m, seed)
+  local x, out = uniform(seed, n * m), {}
+  for i = 0, n - 1 do
+    local mx = x[i * m + 1]
+    for j = 1, m - 1 do mx = math.max(mx, x[i * m + j + 1]) end
+    local s = 0.0
+    for j = 0, m - 1 do
+      out[i * m + j + 1] = math.exp(x[i * m + j + 1] - mx)
+      s = s + out[i * m + j + 1]
+    end
+    for j = 0, m - 1 do out[i * m + j + 1] = out[i * m + j + 1] / s end
+  end
+  return checksum97(out)
+end
+
 describe("make bench, BENCH_QUICK #bench #noasan", function()
   local tmp, out, ok, rows
 
@@ -215,6 +251,10 @@ describe("make bench, BENCH_QUICK #bench #noasan", function()
       ["pnbody-64"] = expected_nbody(64, 4242, 0.001, 0.01),
       ["pstencil-32"] = expected_stencil(32, 10, 99),
       ["pmatmul-24"] = expected_matmul(24, 31),
+      ["astencil-32"] = expected_stencil(32, 10, 99),
+      ["fused-1e4"] = expected_fused(10000, 71),
+      ["clip-1e4"] = expected_clip(10000, 37, 0.25, 0.75),
+      ["softmax-64"] = expected_softmax(64, 32, 5),
     }
     for id, v in pairs(want) do
       assert.is_table(rows[id], id)
@@ -255,7 +295,7 @@ describe("make bench, BENCH_QUICK #bench #noasan", function()
         end
       end
     end
-    assert.is_true(count >= 32) -- at least both C builds of the sixteen rows
+    assert.is_true(count >= 40) -- at least both C builds of the twenty rows
   end)
 
   it("skips the lumba rows with 'lumba: not available (...)' when its probe fails", function()

@@ -16,14 +16,26 @@ M.tools = {
   ["numba-par"] = { label = "Numba njit(parallel=True)", short = "Numba parallel", family = "numba",
     par = true, color = "#a1d99b" },
   lumba = { label = "lumba njit", short = "lumba", family = "lumba", color = "#d62728" },
+  -- the array-notation rows: lumba on the same kernel written as loops (row.py_loop)
+  ["lumba-loop"] = { label = "lumba njit, the kernel as loops", short = "lumba loops", family = "lumba",
+    loop = true, color = "#7f0000" },
   ["lumba-par"] = { label = "lumba njit{parallel=true}", short = "lumba parallel", family = "lumba",
     par = true, color = "#ff9896" },
 }
 
 M.serial_tools = { "gcc", "clang", "luajit", "lua", "numba", "lumba" }
 M.parallel_tools = { "gcc", "clang", "gcc-omp", "clang-omp", "numba", "numba-par", "lumba", "lumba-par" }
+-- the array-notation rows (issue 18): Numba and lumba run the kernel written
+-- in NumPy's array language; lumba also runs it written as loops
+M.array_tools = { "gcc", "clang", "numba", "lumba-loop", "lumba" }
 -- the tools whose fastest run is "C" for a row's ratios
-M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" } }
+M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" }, array = { "gcc", "clang" } }
+
+-- the tools of a row's group, in display order
+function M.tools_of(row)
+  if row.group == "array" then return M.array_tools end
+  return row.group == "serial" and M.serial_tools or M.parallel_tools
+end
 
 -- One row per kernel and size. kind: the input/check convention shared by
 -- every runner; c: bench/c/<c>.c; py: bench/kernels/<py>; lua: plain Lua runs
@@ -82,6 +94,17 @@ local full = {
   row { id = "histogram-1e7", group = "serial", kind = "histogram", title = "histogram, 256 bins",
     size = "10^7 int64", c = "histogram", py = "histogram.py", args = { 10000000, 4711, 256 },
     target = true, why_luajit = HISTOGRAM_WHY },
+  -- the array language (issue 18): py is the array-notation kernel, py_loop
+  -- the same kernel as loops
+  row { id = "astencil-2048", group = "array", kind = "stencil", title = "5-point stencil, slice notation",
+    size = "2048², 100 sweeps", c = "stencil", py = "astencil.py", py_loop = "stencil.py", args = { 2048, 100, 99 },
+    heavy = true },
+  row { id = "softmax-4096", group = "array", kind = "softmax", title = "softmax over rows",
+    size = "4096x1024 float64", c = "softmax", py = "asoftmax.py", py_loop = "softmax.py", args = { 4096, 1024, 5 } },
+  row { id = "fused-1e7", group = "array", kind = "fused", title = "fused a*b + c*d - e",
+    size = "10^7 float64", c = "fused", py = "afused.py", py_loop = "fused.py", args = { 10000000, 71 } },
+  row { id = "clip-1e7", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
+    size = "10^7 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000000, 37, 0.25, 0.75 } },
   row { id = "psum-1e8", group = "parallel", kind = "sum", title = "parallel sum", size = "10^8 float64",
     c = "sum", py = "psum.py", args = { 100000000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e7", group = "parallel", kind = "expdecay", title = "parallel exp decay",
@@ -120,6 +143,14 @@ local quick = {
   row { id = "histogram-1e4", group = "serial", kind = "histogram", title = "histogram, 256 bins",
     size = "10^4 int64", c = "histogram", py = "histogram.py", args = { 10000, 4711, 256 },
     lua = true, target = true, why_luajit = HISTOGRAM_WHY },
+  row { id = "astencil-32", group = "array", kind = "stencil", title = "5-point stencil, slice notation",
+    size = "32², 10 sweeps", c = "stencil", py = "astencil.py", py_loop = "stencil.py", args = { 32, 10, 99 } },
+  row { id = "softmax-64", group = "array", kind = "softmax", title = "softmax over rows",
+    size = "64x32 float64", c = "softmax", py = "asoftmax.py", py_loop = "softmax.py", args = { 64, 32, 5 } },
+  row { id = "fused-1e4", group = "array", kind = "fused", title = "fused a*b + c*d - e",
+    size = "10^4 float64", c = "fused", py = "afused.py", py_loop = "fused.py", args = { 10000, 71 } },
+  row { id = "clip-1e4", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
+    size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "psum-1e5", group = "parallel", kind = "sum", title = "parallel sum", size = "10^5 float64",
     c = "sum", py = "psum.py", args = { 100000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e4", group = "parallel", kind = "expdecay", title = "parallel exp decay",

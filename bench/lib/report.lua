@@ -81,6 +81,8 @@ function M.row(d, tools)
     printed_header[row.group] = true
     out("")
     out(row.group == "serial" and "SERIAL KERNELS (x C: median / median of the faster of gcc and clang)" or
+      row.group == "array" and "ARRAY NOTATION (Numba and lumba run the kernel written in NumPy's array language; " ..
+        "x C as for the serial kernels)" or
       "PARALLEL KERNELS (x C: median / median of the faster C+OpenMP; speed-up: serial build / parallel)")
     out(string.format("(others: cores other processes kept busy during that figure; ! above %.2f: disturbed)", noisy))
   end
@@ -239,7 +241,8 @@ function M.markdown(ctx)
     local row, ev = d.row, d.ev
     w("### " .. row.title .. ", " .. row.size .. (row.group == "parallel" and " (parallel)" or ""))
     w("")
-    w("`bench/kernels/" .. row.py .. "`, `bench/c/" .. row.c .. ".c`; result checked against " ..
+    w("`bench/kernels/" .. row.py .. "`" .. (row.py_loop and (" (as loops: `bench/kernels/" .. row.py_loop .. "`)") or "") ..
+      ", `bench/c/" .. row.c .. ".c`; result checked against " ..
       (ev.ref_tool or "no C result") .. "; other processes used " ..
       (row.foreign and string.format("%.2f", row.foreign) or "?") .. " cores on average during this row.")
     w("")

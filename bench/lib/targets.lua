@@ -1,4 +1,4 @@
--- targets.lua — the performance targets of issues 3, 4, 5 and 8, judged from
+-- targets.lua — the performance targets of issues 3, 4, 5, 8 and 18, judged from
 -- one run's figures: PASS, MISS (by how much), or why it was not measured.
 local M = {}
 
@@ -185,6 +185,22 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       at_most(list, 4, name .. ": lumba parallel ≤ 1.15× fastest C+OpenMP", ok(p) and p.ratio or nil, 1.15,
         "%.2f×", why_not(p, "no C+OpenMP reference"))
       noisy(p, d.results["gcc-omp"], d.results["clang-omp"])
+    end
+  end
+  -- issue 18: array notation within 1.15x of lumba's own loops and of C, faster than Numba
+  for _, d in ipairs(done) do
+    if d.row.group == "array" then
+      local name = d.row.title .. " " .. d.row.size
+      local a, l, nb = d.results.lumba, d.results["lumba-loop"], d.results.numba
+      at_most(list, 18, name .. ": array notation ≤ 1.15× lumba's loops",
+        ok(a) and ok(l) and a.time.median / l.time.median or nil, 1.15, "%.2f×", why_not(a, why_not(l, "?")))
+      noisy(a, l)
+      at_most(list, 18, name .. ": array notation ≤ 1.15× fastest C", ok(a) and a.ratio or nil, 1.15, "%.2f×",
+        why_not(a, "no C reference"))
+      noisy(a, d.results.gcc, d.results.clang)
+      at_most(list, 18, name .. ": faster than Numba (lumba / Numba < 1)",
+        ok(a) and ok(nb) and a.time.median / nb.time.median or nil, 0.9999, "%.2f×", why_not(a, why_not(nb, "?")))
+      noisy(a, nb)
     end
   end
   if quick then

@@ -96,6 +96,34 @@ local function checksum97(flat)
   return total
 end
 
+-- What one call allocates at its peak, in MB: the peak resident set is
+-- reset (Linux: clear_refs 5) after a full collection, then the call runs
+-- and the new peak is read against the resident set before it. A fused
+-- array expression allocates only its result. Returns the call's result.
+local function status_kb(field)
+  local f = io.open("/proc/self/status", "r")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return tonumber(s:match(field .. ":%s*(%d+)"))
+end
+
+local function alloc_note(call, result_bytes)
+  collectgarbage("collect")
+  local c = io.open("/proc/self/clear_refs", "w")
+  if not c then return call() end
+  c:write("5")
+  c:close()
+  local base = status_kb("VmRSS")
+  local r = call()
+  local peak = status_kb("VmHWM")
+  if base and peak then
+    measure.note(string.format("one call's peak allocation: %.1f MB (its result: %.1f MB)",
+      (peak - base) / 1024, result_bytes / 1048576))
+  end
+  return r
+end
+
 local modes = {}
 
 function modes.probe()
@@ -202,6 +230,34 @@ function modes.kernel(kind, path, parallel, ...)
     result, times = measure.measure(function() return f(x, bins) end, now)
     check = 0
     for k = 1, nbins do check = check + bins:get(k) * k end
+  elseif kind == "fused" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local x = {}
+    for k = 1, 5 do
+      x[k] = lumba.zeros(n, "float64")
+      fill_checked(lumba, "uniform", x[k], seed + k - 1, 1)
+    end
+    local f = kernel_fn(lumba, path, parallel, x[1], x[2], x[3], x[4], x[5])
+    alloc_note(function() return f(x[1], x[2], x[3], x[4], x[5]) end, n * 8)
+    result, times = measure.measure(function() return f(x[1], x[2], x[3], x[4], x[5]) end, now)
+    check = checksum97(result)
+  elseif kind == "clip" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local lo, hi = tonumber(args[3]) + 0.0, tonumber(args[4]) + 0.0
+    local x = lumba.zeros(n, "float64")
+    fill_checked(lumba, "uniform", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x, lo, hi)
+    alloc_note(function() return f(x, lo, hi) end, n * 8)
+    result, times = measure.measure(function() return f(x, lo, hi) end, now)
+    check = checksum97(result)
+  elseif kind == "softmax" then
+    local n, m, seed = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
+    local x = lumba.zeros({ n, m }, "float64")
+    fill_checked(lumba, "uniform", x:reshape(n * m), seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x)
+    alloc_note(function() return f(x) end, n * m * 8)
+    result, times = measure.measure(function() return f(x) end, now)
+    check = checksum97(result:reshape(n * m))
   else
     error("unknown kernel kind " .. tostring(kind), 0)
   end

@@ -90,6 +90,29 @@ def compiled(path, parallel):
     return numba.njit(parallel=parallel)(fn)
 
 
+def status_kb(field):
+    with open("/proc/self/status") as f:
+        m = re.search(field + r":\s*(\d+)", f.read())
+    return int(m.group(1)) if m else None
+
+
+def alloc_note(call, result_bytes):
+    """One call's peak allocation, in MB: the peak resident set is reset
+    (Linux: clear_refs 5), the call runs, the new peak is read against the
+    resident set before it. Returns the call's result."""
+    try:
+        with open("/proc/self/clear_refs", "w") as c:
+            c.write("5")
+    except OSError:
+        return call()
+    base = status_kb("VmRSS")
+    r = call()
+    peak = status_kb("VmHWM")
+    print("NOTE one call's peak allocation: %.1f MB (its result: %.1f MB)"
+          % ((peak - base) / 1024, result_bytes / 1048576))
+    return r
+
+
 def kernel(kind, path, parallel, args):
     import numba
     import numpy as np
@@ -169,6 +192,31 @@ def kernel(kind, path, parallel, args):
         fill_ints(x, seed)
         _, times = measure(lambda: f(x, bins))
         check = float(np.sum(bins * np.arange(1, nbins + 1, dtype=np.int64)))
+    elif kind == "fused":
+        n, seed = int(args[0]), int(args[1])
+        x = [np.empty(n, dtype=np.float64) for _ in range(5)]
+        for k in range(5):
+            fill_uniform(x[k], seed + k)
+        f(*x)
+        alloc_note(lambda: f(*x), n * 8)
+        r, times = measure(lambda: f(*x))
+        check = checksum97(r)
+    elif kind == "clip":
+        n, seed, lo, hi = int(args[0]), int(args[1]), float(args[2]), float(args[3])
+        x = np.empty(n, dtype=np.float64)
+        fill_uniform(x, seed)
+        f(x, lo, hi)
+        alloc_note(lambda: f(x, lo, hi), n * 8)
+        r, times = measure(lambda: f(x, lo, hi))
+        check = checksum97(r)
+    elif kind == "softmax":
+        n, m, seed = int(args[0]), int(args[1]), int(args[2])
+        x = np.empty((n, m), dtype=np.float64)
+        fill_uniform(x.reshape(-1), seed)
+        f(x)
+        alloc_note(lambda: f(x), n * m * 8)
+        r, times = measure(lambda: f(x))
+        check = checksum97(r.reshape(-1))
     else:
         raise ValueError("unknown kernel kind " + kind)
     report(times)

@@ -1,0 +1,6 @@
+import numba as nb
+
+
+@nb.njit
+def afused(a, b, c, d, e):
+    return a * b + c * d - e
