@@ -457,7 +457,10 @@ function Fn:method_call(n)
   local f = n.func
   local name = f.attr
   local id = method_id(name)
-  if not METHODS[id] then unsupported(self.M, n, "method '%s' is not supported in object mode", name) end
+  local via = REGISTRY["ndarray." .. name]
+  if not METHODS[id] or (via and via.entry.objmode ~= true) then
+    unsupported(self.M, n, "method '%s' is not supported in object mode", name)
+  end
   local kws = METHOD_HELPERS[id] and METHOD_HELPERS[id][2] or {}
   if #list(n.keywords) > 0 and #kws == 0 then
     unsupported(self.M, n, "keywords in method calls are not supported in object mode")
@@ -498,7 +501,11 @@ end
 ---------------------------------------------------------------------------
 -- NumPy functions the registry does not list (yet): the object mode's own
 ---------------------------------------------------------------------------
+-- (a registry row that says the object mode lacks the name wins: the
+-- row changes to OBJMODE when this implementation is to be used)
 local function own(q, h)
+  local via = REGISTRY[q]
+  if via and via.entry.objmode ~= true then return end
   if not BUILTIN[q] then BUILTIN[q] = h end
 end
 for _, m in ipairs { "std", "var", "argmin", "argmax", "cumsum", "ravel", "reshape", "copy", "transpose" } do
@@ -613,7 +620,7 @@ EXPR.Call = function(F, n)
       fail(M, f, "NameError", "name '%s' is not defined", q:sub(10))
     end
     if q:match("^numpy%.") then
-      unsupported(M, n, "np.%s is not supported in the object mode", q:sub(7))
+      unsupported(M, n, "np.%s is not supported in object mode", q:sub(7))
     end
     unsupported(M, n, "%s() is not supported in object mode", q:gsub("^builtins%.", ""))
   end
