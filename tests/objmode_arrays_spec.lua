@@ -313,6 +313,10 @@ def go_fast(a):
     assert.are.equal(0, d:interpret(lumba.zeros(0)))
     local err = H.error_of(d.interpret, d, lumba.array({ 1, 5 }))
     assert.truthy(err:find(":2:%d+: ValueError: The truth value of an array with more than one element is ambiguous"), err)
+    local e = lumba.njit "def f(a, b):\n    if a == b:\n        return 1\n    return 0\n"
+    assert.are.equal(1, e:interpret(lumba.array({ 3 }), 3))
+    assert.are.equal(0, e:interpret(lumba.array({ true }), false))
+    assert.truthy(H.error_of(e.interpret, e, lumba.array({ 1, 5 }), 1):find("ValueError: The truth value", 1, true))
     local v = lumba.njit "def f(a):\n    m = a > 2\n    return m\n"
     assert.are.same({ false, true }, v:interpret(lumba.array({ 1, 5 })):totable())
   end)

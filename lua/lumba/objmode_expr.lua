@@ -273,6 +273,16 @@ EXPR.Compare = function(F, n)
     return F:compare(ops[1], codes[1], kinds[1], codes[2], kinds[2], n), k, false
   end
   -- a < b < c: each operand evaluated once, the later ones only while true
+  -- (with arrays each link is the truth of a comparison, as in Python)
+  local function link(op, lc, lk, rc, rk)
+    local c = F:compare(op, lc, lk, rc, rk, n, true)
+    local k = lk | rk
+    if (has(k, KU) or (has(k, KT) and (op == "Eq" or op == "NotEq"))) and op ~= "Is" and op ~= "IsNot"
+      and op ~= "In" and op ~= "NotIn" then
+      c = F:use("TRUTH") .. "(" .. c .. ")"
+    end
+    return c
+  end
   local parts = { { F:isolated(F.expr, n.left) } }
   for i, c in ipairs(comps) do parts[i + 1] = { F:isolated(F.expr, c) } end
   local inline = true
@@ -282,7 +292,7 @@ EXPR.Compare = function(F, n)
   if inline then
     local terms = {}
     for i, op in ipairs(ops) do
-      terms[i] = F:compare(op, parts[i][1], parts[i][2], parts[i + 1][1], parts[i + 1][2], n)
+      terms[i] = link(op, parts[i][1], parts[i][2], parts[i + 1][1], parts[i + 1][2])
     end
     return "(" .. concat(terms, " and ") .. ")", KB, false
   end
@@ -297,7 +307,7 @@ EXPR.Compare = function(F, n)
     F:append_pre(p[4])
     local cur = p[1]
     if i < #ops and not p[3] then cur = F:spill(cur) end
-    F:push_pre(r .. " = " .. F:compare(op, prev_c, prev_k, cur, p[2], n))
+    F:push_pre(r .. " = " .. link(op, prev_c, prev_k, cur, p[2]))
     if i < #ops then
       F:push_pre("if " .. r .. " then")
       depth = depth + 1
@@ -396,7 +406,14 @@ function Fn:cond(n)
   end
   if n.tag == "Compare" and #n.ops == 1 then
     local codes, kinds = self:operands({ n.left, n.comparators[1] })
-    return self:compare(n.ops[1], codes[1], kinds[1], codes[2], kinds[2], n, true), KB, false
+    local op, k = n.ops[1], kinds[1] | kinds[2]
+    local c = self:compare(op, codes[1], kinds[1], codes[2], kinds[2], n, true)
+    -- a helper's result may be a bool array: its Python truth
+    local elementwise = op ~= "Is" and op ~= "IsNot" and op ~= "In" and op ~= "NotIn"
+    if elementwise and (has(k, KU) or (has(k, KT) and (op == "Eq" or op == "NotEq"))) then
+      c = self:use("TRUTH") .. "(" .. c .. ")"
+    end
+    return c, KB, false
   end
   local c, k, s = self:expr(n)
   return self:truthy(c, k, s), KB, false
