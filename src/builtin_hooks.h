@@ -79,6 +79,15 @@ Val bshape_lower_copy(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int n
 Type *bshape_infer_fill(Infer *I, Node *n, CallInfo *ci, Type *a);
 Val bshape_lower_fill(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
 
+/* builtin_linalg.c: a @ b, np.dot/matmul/vdot/inner through BLAS (linalg_rt.h), np.outer/kron/trace as loops.
+** The @ operator reaches blinalg_infer_prod and blinalg_lower_prod with its BinOp node (nm NULL). */
+Type *blinalg_infer_prod(Infer *I, Node *n, const BuiltinName *nm);
+Val blinalg_lower_prod(Lower *L, Node *n, CallInfo *ci);
+Type *blinalg_infer_kron(Infer *I, Node *n, const BuiltinName *nm);  /* np.kron, np.outer */
+Val blinalg_lower_kron(Lower *L, Node *n, CallInfo *ci);
+Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm);
+Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_cuda.c: cuda.grid, barriers, shared/local arrays, atomics, threadIdx & co.
 ** (lowered by the target: Target.cuda_call, Target.sreg) */
 Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm);      /* grid, gridsize */

@@ -224,6 +224,11 @@ Type *infer_expr(Infer *I, Node *n) {
     }
     case ND_BinOp: {
       Type *a = infer_expr(I, n->left), *b = infer_expr(I, n->right);
+      /* a @ b of arrays: the registry's matmul (builtin_linalg.c), called with the BinOp */
+      if (n->op == OP_MatMult && !C->opt.lua && a && b && (a->kind == TY_ARRAY || b->kind == TY_ARRAY)) {
+        t = C->builtins[BI_numpy_matmul].infer(I, n, NULL);
+        break;
+      }
       if (a && b) t = infer_binop_type(I, n->op, a, b, n->loc);
       break;
     }
