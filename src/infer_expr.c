@@ -40,7 +40,7 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
     }
   }
   if (op == OP_MatMult)
-    compile_error(C, loc, "UnsupportedError", "the @ operator is not supported in compiled code");
+    compile_error(C, loc, "TypingError", "the @ operator needs arrays, not %s and %s", tyname(C, a), tyname(C, b));
   if ((a->kind == TY_ARRAY || b->kind == TY_ARRAY) && !C->opt.lua) {
     Type *r = infer_arrayexpr_binop(I, op, a, b, loc);
     if (r) return r;
