@@ -24,7 +24,8 @@ typedef struct Ax {
 static bool inner(Lower *L, Node *n) {
   Type *t = lower_ann(L, n)->ty;
   if (t == NULL || t->kind != TY_ARRAY) return false;
-  return n->kind == ND_BinOp || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1);
+  /* a @ b is not elementwise: a leaf, lowered by the registry's matmul (builtin_linalg.c) */
+  return (n->kind == ND_BinOp && n->op != OP_MatMult) || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1);
 }
 
 static void collect(Lower *L, Ax *x, Node *n) {

@@ -110,6 +110,13 @@ case("np.kron(a, b)", "float64", { 2, 3 }, "float64", { 4 })
 case("np.kron(a, b.T)", "float64", { 3 }, "float64", { 2, 3 })
 case("np.kron(a[::-1], b[:, ::2])", "float64", { 2, 2 }, "float64", { 3, 4 })
 case("np.kron(a, b)", "float64", { 0, 2 }, "float64", { 3, 2 })
+-- products inside whole-array expressions (NPBench's gemm: alpha * A @ B + beta * C)
+for _, dt in ipairs { "float64", "float32" } do
+  case("1.5 * a @ b + 0.5 * b", dt, { 12, 12 }, dt, { 12, 12 })
+  case("-(a @ b.T) - np.dot(a, b.T) * 2.0", dt, { 5, 9 }, dt, { 7, 9 })
+  case("(a @ b) > 1.0", dt, { 3, 4 }, dt, { 4, 2 })
+  case("a[0] @ b + a @ b[:, 0]", dt, { 6, 6 }, dt, { 6, 6 })
+end
 -- shape mismatches: NumPy's messages
 case("a @ b", "float64", { 2, 3 }, "float64", { 2 })
 case("a @ b", "float64", { 2, 3 }, "float64", { 2, 3 })
