@@ -37,12 +37,13 @@ Type *blinalg_infer_prod(Infer *I, Node *n, const BuiltinName *nm) {
   } else {
     const Builtin *b = builtin_of(nm);
     infer_only_keywords(I, n, fname, b->keywords);
-    nargs = n->args.len;
+    infer_nargs(I, n, fname, 0, b->hi);
+    if (n->args.len + n->keywords.len > b->hi)
+      compile_error(C, n->loc, "TypingError", "%s() takes at most %d arguments", fname, b->hi);
     args = arena_alloc(C->A, sizeof(Node *) * 3);
     for (int i = 0; i < 3; i++) args[i] = infer_arg_or_kw(n, i, i == 0 ? "a" : i == 1 ? "b" : "out");
     nargs = args[2] ? 3 : 2;
-    if (args[0] == NULL || args[1] == NULL || n->args.len + n->keywords.len > b->hi)
-      infer_nargs(I, n, fname, b->lo, b->hi);
+    if (args[0] == NULL || args[1] == NULL) infer_nargs(I, n, fname, b->lo, b->hi);
   }
   if (C->opt.gpu)
     compile_error(C, n->loc, "UnsupportedError", "%s%s%s is not supported inside CUDA kernels", op ? "the " : "np.",
@@ -300,7 +301,10 @@ Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm) {
   const Builtin *b = builtin_of(nm);
   infer_only_keywords(I, n, b->member, b->keywords);
   Node *a = infer_arg_or_kw(n, 0, "a"), *off = infer_arg_or_kw(n, 1, "offset");
-  if (a == NULL || n->args.len + n->keywords.len > b->hi) infer_nargs(I, n, b->member, b->lo, b->hi);
+  infer_nargs(I, n, b->member, 0, b->hi);
+  if (n->args.len + n->keywords.len > b->hi)
+    compile_error(C, n->loc, "TypingError", "%s() takes at most %d arguments", b->member, b->hi);
+  if (a == NULL) infer_nargs(I, n, b->member, b->lo, b->hi);
   CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
   ci->bi = nm->id;
   ci->args = arena_alloc(C->A, sizeof(Node *) * 2);
