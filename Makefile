@@ -68,7 +68,7 @@ BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_
   src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c \
   src/simrun.c src/cudasim.c
-BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)
+BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/prelude_text.o
 NVPTX_OBJS := $(BUILD)/obj/nvvm_llvm.o
 CORE_OBJS := $(filter-out $(BACKEND_OBJS) $(NVPTX_OBJS),$(OBJS))
 MODULE = $(BUILD)/lumba/core.so
@@ -88,6 +88,19 @@ $(BUILD)/glue/%.o: src/%.c $(wildcard src/*.h src/*.def)
 	$(call compile)
 
 $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
+
+# the NumPy prelude (the .py files of src/prelude, builtin_prelude.c): its files as one
+# C string in backend.so, each line a literal ("\" and '"' escaped), the
+# files joined in name order
+PRELUDE_PY := $(sort $(wildcard src/prelude/*.py))
+$(BUILD)/gen/prelude_text.c: $(PRELUDE_PY) Makefile
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from the files of src/prelude by the Makefile: do not edit */'; \
+	  echo 'const char prelude_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(PRELUDE_PY); echo ';'; \
+	} > $@
+$(BUILD)/obj/prelude_text.o: $(BUILD)/gen/prelude_text.c
+	$(call compile)
 
 # backend.so and nvptx.so call core.so through the table core hands them
 # (src/core_api.h): their objects call core's functions by name (hidden
@@ -140,7 +153,7 @@ $(BUILD)/glue/core_api_static.o: src/core_api.c $(wildcard src/*.h src/*.def)
 
 # C unit tests: the parts that need no Lua state
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/ctest/%,$(wildcard tests/c/test_*.c))
-CTEST_OBJS = $(filter-out $(BUILD)/obj/module.o $(BUILD)/obj/core_api.o,$(OBJS)) $(BUILD)/glue/core_api_static.o
+CTEST_OBJS = $(filter-out $(BUILD)/obj/module.o $(BUILD)/obj/core_api.o,$(OBJS)) $(BUILD)/glue/core_api_static.o $(BUILD)/obj/prelude_text.o
 $(BUILD)/ctest/%: tests/c/%.c $(CTEST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CTEST_OBJS) \

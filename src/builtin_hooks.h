@@ -88,6 +88,12 @@ Val blinalg_lower_kron(Lower *L, Node *n, CallInfo *ci);
 Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm);
 Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci);
 
+/* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
+Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */
+Type *bprelude_infer_method(Infer *I, Node *n, CallInfo *ci, Type *a);              /* PYMETHOD rows */
+Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm);           /* _lumba.* */
+Val bprelude_lower_intrinsic(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_cuda.c: cuda.grid, barriers, shared/local arrays, atomics, threadIdx & co.
 ** (lowered by the target: Target.cuda_call, Target.sreg) */
 Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm);      /* grid, gridsize */

@@ -12,5 +12,8 @@ const BuiltinHooks builtin_table[BI__COUNT] = {
 #define METHOD(id, mod, mem, fam, inf, low, ...) [BI_##id] = {.infer_method = inf, .lower_method = low},
 #define ATTR(id, mod, mem, fam, inf, low, ...) [BI_##id] = {.infer_attr = inf, .lower_attr = low},
 #define MATH(id, ...) [BI_##id] = {.infer = bmath_infer_math, .lower = bmath_lower_math},
+/* the prelude's defs: typed as calls of defs (builtin_prelude.c), lowered as those */
+#define PYFUNC(id, ...) [BI_##id] = {.infer = bprelude_infer},
+#define PYMETHOD(id, ...) [BI_##id] = {.infer_method = bprelude_infer_method},
 #include "builtins.def"
 };

@@ -16,16 +16,20 @@
 const Builtin builtin_entries[BI__COUNT] = {
 /* the id is pasted in the row macros, before an argument such as `bool`
 ** could expand (stdbool.h's bool is a macro where the header is included) */
-#define ENTRY(bi, mod, mem, k, fam, tgt, l, h, kw, om, v) \
+#define ENTRY(bi, mod, mem, k, fam, tgt, l, h, kw, om, v) ENTRY_IMPL(bi, mod, mem, k, fam, tgt, l, h, kw, om, v, NULL)
+#define ENTRY_IMPL(bi, mod, mem, k, fam, tgt, l, h, kw, om, v, im) \
   [bi] = {.name = mod mem, .member = mem, .kind = k, .family = #fam, .target = BT_##tgt, \
-               .lo = l, .hi = h, .keywords = kw, .objmode = om, .value = v},
+               .lo = l, .hi = h, .keywords = kw, .objmode = om, .value = v, .impl = im},
 #define FUNC(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) ENTRY(BI_##id, mod, mem, BK_FUNC, fam, tgt, l, h, kw, om, 0)
 #define METHOD(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) ENTRY(BI_##id, mod, mem, BK_METHOD, fam, tgt, l, h, kw, om, 0)
 #define ATTR(id, mod, mem, fam, inf, low, tgt, om) ENTRY(BI_##id, mod, mem, BK_ATTR, fam, tgt, 0, 0, NULL, om, 0)
 #define MATH(id, mod, mem, base, arity, res, intr) ENTRY(BI_##id, mod, mem, BK_FUNC, math, ANY, arity, arity, NULL, NULL, 0)
 #define CONST(id, mod, mem, v) ENTRY(BI_##id, mod, mem, BK_CONST, math, ANY, 0, 0, NULL, NULL, v)
+#define PYFUNC(id, mod, mem, im, tgt, l, h, kw, om) ENTRY_IMPL(BI_##id, mod, mem, BK_FUNC, prelude, tgt, l, h, kw, om, 0, #im)
+#define PYMETHOD(id, mod, mem, im, tgt, l, h, kw, om) ENTRY_IMPL(BI_##id, mod, mem, BK_METHOD, prelude, tgt, l, h, kw, om, 0, #im)
 #include "builtins.def"
 #undef ENTRY
+#undef ENTRY_IMPL
 };
 
 const BuiltinName builtin_index[] = {
@@ -35,6 +39,8 @@ const BuiltinName builtin_index[] = {
 #define MATH(id, mod, mem, ...) {mod mem, mem, BI_##id, 0},
 #define CONST(id, mod, mem, ...) {mod mem, mem, BI_##id, 0},
 #define ALIAS(id, mod, mem, fl) {mod mem, mem, BI_##id, fl},
+#define PYFUNC(id, mod, mem, ...) {mod mem, mem, BI_##id, 0},
+#define PYMETHOD(id, mod, mem, ...) {mod mem, mem, BI_##id, 0},
 #define NP BF_NUMPY
 #include "builtins.def"
 #undef NP

@@ -16,6 +16,8 @@ typedef enum BuiltinId {
 #define ATTR(id, ...) BI_##id,
 #define MATH(id, ...) BI_##id,
 #define CONST(id, ...) BI_##id,
+#define PYFUNC(id, ...) BI_##id,
+#define PYMETHOD(id, ...) BI_##id,
 #include "builtins.def"
   BI__COUNT
 } BuiltinId;
@@ -34,6 +36,7 @@ typedef struct Builtin {
   const char *const *keywords;  // keywords it takes, NULL-terminated; NULL: none
   const char *objmode;          // NULL: the object mode implements it; else why it is compiled-only
   double value;                 // BK_CONST
+  const char *impl;             // PYFUNC/PYMETHOD: its def in the prelude (src/prelude/NAME.py); else NULL
 } Builtin;
 
 /* one name of an entry: its canonical name or an alias */

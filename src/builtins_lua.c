@@ -22,6 +22,7 @@ typedef struct Row {
   double value;
   char result;               // MATH rows
   unsigned flags;            // ALIAS rows
+  const char *impl;          // PYFUNC/PYMETHOD rows: the prelude's def
 } Row;
 
 #define KWS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -30,13 +31,17 @@ typedef struct Row {
 
 static const Row rows[] = {
 #define FUNC(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) \
-  {"function", #id, mod, mem, #fam, #tgt, l, h, kw, om, #inf, 0, 0, 0},
+  {"function", #id, mod, mem, #fam, #tgt, l, h, kw, om, #inf, 0, 0, 0, NULL},
 #define METHOD(id, mod, mem, fam, inf, low, tgt, l, h, kw, om) \
-  {"method", #id, mod, mem, #fam, #tgt, l, h, kw, om, #inf, 0, 0, 0},
-#define ATTR(id, mod, mem, fam, inf, low, tgt, om) {"attribute", #id, mod, mem, #fam, #tgt, 0, 0, NULL, om, #inf, 0, 0, 0},
-#define MATH(id, mod, mem, base, n, res, intr) {"function", #id, mod, mem, "math", "ANY", n, n, NULL, NULL, "", 0, res, 0},
-#define CONST(id, mod, mem, v) {"constant", #id, mod, mem, "math", "ANY", 0, 0, NULL, NULL, "", v, 0, 0},
-#define ALIAS(id, mod, mem, fl) {NULL, #id, mod, mem, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, fl},
+  {"method", #id, mod, mem, #fam, #tgt, l, h, kw, om, #inf, 0, 0, 0, NULL},
+#define ATTR(id, mod, mem, fam, inf, low, tgt, om) {"attribute", #id, mod, mem, #fam, #tgt, 0, 0, NULL, om, #inf, 0, 0, 0, NULL},
+#define MATH(id, mod, mem, base, n, res, intr) {"function", #id, mod, mem, "math", "ANY", n, n, NULL, NULL, "", 0, res, 0, NULL},
+#define CONST(id, mod, mem, v) {"constant", #id, mod, mem, "math", "ANY", 0, 0, NULL, NULL, "", v, 0, 0, NULL},
+#define PYFUNC(id, mod, mem, im, tgt, l, h, kw, om) \
+  {"function", #id, mod, mem, "prelude", #tgt, l, h, kw, om, "bprelude_infer", 0, 0, 0, #im},
+#define PYMETHOD(id, mod, mem, im, tgt, l, h, kw, om) \
+  {"method", #id, mod, mem, "prelude", #tgt, l, h, kw, om, "bprelude_infer_method", 0, 0, 0, #im},
+#define ALIAS(id, mod, mem, fl) {NULL, #id, mod, mem, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, fl, NULL},
 #include "builtins.def"
 };
 
@@ -89,6 +94,7 @@ static void push_entry(lua_State *L, const Row *r) {
     lua_pushnumber(L, r->value);
     lua_setfield(L, -2, "value");
   }
+  if (r->impl) set_str(L, "impl", r->impl);
   if (r->result) {
     lua_pushlstring(L, &r->result, 1);
     lua_setfield(L, -2, "result");

@@ -74,6 +74,9 @@ l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ..
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  if (C->prelude_fname && C->prelude && loc.src == C->prelude->loc.src)  /* the user's call, not the prelude's text */
+    diag_error(C->L, &C->src, C->prelude_call, kind, "%s(): %s (in lumba's prelude, line %d)", C->prelude_fname, msg,
+               loc.line);
   diag_error(C->L, &C->src, loc, kind, "%s", msg);
 }
 

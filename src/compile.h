@@ -92,6 +92,7 @@ struct FuncSpec {
   bool parallel;           // prange loops run on the pool
   bool recursive;          // called while being inferred: entry checks the stack (stack.h)
   bool has_prange;         // inference met a prange loop: the parfor pass looks at this spec
+  bool pruned;             // inference typed only one branch of an If (spec_if_taken)
   struct ParLoop *parloops;  // the parfor pass's records of its prange loops (parfor.h)
   const char *symbol;      // LLVM name of the inner function
   LLVMValueRef fn;         // inner function: i32 (err*, ret*, args...)
@@ -105,6 +106,12 @@ struct FuncSpec {
 static inline const Ann *spec_ann(const FuncSpec *spec, const Node *n) {
   static const Ann blank = {NULL, -1, NULL};
   return n->id < spec->nanns ? &spec->anns[n->id] : &blank;
+}
+/* an If whose test inference decided at compile time (a.ndim == 2, axis is
+** None): the one branch it typed, which alone is lowered; NULL when the test
+** is a runtime value (infer.c records it in the If's annotation) */
+static inline const NodeList *spec_if_taken(const FuncSpec *spec, const Node *s) {
+  return (const NodeList *)spec_ann(spec, s)->aux;
 }
 
 /* Every field that changes the generated code must also be hashed by
@@ -167,11 +174,38 @@ struct Compile {
   const Target *target;
   const CompileHooks *hooks;  // the cache's notes and other dispatchers' code (set by pipeline.c)
   const struct BuiltinHooks *builtins;  // typing and lowering of each builtin, by id (builtin_table.c)
+  /* the NumPy prelude (builtin_prelude.c): its Module, parsed into this
+  ** compilation at the first call of one of its defs (NULL: not needed);
+  ** while a user's call of one is typed, that call and its NumPy name:
+  ** errors in the prelude's text are reported there (compile_error) */
+  Node *prelude;
+  Loc prelude_call;
+  const char *prelude_fname;  // "np.cumsum"; NULL: no such call
   /* LLVM, while lowering */
   LLVMContextRef ctx;
   LLVMModuleRef mod;
   LLVMBuilderRef b;
 };
+
+/* does body end by return or raise, through pruned Ifs? Then the code after
+** the If it ends in is neither typed nor lowered (`if x is None: return 0`) */
+static inline bool spec_leaves(const FuncSpec *spec, const NodeList *body) {
+  if (body->len == 0) return false;
+  const Node *s = body->items[body->len - 1];
+  if (s->kind == ND_Return || s->kind == ND_Raise) return true;
+  const NodeList *t = s->kind == ND_If ? spec_if_taken(spec, s) : NULL;
+  return t && spec_leaves(spec, t);
+}
+/* a pruned If whose branch leaves: the statements after it are dead */
+static inline bool spec_if_leaves(const FuncSpec *spec, const Node *s) {
+  const NodeList *t = s->kind == ND_If ? spec_if_taken(spec, s) : NULL;
+  return t && spec_leaves(spec, t);
+}
+
+/* is def the prelude's (builtin_prelude.c)? its names resolve among the prelude's */
+static inline bool compile_in_prelude(const Compile *C, const Node *def) {
+  return C->prelude && def && def->loc.src == C->prelude->loc.src;
+}
 
 /* infer.c */
 FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at);

@@ -94,6 +94,102 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
   }
 }
 
+/* ---- conditions known at compile time ---- */
+
+enum { TRUTH_FALSE, TRUTH_TRUE, TRUTH_RUNTIME, TRUTH_PENDING };
+
+/* a compile-time integer: a literal (negated too), a frozen constant or
+** bool, an array's ndim; TRUTH_TRUE if n is one (*v its value), else
+** TRUTH_RUNTIME, or TRUTH_PENDING while the array's type is unknown */
+static int static_int(Infer *I, Node *n, int64_t *v) {
+  if (n->kind == ND_Constant && (n->ckind == CK_INT || n->ckind == CK_BOOL)) {
+    *v = n->ckind == CK_INT ? n->ival : n->bval;
+    return TRUTH_TRUE;
+  }
+  if (n->kind == ND_UnaryOp && n->op == OP_USub) {
+    int k = static_int(I, n->operand, v);
+    *v = (int64_t)(0 - (uint64_t)*v);
+    return k;
+  }
+  if (n->kind == ND_Attribute && builtin_member_id("ndarray.", n->name) == BI_ndarray_ndim &&
+      resolve_static(I->C, I->spec, n->value).kind == SYM_NONE) {
+    Type *t = infer_expr(I, n->value);
+    if (t == NULL) return TRUTH_PENDING;
+    if (t->kind != TY_ARRAY) return TRUTH_RUNTIME;
+    *v = t->ndim;
+    return TRUTH_TRUE;
+  }
+  if (n->kind == ND_Name || n->kind == ND_Attribute) {
+    Sym s = resolve_static(I->C, I->spec, n);
+    if (s.kind == SYM_CONST && (s.cty == ty_int64 || s.cty == ty_bool)) {
+      *v = s.ival;
+      return TRUTH_TRUE;
+    }
+  }
+  return TRUTH_RUNTIME;
+}
+
+static bool compare_ints(OpKind op, int64_t a, int64_t b) {
+  switch (op) {
+    case OP_Eq: return a == b;
+    case OP_NotEq: return a != b;
+    case OP_Lt: return a < b;
+    case OP_LtE: return a <= b;
+    case OP_Gt: return a > b;
+    case OP_GtE: return a >= b;
+    default: LM_UNREACHABLE();
+  }
+}
+
+/* x is None / x is not None: known from x's type */
+static int static_is_none(Infer *I, Node *x, Node *y, bool negated) {
+  if (x->kind == ND_Constant && x->ckind == CK_NONE) { Node *t = x; x = y; y = t; }
+  if (!(y->kind == ND_Constant && y->ckind == CK_NONE)) return TRUTH_RUNTIME;
+  Type *t = x->kind == ND_Constant && x->ckind == CK_NONE ? &ty_none : infer_expr(I, x);
+  if (t == NULL) return TRUTH_PENDING;
+  return (t->kind == TY_NONE) != negated;
+}
+
+/* Whether the test n of an If is known at compile time (Numba prunes such
+** branches too, so one def serves every ndim and optional argument):
+** comparisons of compile-time integers, `is None`, True/False, and not,
+** and, or of those */
+static int static_truth(Infer *I, Node *n) {
+  int64_t v;
+  switch (n->kind) {
+    case ND_Constant:
+      if (n->ckind == CK_NONE) return TRUTH_FALSE;
+      return static_int(I, n, &v) == TRUTH_TRUE ? v != 0 : TRUTH_RUNTIME;
+    case ND_UnaryOp: {
+      if (n->op != OP_Not) break;
+      int k = static_truth(I, n->operand);
+      return k <= TRUTH_TRUE ? !k : k;
+    }
+    case ND_BoolOp: {
+      /* and: False decides, or: True decides; else each must be known */
+      int decided = n->op == OP_And ? TRUTH_FALSE : TRUTH_TRUE, worst = !decided;
+      for (int i = 0; i < n->elts.len; i++) {
+        int k = static_truth(I, n->elts.items[i]);
+        if (k == decided) return decided;
+        if (k > worst) worst = k;
+      }
+      return worst;
+    }
+    case ND_Compare: {
+      if (n->elts.len != 1) break;
+      OpKind op = n->cmpops[0];
+      if (op == OP_Is || op == OP_IsNot) return static_is_none(I, n->left, n->elts.items[0], op == OP_IsNot);
+      if (op == OP_In || op == OP_NotIn) break;
+      int64_t a, b;
+      int ka = static_int(I, n->left, &a), kb = static_int(I, n->elts.items[0], &b);
+      if (ka == TRUTH_TRUE && kb == TRUTH_TRUE) return compare_ints(op, a, b);
+      return ka == TRUTH_PENDING || kb == TRUTH_PENDING ? TRUTH_PENDING : TRUTH_RUNTIME;
+    }
+    default: break;
+  }
+  return static_int(I, n, &v) == TRUTH_TRUE ? v != 0 : TRUTH_RUNTIME;
+}
+
 /* ---- statements ---- */
 
 static void infer_body(Infer *I, NodeList *body);
@@ -237,11 +333,26 @@ static void infer_stmt(Infer *I, Node *s) {
       infer_body(I, &s->body);
       infer_body(I, &s->orelse);
       break;
-    case ND_If:
-      infer_truth(I, s->test);
-      infer_body(I, &s->body);
-      infer_body(I, &s->orelse);
+    case ND_If: {
+      int k = static_truth(I, s->test);
+      if (k == TRUTH_PENDING && !I->strict) {  /* a type the test reads is not known yet: a later pass decides */
+        infer_ann(I, s)->aux = NULL;
+        break;
+      }
+      if (k == TRUTH_PENDING) k = TRUTH_RUNTIME;     /* the strict pass says which */
+      if (k == TRUTH_RUNTIME) {
+        infer_truth(I, s->test);
+        infer_body(I, &s->body);
+        infer_body(I, &s->orelse);
+        infer_ann(I, s)->aux = NULL;
+        break;
+      }
+      NodeList *taken = k ? &s->body : &s->orelse;  /* only it is typed, lowered, analysed */
+      infer_ann(I, s)->aux = taken;
+      I->spec->pruned = true;
+      infer_body(I, taken);
       break;
+    }
     case ND_Return: {
       Type *t = s->value ? infer_expr(I, s->value) : &ty_none;
       if (t == NULL) break;
@@ -290,7 +401,10 @@ static void infer_stmt(Infer *I, Node *s) {
 }
 
 static void infer_body(Infer *I, NodeList *body) {
-  for (int i = 0; i < body->len; i++) infer_stmt(I, body->items[i]);
+  for (int i = 0; i < body->len; i++) {
+    infer_stmt(I, body->items[i]);
+    if (spec_if_leaves(I->spec, body->items[i])) break;
+  }
 }
 
 /* true if a local or the return type changed */
@@ -306,7 +420,9 @@ static bool run_passes(Compile *C, FuncSpec *spec) {
   I.strict = true;
   infer_body(&I, &spec->def->body);
   for (int i = 0; i < spec->nlocals; i++)
-    if (spec->locals[i].ty == NULL) {
+    if (spec->locals[i].ty == NULL && spec->pruned) {
+      spec->locals[i].ty = ty_int64;  /* assigned only in a branch pruned at compile time: never used */
+    } else if (spec->locals[i].ty == NULL) {
       /* never assigned a known type: only possible for unreachable or recursive-only code */
       compile_error(C, spec->def->loc, "TypingError", "cannot determine the type of variable '%s' in %s()",
                     spec->locals[i].name, spec->def->name);

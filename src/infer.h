@@ -67,6 +67,9 @@ DType infer_dtype_of(Infer *I, Node *n, DType dflt);       /* a dtype argument (
 bool infer_arg_types(Infer *I, Node **args, int n, Type **out);  /* false while one is unknown */
 Type *infer_scalar_arg(Infer *I, Node *a, Type *t, const char *fname);  /* t, when a number */
 bool infer_static_int(Infer *I, Node *n, int64_t *v);      /* a literal or frozen integer */
+/* a def call's arguments in its parameters' order: pos, n's keywords, the defaults */
+Node **infer_place_args(Infer *I, Node *n, Node *def, const char *fname, Node **pos, int npos, int *nout);
+void infer_check_none_args(Infer *I, Node *def, const char *fname, Node **args, Type **at, int na);
 /* a.name(args), by method id (BI_NONE: a has no such method) */
 Type *infer_method(Infer *I, Node *n, BuiltinId id, Node *recv, Type *a, const char *name, Node **args, int nargs);
 

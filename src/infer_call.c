@@ -115,6 +115,11 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q, const BuiltinName *
   /* kernels' builtins: the GPU target's rows (all of numba.cuda), and unknown names there */
   if (((b && b->target == BT_GPU) || strncmp(q, "numba.cuda.", 11) == 0) && !C->opt.gpu)
     compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", q + 11);
+  if (strncmp(q, "_lumba.", 7) == 0 && !compile_in_prelude(C, I->spec->def))
+    compile_error(C, n->loc, "NameError", "name '_lumba' is not defined (it is lumba's prelude's own)");
+  /* np.sum(a, axis=1): the calls a C row taking only the array does not take go to its prelude form */
+  const BuiltinName *full = b && (n->args.len > 1 || n->keywords.len) ? builtin_find_member(q, ".prelude") : NULL;
+  if (full) return C->builtins[full->id].infer(I, n, full);
   if (b && b->kind == BK_FUNC && C->builtins[bn->id].infer) return C->builtins[bn->id].infer(I, n, bn);
   if (b && b->kind == BK_METHOD && C->builtins[bn->id].infer_method) {
     /* np.sum(a) is a.sum() */
@@ -135,29 +140,42 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q, const BuiltinName *
   compile_error(C, n->loc, "TypingError", "unknown function '%s'", q);
 }
 
-/* place keyword arguments and defaults of a def call into positional order */
-static Node **place_args(Infer *I, Node *n, Node *def, int *nout) {
+/* place the positional arguments pos[0..npos), n's keyword arguments and
+** def's defaults into def's parameters' order; fname names it in errors */
+Node **infer_place_args(Infer *I, Node *n, Node *def, const char *fname, Node **pos, int npos, int *nout) {
   Compile *C = I->C;
   int np = def->args.len, nd = def->defaults.len;
-  if (n->args.len > np)
-    compile_error(C, n->loc, "TypingError", "%s() takes %d arguments but %d were given", def->name, np, n->args.len);
+  if (npos > np)
+    compile_error(C, n->loc, "TypingError", "%s() takes %d arguments but %d were given", fname, np, npos);
   Node **out = arena_alloc(C->A, sizeof(Node *) * (size_t)(np ? np : 1));
-  for (int i = 0; i < n->args.len; i++) out[i] = n->args.items[i];
+  for (int i = 0; i < npos; i++) out[i] = pos[i];
   for (int k = 0; k < n->keywords.len; k++) {
     Node *kw = n->keywords.items[k];
     int i = 0;
     while (i < np && strcmp(def->args.items[i]->name, kw->name) != 0) i++;
-    if (i == np) compile_error(C, kw->loc, "TypingError", "%s() got an unexpected keyword argument '%s'", def->name, kw->name);
-    if (out[i]) compile_error(C, kw->loc, "TypingError", "%s() got multiple values for argument '%s'", def->name, kw->name);
+    if (i == np) compile_error(C, kw->loc, "TypingError", "%s() got an unexpected keyword argument '%s'", fname, kw->name);
+    if (out[i]) compile_error(C, kw->loc, "TypingError", "%s() got multiple values for argument '%s'", fname, kw->name);
     out[i] = kw->value;
   }
   for (int i = 0; i < np; i++)
     if (out[i] == NULL) {
       if (i >= np - nd) out[i] = def->defaults.items[i - (np - nd)];
-      else compile_error(C, n->loc, "TypingError", "%s() missing required argument '%s'", def->name, def->args.items[i]->name);
+      else compile_error(C, n->loc, "TypingError", "%s() missing required argument '%s'", fname, def->args.items[i]->name);
     }
   *nout = np;
   return out;
+}
+
+/* None reaches only a parameter whose default is None (`axis=None`), where
+** `if axis is None:` decides at compile time (infer.c) */
+void infer_check_none_args(Infer *I, Node *def, const char *fname, Node **args, Type **at, int na) {
+  int nd = def->defaults.len, first = def->args.len - nd;
+  for (int i = 0; i < na; i++) {
+    if (at[i]->kind != TY_NONE) continue;
+    Node *d = i >= first ? def->defaults.items[i - first] : NULL;
+    if (!(d && d->kind == ND_Constant && d->ckind == CK_NONE))
+      compile_error(I->C, args[i]->loc, "TypingError", "None cannot be passed to %s()", fname);
+  }
 }
 
 Type *infer_call(Infer *I, Node *n) {
@@ -171,9 +189,13 @@ Type *infer_call(Infer *I, Node *n) {
         for (int i = 0; i < n->args.len; i++) infer_expr(I, n->args.items[i]);
         return NULL;
       }
-      infer_no_keywords(I, n, f->name);
       const BuiltinName *m = builtin_find_member("ndarray.", f->name);
       BuiltinId id = m && builtin_of(m)->kind == BK_METHOD ? m->id : BI_NONE;
+      /* a.sum(axis=1): the prelude form of a C row that takes no arguments */
+      const BuiltinName *full = id != BI_NONE && (n->args.len || n->keywords.len) && !builtin_of(m)->impl
+                                    ? builtin_find_member(m->name, ".prelude") : NULL;
+      if (full) id = full->id;
+      if (id == BI_NONE || !builtin_entries[id].impl) infer_no_keywords(I, n, f->name);
       return infer_method(I, n, id, f->value, a, f->name, n->args.items, n->args.len);
     }
     Type *t = infer_expr(I, f);
@@ -193,15 +215,14 @@ Type *infer_call(Infer *I, Node *n) {
     }
     case SYM_DEF: {
       int na;
-      Node **args = place_args(I, n, s.def, &na);
+      Node **args = infer_place_args(I, n, s.def, s.def->name, n->args.items, n->args.len, &na);
       CallInfo *ci = infer_new_info(I, n, CALL_DEF, s.def->name);
       ci->args = args;
       ci->nargs = na;
       Type *at[LM_MAXARGS];
       if (na > LM_MAXARGS) compile_error(C, n->loc, "UnsupportedError", "too many arguments");
       if (!infer_arg_types(I, args, na, at)) return NULL;
-      for (int i = 0; i < na; i++)
-        if (at[i]->kind == TY_NONE) compile_error(C, args[i]->loc, "TypingError", "None cannot be passed to %s()", s.def->name);
+      infer_check_none_args(I, s.def, s.def->name, args, at, na);
       FuncSpec *callee = infer_spec(C, s.def, at, na, n->loc);
       ci->callee = callee;
       if (callee->ret == NULL && I->strict)

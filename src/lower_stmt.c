@@ -74,6 +74,11 @@ static void lower_augassign(Lower *L, Node *s) {
 }
 
 static void lower_if(Lower *L, Node *s) {
+  const NodeList *taken = spec_if_taken(L->spec, s);
+  if (taken) {  /* decided at compile time: the dead branch was never typed */
+    lower_body(L, (NodeList *)taken);
+    return;
+  }
   LLVMBasicBlockRef then = lower_block(L, "then"), els = lower_block(L, "else"), end = lower_block(L, "endif");
   LLVMBuildCondBr(L->b, lower_cond(L, s->test), then, s->orelse.len ? els : end);
   LLVMPositionBuilderAtEnd(L->b, then);
@@ -324,5 +329,6 @@ void lower_body(Lower *L, NodeList *body) {
       LLVMPositionBuilderAtEnd(L->b, lower_block(L, "dead"));
     }
     lower_stmt(L, body->items[i]);
+    if (spec_if_leaves(L->spec, body->items[i])) break;  /* the rest was never typed (infer_body) */
   }
 }

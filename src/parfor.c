@@ -111,9 +111,9 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
         scan_body(S, &s->body, depth + 1);
         scan_body(S, &s->orelse, depth + 1);
         break;
-      case ND_If:
-        scan_body(S, &s->body, depth);
-        scan_body(S, &s->orelse, depth);
+      case ND_If:  /* a branch pruned at compile time was never typed (spec_if_taken) */
+        if (spec_if_taken(S->spec, s) != &s->orelse) scan_body(S, &s->body, depth);
+        if (spec_if_taken(S->spec, s) != &s->body) scan_body(S, &s->orelse, depth);
         break;
       case ND_Return:
         compile_error(S->C, s->loc, "UnsupportedError", "return inside a prange loop is not supported");
@@ -210,8 +210,8 @@ static void scan_sizes(const FuncSpec *spec, NodeList *body, signed char *st) {
       scan_sizes(spec, &s->body, st);
       scan_sizes(spec, &s->orelse, st);
     } else if (s->kind == ND_While || s->kind == ND_If) {
-      scan_sizes(spec, &s->body, st);
-      scan_sizes(spec, &s->orelse, st);
+      if (spec_if_taken(spec, s) != &s->orelse) scan_sizes(spec, &s->body, st);
+      if (spec_if_taken(spec, s) != &s->body) scan_sizes(spec, &s->orelse, st);
     }
   }
 }
@@ -305,8 +305,8 @@ static void walk(Pass *P, NodeList *body, bool in_parallel) {
         break;
       }
       case ND_While: case ND_If:
-        walk(P, &s->body, in_parallel);
-        walk(P, &s->orelse, in_parallel);
+        if (spec_if_taken(P->spec, s) != &s->orelse) walk(P, &s->body, in_parallel);
+        if (spec_if_taken(P->spec, s) != &s->body) walk(P, &s->orelse, in_parallel);
         break;
       default: break;
     }

@@ -30,6 +30,7 @@ static const char *const module_qnames[] = {
     "math", "numpy", "numba", "numba.cuda", "numba.cuda.shared", "numba.cuda.local",
     "numba.cuda.atomic", "numba.cuda.threadIdx", "numba.cuda.blockIdx",
     "numba.cuda.blockDim", "numba.cuda.gridDim", "numba.types", "numpy.random",
+    "_lumba",  /* the prelude's intrinsics (builtin_prelude.c) */
 };
 
 static bool is_module_qname(const char *q) {
@@ -136,6 +137,14 @@ void compile_collect_module_names(Compile *C) {
   }
 }
 
+static Node *module_def(Node *module, const char *name) {
+  for (int i = 0; i < module->body.len; i++) {
+    Node *st = module->body.items[i];
+    if (st->kind == ND_FunctionDef && strcmp(st->name, name) == 0) return st;
+  }
+  return NULL;
+}
+
 Node *compile_find_def(Compile *C, const char *name) {
   NodeList *body = &C->module->body;
   for (int i = 0; i < body->len; i++) {
@@ -220,20 +229,23 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     s.slot = slot;
     return s;
   }
-  Node *def = compile_find_def(C, name);
+  /* the prelude's defs see its defs, _lumba and the builtins: never the user's names */
+  bool prelude = spec && compile_in_prelude(C, spec->def);
+  Node *def = prelude ? module_def(C->prelude, name) : compile_find_def(C, name);
+  if (prelude && def == NULL && strcmp(name, "_lumba") == 0) return sym_of_qname(C, name);
   if (def) {
     s.kind = SYM_DEF;
     s.def = def;
     return s;
   }
-  for (int i = C->nmodnames - 1; i >= 0; i--)
+  for (int i = prelude ? -1 : C->nmodnames - 1; i >= 0; i--)
     if (strcmp(C->modnames[i].name, name) == 0) return C->modnames[i].sym;
   const BuiltinName *bn = builtin_find(name);
   if (bn) return sym_of_qname(C, builtin_of(bn)->name);
   for (size_t i = 0; i < lm_countof(global_names); i++)
     if (strcmp(global_names[i].name, name) == 0) return sym_of_qname(C, global_names[i].qname);
   int where[2] = {C->env_idx, C->globals_idx};
-  for (int k = 0; k < 2; k++) {
+  for (int k = prelude ? 2 : 0; k < 2; k++) {
     if (where[k] == 0) continue;
     lua_getfield(C->L, where[k], name);
     if (!lua_isnil(C->L, -1)) {
@@ -249,7 +261,7 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     }
     lua_pop(C->L, 1);
   }
-  C->hooks->note_absent(C, name);  /* the index checks it stays absent (cachefile.h) */
+  if (!prelude) C->hooks->note_absent(C, name);  /* the index checks it stays absent (cachefile.h) */
   int dt = qname_dtype(name);
   if (dt >= 0) {
     s.kind = SYM_DTYPE;

@@ -250,7 +250,7 @@ describe("docs/internals.md", function()
 
   -- what names are looked for in: the C sources, the Lua module, the Makefile
   local corpus = {}
-  for _, path in ipairs(ls("src/* lua/lumba/*.lua Makefile")) do corpus[#corpus + 1] = read(path) end
+  for _, path in ipairs(ls("src/*.* src/prelude/*.py lua/lumba/*.lua Makefile")) do corpus[#corpus + 1] = read(path) end
   corpus = table.concat(corpus, "\n")
   local function defined(word) return corpus:find("%f[%w_]" .. word .. "%f[^%w_]") ~= nil end
   -- the body of struct name, or nil
@@ -271,7 +271,7 @@ describe("docs/internals.md", function()
 
   it("names every file of src/ and lua/lumba/", function()
     local missing = {}
-    for _, path in ipairs(ls("src/* lua/lumba/*.lua")) do
+    for _, path in ipairs(ls("src/*.* src/prelude/*.py lua/lumba/*.lua")) do
       if not page:find("`" .. path .. "`", 1, true) then missing[#missing + 1] = path end
     end
     assert.is_true(#ls("src/*") >= 100)
@@ -295,7 +295,7 @@ describe("docs/internals.md", function()
         n = n + 1
         local glob = span:gsub("%*", "[%%w_]*")
         local found = false
-        for _, path in ipairs(ls("src/* lua/lumba/*.lua")) do
+        for _, path in ipairs(ls("src/*.* src/prelude/*.py lua/lumba/*.lua")) do
           local name = path:match("[^/]+$")
           if name:match("^" .. glob:gsub("%.", "%%.") .. "$") then found = true end
         end

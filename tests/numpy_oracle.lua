@@ -45,4 +45,51 @@ function M.eval(inputs, expr)
   return r
 end
 
+-- Many evaluations in one python run: cases is a list of {inputs, expr} as
+-- M.eval takes them; returns the list of M.eval's results, in order.
+function M.eval_batch(cases)
+  local lines = {"import numpy as np, sys, warnings", "warnings.simplefilter('ignore')",
+    "def show(r):\n    r = np.asarray(r)\n    print(r.dtype.name); print(' '.join(map(str, r.shape))); "
+      .. "print(' '.join(repr(float(x)) for x in r.ravel()))"}
+  for _, c in ipairs(cases) do
+    lines[#lines + 1] = "try:"
+    for _, v in ipairs(c.inputs) do
+      local vals = {}
+      for i, x in ipairs(v.values) do vals[i] = tostring(x) end
+      lines[#lines + 1] = ("    %s = np.array([%s], dtype='%s').reshape(%s)"):format(v.name,
+        table.concat(vals, ","), v.dtype, "(" .. table.concat(v.shape, ",") .. (#v.shape == 1 and ",)" or ")"))
+      if v.view then lines[#lines + 1] = ("    %s = %s%s"):format(v.name, v.name, v.view) end
+    end
+    lines[#lines + 1] = "    r = " .. c.expr
+    lines[#lines + 1] = "except Exception as e:\n    print('error', type(e).__name__ + ': ' + str(e)); print(); print()"
+    lines[#lines + 1] = "else:\n    show(r)"
+  end
+  local tmp = os.tmpname()
+  local f = assert(io.open(tmp, "w"))
+  f:write(table.concat(lines, "\n"), "\n")
+  f:close()
+  local p = io.popen(PY .. " " .. tmp .. " 2>&1")
+  local out = p:read("a")
+  p:close()
+  os.remove(tmp)
+  local res, pos = {}, 1
+  for i = 1, #cases do
+    local dt, sh, vs, nxt = out:match("^([^\n]*)\n([^\n]*)\n([^\n]*)\n()", pos)
+    assert(dt, "numpy oracle failed at case " .. i .. ": " .. out:sub(pos, pos + 500))
+    pos = nxt
+    local e = dt:match("^error (.*)")
+    if e then
+      res[i] = {error = e}
+    else
+      local r = {dtype = dt, shape = {}, values = {}}
+      for s in sh:gmatch("%d+") do r.shape[#r.shape + 1] = tonumber(s) end
+      for s in vs:gmatch("%S+") do
+        r.values[#r.values + 1] = s == "nan" and (0/0) or tonumber(s) or (s == "inf" and math.huge) or (s == "-inf" and -math.huge)
+      end
+      res[i] = r
+    end
+  end
+  return res
+end
+
 return M

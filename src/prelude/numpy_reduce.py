@@ -1,0 +1,165 @@
+# The NumPy prelude: NumPy functions written in the Python lumba compiles
+# (src/builtin_prelude.c, docs/internals.md "The NumPy prelude"). A PYFUNC
+# or PYMETHOD row of src/builtins.def names each def. Its names: these
+# defs, the builtins, np, math, and _lumba (the intrinsics). An if on a
+# compile-time test (a.ndim == 1, axis is None) types only its branch.
+
+
+def _axis(axis, ndim):
+    if axis < -ndim or axis >= ndim:
+        raise AxisError("axis is out of bounds for the array's dimension")
+    if axis < 0:
+        return axis + ndim
+    return axis
+
+
+# the elements after axis ax in C order: a reduction over ax walks the
+# input in C order as out.size // inner blocks of n rows of inner elements
+def _inner(a, ax):
+    m = 1
+    for k in range(ax + 1, a.ndim):
+        m *= _lumba.dim(a, k)
+    return m
+
+
+def np_sum(a, axis=None):
+    if axis is None:
+        return a.sum()
+    if a.ndim <= 1:
+        _axis(axis, a.ndim)
+        return a.sum()
+    ax = _axis(axis, a.ndim)
+    out = _lumba.empty(_lumba.shape_drop(a, ax), a, "sum")
+    out.fill(0)
+    n = _lumba.dim(a, ax)
+    inner = _inner(a, ax)
+    if inner == 1:  # the last axis: each output is one run of n elements
+        for p in range(out.size):
+            acc = _lumba.flat(out, p)
+            for i in range(p * n, p * n + n):
+                acc = acc + _lumba.flat(a, i)
+            _lumba.flat_set(out, p, acc)
+    else:
+        for p in range(out.size // inner if inner else 0):
+            for k in range(n):
+                i = (p * n + k) * inner
+                for j in range(p * inner, p * inner + inner):
+                    _lumba.flat_set(out, j, _lumba.flat(out, j) + _lumba.flat(a, i))
+                    i += 1
+    return out
+
+
+def np_prod(a, axis=None):
+    if axis is None:
+        return a.prod()
+    if a.ndim <= 1:
+        _axis(axis, a.ndim)
+        return a.prod()
+    ax = _axis(axis, a.ndim)
+    out = _lumba.empty(_lumba.shape_drop(a, ax), a, "sum")
+    out.fill(1)
+    n = _lumba.dim(a, ax)
+    inner = _inner(a, ax)
+    if inner == 1:  # the last axis: each output is one run of n elements
+        for p in range(out.size):
+            acc = _lumba.flat(out, p)
+            for i in range(p * n, p * n + n):
+                acc = acc * _lumba.flat(a, i)
+            _lumba.flat_set(out, p, acc)
+    else:
+        for p in range(out.size // inner if inner else 0):
+            for k in range(n):
+                i = (p * n + k) * inner
+                for j in range(p * inner, p * inner + inner):
+                    _lumba.flat_set(out, j, _lumba.flat(out, j) * _lumba.flat(a, i))
+                    i += 1
+    return out
+
+
+def np_mean(a, axis=None):
+    if axis is None:
+        return a.mean()
+    if a.ndim <= 1:
+        _axis(axis, a.ndim)
+        return a.mean()
+    ax = _axis(axis, a.ndim)
+    out = _lumba.empty(_lumba.shape_drop(a, ax), a, "mean")
+    out.fill(0)
+    n = _lumba.dim(a, ax)
+    inner = _inner(a, ax)
+    if inner == 1:  # the last axis: each output is one run of n elements
+        for p in range(out.size):
+            acc = _lumba.flat(out, p)
+            for i in range(p * n, p * n + n):
+                acc = acc + _lumba.flat(a, i)
+            _lumba.flat_set(out, p, acc)
+    else:
+        for p in range(out.size // inner if inner else 0):
+            for k in range(n):
+                i = (p * n + k) * inner
+                for j in range(p * inner, p * inner + inner):
+                    _lumba.flat_set(out, j, _lumba.flat(out, j) + _lumba.flat(a, i))
+                    i += 1
+    for j in range(out.size):
+        if n == 0:
+            _lumba.flat_set(out, j, np.nan)
+        else:
+            _lumba.flat_set(out, j, _lumba.flat(out, j) / n)
+    return out
+
+
+# min and max along an axis: the first element of each fiber, then NumPy's
+# rule (a NaN wins)
+def np_max(a, axis=None):
+    if axis is None:
+        return a.max()
+    if a.ndim <= 1:
+        _axis(axis, a.ndim)
+        return a.max()
+    ax = _axis(axis, a.ndim)
+    n = _lumba.dim(a, ax)
+    if n == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    out = _lumba.empty(_lumba.shape_drop(a, ax), a, "same")
+    inner = _inner(a, ax)
+    for p in range(out.size // inner if inner else 0):
+        for k in range(n):
+            i = (p * n + k) * inner
+            for j in range(p * inner, p * inner + inner):
+                v = _lumba.flat(a, i)
+                if k == 0 or v > _lumba.flat(out, j) or v != v:
+                    _lumba.flat_set(out, j, v)
+                i += 1
+    return out
+
+
+def np_min(a, axis=None):
+    if axis is None:
+        return a.min()
+    if a.ndim <= 1:
+        _axis(axis, a.ndim)
+        return a.min()
+    ax = _axis(axis, a.ndim)
+    n = _lumba.dim(a, ax)
+    if n == 0:
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    out = _lumba.empty(_lumba.shape_drop(a, ax), a, "same")
+    inner = _inner(a, ax)
+    for p in range(out.size // inner if inner else 0):
+        for k in range(n):
+            i = (p * n + k) * inner
+            for j in range(p * inner, p * inner + inner):
+                v = _lumba.flat(a, i)
+                if k == 0 or v < _lumba.flat(out, j) or v != v:
+                    _lumba.flat_set(out, j, v)
+                i += 1
+    return out
+
+
+def np_ptp(a, axis=None):
+    if axis is None:
+        return a.max() - a.min()
+    if a.ndim <= 1:
+        _axis(axis, a.ndim)
+        return a.max() - a.min()
+    return np_max(a, axis) - np_min(a, axis)
