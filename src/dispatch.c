@@ -117,6 +117,29 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
   return 0;
 }
 
+/* LMERR_SHAPES: "ValueError: " and msg, its k-th %S written as NumPy writes shape k: (2,3), (4,), () */
+static void push_shapes_msg(lua_State *L, const LmErr *e) {
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, "ValueError: ");
+  int k = 0;
+  for (const char *p = e->msg ? e->msg : ""; *p; p++) {
+    if (p[0] != '%' || p[1] != 'S' || k >= LMERR_NSHAPES) { luaL_addchar(&b, *p); continue; }
+    int nd = e->ndims[k];
+    luaL_addchar(&b, '(');
+    for (int j = 0; j < nd && j < LM_MAXDIM; j++) {
+      if (j) luaL_addchar(&b, ',');
+      lua_pushfstring(L, "%I", (lua_Integer)e->shapes[k][j]);
+      luaL_addvalue(&b);
+    }
+    if (nd == 1) luaL_addchar(&b, ',');
+    luaL_addchar(&b, ')');
+    k++;
+    p++;
+  }
+  luaL_pushresult(&b);
+}
+
 static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
   switch (st) {
     case LMERR_ZERODIV_INT: lua_pushliteral(L, "ZeroDivisionError: integer division or modulo by zero"); break;
@@ -128,6 +151,7 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
     case LMERR_RAISE: lua_pushstring(L, e->msg ? e->msg : "Exception"); break;
     case LMERR_MEMORY: lua_pushfstring(L, "MemoryError: %s", e->msg ? e->msg : ""); break;
     case LMERR_VALUE: lua_pushfstring(L, "ValueError: %s", e->msg ? e->msg : ""); break;
+    case LMERR_SHAPES: push_shapes_msg(L, e); break;
     default: lua_pushfstring(L, "lumba: compiled code failed with status %d", (int)st);
   }
   lua_error(L);

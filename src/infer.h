@@ -27,8 +27,13 @@ Type *infer_subscript(Infer *I, Node *n, bool store);
 Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
 /* elementwise operations on arrays (infer_arrayexpr.c); NULL: not defined */
 Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
-Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a);
+Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a, Loc loc);
 DType infer_arrayexpr_common(const Type *a, const Type *b);
+/* target op= v on an array target: the operation's type (same_kind cast back checked) */
+Type *infer_arrayexpr_inplace(Infer *I, OpKind op, Type *target, Type *v, Loc loc);
+/* TypingError: an array used for one truth value (not, and, or, chained comparisons) */
+l_noret infer_arrayexpr_ambiguous(Infer *I, Type *a, Loc loc);
+const char *infer_arrayexpr_ufunc(OpKind op);  /* NumPy's ufunc for an operator: "add" */
 Type *infer_call(Infer *I, Node *n);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);

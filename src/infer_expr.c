@@ -46,7 +46,7 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
     if (r) return r;
   }
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY)
-    compile_error(C, loc, "TypingError", "cannot %s %s and %s (whole-array arithmetic is not supported yet: write a loop)",
+    compile_error(C, loc, "TypingError", "cannot %s %s and %s (an array combines with arrays and numbers)",
                   op_verbs[op] ? op_verbs[op] : "combine", tyname(C, a), tyname(C, b));
   compile_error(C, loc, "TypingError", "cannot %s %s and %s", op_verbs[op] ? op_verbs[op] : "combine",
                 tyname(C, a), tyname(C, b));
@@ -180,6 +180,8 @@ static Type *infer_compare(Infer *I, Node *n) {
     if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
       compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
     if (r == NULL) unknown = true;
+    else if (n->elts.len > 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) && !C->opt.lua)
+      infer_arrayexpr_ambiguous(I, l->kind == TY_ARRAY ? l : r, n->loc);  /* a < b < c is (a < b) and (b < c) */
     else if (n->elts.len == 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) &&
              !C->opt.lua && infer_arrayexpr_binop(I, op, l, r, n->loc))
       return infer_ann(I, n)->ty = infer_arrayexpr_binop(I, op, l, r, n->loc);
@@ -235,7 +237,7 @@ Type *infer_expr(Infer *I, Node *n) {
     case ND_UnaryOp: {
       Type *a = infer_expr(I, n->operand);
       if (a == NULL) break;
-      if (a->kind == TY_ARRAY && !C->opt.lua && (t = infer_arrayexpr_unary(I, n->op, a)))
+      if (a->kind == TY_ARRAY && !C->opt.lua && (t = infer_arrayexpr_unary(I, n->op, a, n->loc)))
         break;
       if (!ty_is_number(a))
         compile_error(C, n->loc, "TypingError", "bad operand type for unary %s: %s", ast_op_symbols[n->op], tyname(C, a));
@@ -256,6 +258,7 @@ Type *infer_expr(Infer *I, Node *n) {
       for (int i = 0; i < n->elts.len; i++) {
         Type *a = infer_expr(I, n->elts.items[i]);
         if (a == NULL) { unknown = true; continue; }
+        if (a->kind == TY_ARRAY) infer_arrayexpr_ambiguous(I, a, n->elts.items[i]->loc);
         if (!ty_is_number(a))
           compile_error(C, n->elts.items[i]->loc, "TypingError", "'%s' needs numbers or booleans, not %s",
                         ast_op_symbols[n->op], tyname(C, a));

@@ -49,8 +49,10 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
 
 LLVMTypeRef lower_err_type(LLVMContextRef ctx) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
-  LLVMTypeRef f[6] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64};
-  return LLVMStructTypeInContext(ctx, f, 6, 0);
+  LLVMTypeRef shp = LLVMArrayType(LLVMArrayType(i64, LM_MAXDIM), LMERR_NSHAPES);
+  LLVMTypeRef f[9] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64,
+                      LLVMArrayType(i32, LMERR_NSHAPES), i32, shp};
+  return LLVMStructTypeInContext(ctx, f, 9, 0);
 }
 
 LLVMBasicBlockRef lower_block(Lower *L, const char *name) {
@@ -196,6 +198,30 @@ void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int a
   LLVMBuildStore(L->b, index, LLVMBuildStructGEP2(L->b, et, L->err, 2, ""));
   LLVMBuildStore(L->b, size, LLVMBuildStructGEP2(L->b, et, L->err, 3, ""));
   set_err(L, LMERR_INDEX, NULL);
+  lower_release_held(L);
+  LLVMBuildBr(L->b, L->cleanup);
+  LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
+/* a ValueError naming shapes (rt.h's LMERR_SHAPES): shape k has ndims[k] axes, shapes[k][0..] */
+void lower_shape_error_if(Lower *L, LLVMValueRef cond, const char *msg, int n, const int *ndims,
+                          LLVMValueRef (*shapes)[LM_MAXDIM]) {
+  LM_ASSERT(n <= LMERR_NSHAPES);
+  LLVMBasicBlockRef bad = lower_block(L, "badshape"), ok = lower_block(L, "shapeok");
+  LLVMValueRef expect = lower_intrinsic(L, "llvm.expect", (LLVMTypeRef[]){LLVMInt1TypeInContext(L->ctx)}, 1,
+                                        (LLVMValueRef[]){cond, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0)}, 2);
+  LLVMBuildCondBr(L->b, expect, bad, ok);
+  LLVMPositionBuilderAtEnd(L->b, bad);
+  LLVMTypeRef et = lower_err_type(L->ctx);
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef ix[3] = {lower_i32(L, 0), lower_i32(L, 6), lower_i32(L, k)};
+    LLVMBuildStore(L->b, lower_i32(L, ndims[k]), LLVMBuildInBoundsGEP2(L->b, et, L->err, ix, 3, ""));
+    for (int j = 0; j < ndims[k]; j++) {
+      LLVMValueRef sx[4] = {lower_i32(L, 0), lower_i32(L, 8), lower_i32(L, k), lower_i32(L, j)};
+      LLVMBuildStore(L->b, shapes[k][j], LLVMBuildInBoundsGEP2(L->b, et, L->err, sx, 4, ""));
+    }
+  }
+  set_err(L, LMERR_SHAPES, msg);
   lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);

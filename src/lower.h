@@ -63,8 +63,14 @@ struct Target {
   bool (*prange)(Lower *L, Node *s);
   /* an array expression (lower_arrayexpr.c) as one loop nest into a new array; NULL: none */
   Val (*array_expr)(Lower *L, Node *n);
+  /* a store into an array, or an in-place operator on one (lower_arraystore); NULL: none */
+  void (*array_store)(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
 };
 Val lower_arrayexpr(Lower *L, Node *n);
+/* target = value, or target op= value (opty: the operation's type), where target is an
+** array (a name or a view): one fused loop into it (lower_arraystore.c); value is a
+** node, or pre an already lowered value */
+void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
 extern const Target target_cpu;
 extern const Target target_gpu;
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
@@ -122,6 +128,9 @@ void lower_release(Lower *L, Val v);   /* decref if owned */
 /* errors: set err and jump to the cleanup path when cond is true */
 void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg);
 void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size);
+/* ValueError: msg with its k-th "%S" replaced by the shape ndims[k], shapes[k] (n <= LMERR_NSHAPES) */
+void lower_shape_error_if(Lower *L, LLVMValueRef cond, const char *msg, int n, const int *ndims,
+                          LLVMValueRef (*shapes)[LM_MAXDIM]);
 
 /* control flow helpers */
 LLVMBasicBlockRef lower_block(Lower *L, const char *name);

@@ -230,18 +230,6 @@ void lower_fill(Lower *L, Val a, LLVMValueRef v) {
   lower_foreach(L, a, fill_elem, &f);
 }
 
-typedef struct CopyCtx {
-  DType dt, sdt;          // destination and source element types
-  LLVMValueRef sdata;     // C-contiguous source data
-} CopyCtx;
-
-static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  CopyCtx *cc = ud;
-  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->sdt), cc->sdata, &linear, 1, "");
-  Val x = {ty_scalar(cc->sdt), lower_load_elem(L, cc->sdt, sp), false};
-  lower_store_elem(L, cc->dt, ptr, lower_cast(L, x, ty_scalar(cc->dt)).v);
-}
-
 void lower_store_subscript(Lower *L, Node *target, Val v) {
   if (lower_ann(L, target)->ty->kind == TY_SCALAR) {
     Val base;
@@ -250,32 +238,16 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
     lower_release(L, base);
     return;
   }
-  /* a[1:3] = scalar / a[:, j] = other array; the value is held while the
-  ** target is computed and checked */
-  int mark = lower_hold(L, v);
-  Val view = make_view(L, target, lower_expr(L, target->value));
-  lower_hold(L, view);
-  DType dt = view.ty->dtype;
-  if (v.ty->kind == TY_SCALAR) {
-    lower_fill(L, view, lower_cast(L, v, ty_scalar(dt)).v);
-  } else {
-    /* element-by-element copy through a temporary copy of the source, so overlapping views are safe */
-    Type *st = v.ty;
-    if (st->ndim != view.ty->ndim)
-      LM_ASSERT(st->ndim <= view.ty->ndim);
-    for (int k = 0; k < st->ndim; k++) {
-      LLVMValueRef mismatch = LLVMBuildICmp(L->b, LLVMIntNE, lower_arr_shape(L, v.v, k), lower_arr_shape(L, view.v, k), "");
-      lower_raise_if(L, mismatch, LMERR_VALUE, "could not broadcast input array into the slice: shapes differ");
-    }
-    Val src = lower_array_method(L, NULL, BI_ndarray_copy, v, NULL, 0);
-    /* walk the view; the copy is C-contiguous, so its element index is the linear counter */
-    CopyCtx cc = {dt, st->dtype, lower_arr_data(L, src.v)};
-    lower_foreach(L, view, copy_elem, &cc);
-    lower_decref(L, src);
+  if (v.ty->kind == TY_ARRAY) {  /* with broadcasting, overlap found at run time (lower_arraystore.c) */
+    if (L->C->target->array_store == NULL)
+      compile_error(L->C, target->loc, "UnsupportedError", "storing an array into a slice is not supported on this target");
+    L->C->target->array_store(L, target, OP_None, NULL, NULL, &v);
+    return;
   }
-  lower_unhold(L, mark);
+  /* a[1:3] = scalar; the value is held while the target is computed and checked */
+  Val view = make_view(L, target, lower_expr(L, target->value));
+  lower_fill(L, view, lower_cast(L, v, ty_scalar(view.ty->dtype)).v);
   lower_release(L, view);
-  lower_release(L, v);
 }
 
 

@@ -27,7 +27,10 @@ typedef enum LmErrKind {
   LMERR_RAISE,          /* msg is "ValueError: text" (a user raise or failed assert) */
   LMERR_MEMORY,         /* MemoryError: msg */
   LMERR_VALUE,          /* ValueError: msg (runtime checks: negative dimensions...) */
+  LMERR_SHAPES,         /* ValueError: msg, its k-th "%S" replaced by the tuple shapes[k] (broadcasting) */
 } LmErrKind;
+
+#define LMERR_NSHAPES 3   /* shapes one error names at most (in-place: both operands and the output) */
 
 typedef struct LmErr {
   int32_t kind;         // an LmErrKind
@@ -36,6 +39,10 @@ typedef struct LmErr {
   int64_t size;         // IndexError
   const char *msg;      // RAISE/MEMORY/VALUE: constant text in the compiled module
   uint64_t stack_limit; // recursion guard: lowest frame address allowed (0: not known yet; stack.h)
+  /* SHAPES only, written on the error path alone: the shapes the message names */
+  int32_t ndims[LMERR_NSHAPES];
+  int32_t pad_;
+  int64_t shapes[LMERR_NSHAPES][LM_MAXDIM];
 } LmErr;
 
 #define RT_ARRAY_SLOTS ((int)(sizeof(ArrayStruct) / 8))

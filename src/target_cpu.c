@@ -22,4 +22,5 @@ const Target target_cpu = {
     .math_call = cpu_math,
     .prange = lower_prange,
     .array_expr = lower_arrayexpr,
+    .array_store = lower_arraystore,
 };

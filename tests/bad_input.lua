@@ -51,9 +51,9 @@ B.rows = {
   -- ---- typing errors ----
   { "undefined name", [[return lumba.njit("def f(x):\n    return nope + x\n")(3)]],
     err = "<string>:2:12: NameError: name 'nope' is not defined\n        return nope + x\n               ^" },
-  { "operands that do not add", [[return lumba.njit(ADD)(lumba.zeros(2), true)]],
-    err = "<string>:2:12: TypingError: cannot add float64[:] and bool (whole-array arithmetic is not supported yet: write a loop)\n" ..
-          "        return a + b\n               ^" },
+  { "operands that do not shift", [[return lumba.njit("def f(a, b):\n    return a << b\n")(lumba.zeros(2), true)]],
+    err = "<string>:2:12: TypingError: ufunc 'left_shift' is not supported for the input types float64[:] and bool (operator <<)\n" ..
+          "        return a << b\n               ^" },
   { "print in compiled code", [[return lumba.njit("def f(x):\n    print(x)\n")(3)]],
     err = "<string>:2:5: UnsupportedError: print() is not supported in compiled code\n        print(x)\n        ^" },
   { "a string value", [[return lumba.njit("def f(x):\n    return 's'\n")(3)]],
