@@ -226,7 +226,8 @@ Type *infer_expr(Infer *I, Node *n) {
         infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
         if (t == NULL && I->strict)
-          compile_error(C, n->loc, "NameError", "local variable '%s' is used before it is assigned", n->name);
+          compile_error(C, n->loc, "NameError", "local variable '%s' is used before it is assigned",
+                        infer_shown_name(C, n->name));
       } else if (s.kind == SYM_CONST) {
         infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
         *(Sym *)infer_ann(I, n)->aux = s;
