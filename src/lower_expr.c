@@ -190,6 +190,73 @@ static LLVMValueRef int_pow(Lower *L, LLVMValueRef a, LLVMValueRef e, bool is_si
   return LLVMBuildLoad2(L->b, t, result, "");
 }
 
+/* float ** integer as Numba does it: square-and-multiply (unrolled for a
+** literal exponent), 1.0 / r for a negative one, libm pow past |e| > 2^16.
+** The products come in Numba's order, so results agree bit for bit; a
+** loop of x ** 6 costs three multiplications, not a pow call. */
+#define POW_CUTOFF 0x10000
+
+static LLVMValueRef invert_pow(Lower *L, LLVMValueRef r) {
+  zero_check(L, r, true);  /* Numba's 1.0 / r: ZeroDivisionError, inf under error_model numpy */
+  return LLVMBuildFDiv(L->b, LLVMConstReal(LLVMTypeOf(r), 1.0), r, "");
+}
+
+static LLVMValueRef float_int_pow(Lower *L, LLVMValueRef x, Val e, Type *rt) {
+  LLVMTypeRef t = LLVMTypeOf(x), i64 = LLVMInt64TypeInContext(L->ctx);
+  bool sg = ty_is_signed(e.ty);
+  if (LLVMIsAConstantInt(e.v)) {
+    long long k = sg ? LLVMConstIntGetSExtValue(e.v) : (long long)LLVMConstIntGetZExtValue(e.v);
+    bool fits = sg ? (k >= -POW_CUTOFF && k <= POW_CUTOFF) : (unsigned long long)k <= POW_CUTOFF;
+    if (fits) {
+      unsigned long long m = k < 0 ? (unsigned long long)-k : (unsigned long long)k;
+      LLVMValueRef r = NULL, v = x;
+      for (; m; m >>= 1) {
+        if (m & 1) r = r ? LLVMBuildFMul(L->b, r, v, "") : v;  /* Numba's first product is 1.0 * v == v */
+        if (m > 1) v = LLVMBuildFMul(L->b, v, v, "");
+      }
+      if (r == NULL) r = LLVMConstReal(t, 1.0);
+      return k < 0 ? invert_pow(L, r) : r;
+    }
+  }
+  LLVMValueRef ev = lower_cast(L, e, ty_scalar(sg ? DT_INT64 : DT_UINT64)).v;
+  LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
+  LLVMValueRef neg = sg ? LLVMBuildICmp(L->b, LLVMIntSLT, ev, zero, "") : LLVMConstInt(i1t(L), 0, 0);
+  LLVMValueRef m = LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, ev, ""), ev, "pm");
+  LLVMValueRef res = lower_entry_alloca(L, t, "powr");
+  LLVMBasicBlockRef big = lower_block(L, "powbig"), head = lower_block(L, "powhead"), body = lower_block(L, "powbody"),
+                    done = lower_block(L, "powdone"), end = lower_block(L, "powend");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntUGT, m, lower_i64(L, POW_CUTOFF), ""), big, head);
+  LLVMPositionBuilderAtEnd(L->b, big);
+  LLVMValueRef args[2] = {x, sg ? LLVMBuildSIToFP(L->b, ev, t, "") : LLVMBuildUIToFP(L->b, ev, t, "")};
+  LLVMBuildStore(L->b, L->C->target->math_call(L, "pow", "llvm.pow", args, 2, rt->dtype == DT_FLOAT32), res);
+  LLVMBuildBr(L->b, end);
+  /* while m: if m & 1: r *= a; m >>= 1; a *= a */
+  LLVMPositionBuilderAtEnd(L->b, head);
+  LLVMValueRef pr = LLVMBuildPhi(L->b, t, "r"), pa = LLVMBuildPhi(L->b, t, "a"), pm = LLVMBuildPhi(L->b, i64, "m");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, pm, zero, ""), done, body);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  LLVMValueRef bit = LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildAnd(L->b, pm, one, ""), zero, "");
+  LLVMValueRef nr = LLVMBuildSelect(L->b, bit, LLVMBuildFMul(L->b, pr, pa, ""), pr, "");
+  LLVMValueRef na = LLVMBuildFMul(L->b, pa, pa, "");
+  LLVMValueRef nm = LLVMBuildLShr(L->b, pm, one, "");
+  LLVMBuildBr(L->b, head);
+  LLVMAddIncoming(pr, (LLVMValueRef[]){LLVMConstReal(t, 1.0), nr}, (LLVMBasicBlockRef[]){pre, body}, 2);
+  LLVMAddIncoming(pa, (LLVMValueRef[]){x, na}, (LLVMBasicBlockRef[]){pre, body}, 2);
+  LLVMAddIncoming(pm, (LLVMValueRef[]){m, nm}, (LLVMBasicBlockRef[]){pre, body}, 2);
+  LLVMPositionBuilderAtEnd(L->b, done);
+  LLVMBasicBlockRef inv = lower_block(L, "powinv"), keep = lower_block(L, "powkeep");
+  LLVMBuildCondBr(L->b, neg, inv, keep);
+  LLVMPositionBuilderAtEnd(L->b, inv);
+  LLVMBuildStore(L->b, invert_pow(L, pr), res);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, keep);
+  LLVMBuildStore(L->b, pr, res);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+  return LLVMBuildLoad2(L->b, t, res, "");
+}
+
 /* a op b, both converted to the operation's type first */
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   (void)loc;
@@ -204,7 +271,7 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   }
   if (op == OP_Pow && ty_is_float(rt)) {
     LLVMValueRef x = lower_cast(L, a, rt).v;
-    if (ty_is_int(b.ty) && LLVMIsConstant(b.v) && LLVMConstIntGetSExtValue(b.v) == 2) return LLVMBuildFMul(L->b, x, x, "");
+    if (ty_is_int(b.ty)) return float_int_pow(L, x, b, rt);
     LLVMValueRef y = lower_cast(L, b, rt).v;
     LLVMTypeRef t = lower_type(L, rt);
     if (!L->C->opt.error_model_numpy) {
