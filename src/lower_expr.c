@@ -69,26 +69,36 @@ static void zero_check(Lower *L, LLVMValueRef b, bool is_float) {
                  is_float ? "division by zero" : "integer division or modulo by zero");
 }
 
-/* Python's a // b and a % b on integers for b != 0; b == -1 is done apart
-** because sdiv INT64_MIN, -1 traps on x86 */
+/* Python's a // b and a % b on integers for b != 0. b == -1 takes a
+** branch of its own (sdiv INT64_MIN, -1 traps on x86): with b invariant
+** in a loop, LLVM unswitches the loop on it, as Numba's code lets it, where
+** the selects it replaces stayed in the loop body. */
 static LLVMValueRef int_floordiv_mod_nz(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
   LLVMTypeRef t = LLVMTypeOf(a);
   if (!is_signed) return want_mod ? LLVMBuildURem(L->b, a, b, "") : LLVMBuildUDiv(L->b, a, b, "");
-  LLVMValueRef minus1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
-  LLVMValueRef sb = LLVMBuildSelect(L->b, minus1, LLVMConstInt(t, 1, 0), b, "");
-  LLVMValueRef q = LLVMBuildSDiv(L->b, a, sb, "");
-  LLVMValueRef r = LLVMBuildSRem(L->b, a, sb, "");
-  /* the remainder takes the divisor's sign */
   LLVMValueRef zero = LLVMConstNull(t);
+  if (LLVMIsAConstantInt(b) && LLVMConstIntGetSExtValue(b) == -1) return want_mod ? zero : LLVMBuildSub(L->b, zero, a, "");
+  LLVMValueRef minus1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
+  LLVMBasicBlockRef m1 = lower_block(L, "divm1"), div = lower_block(L, "div"), join = lower_block(L, "divjoin");
+  LLVMBuildCondBr(L->b, minus1, m1, div);
+  LLVMPositionBuilderAtEnd(L->b, m1);
+  LLVMValueRef vm1 = want_mod ? zero : LLVMBuildSub(L->b, zero, a, "");
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, div);
+  LLVMValueRef q = LLVMBuildSDiv(L->b, a, b, "");
+  LLVMValueRef r = LLVMBuildSRem(L->b, a, b, "");
+  /* the remainder takes the divisor's sign */
   LLVMValueRef adjust = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, zero, ""),
                                      LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildICmp(L->b, LLVMIntSLT, r, zero, ""),
-                                                   LLVMBuildICmp(L->b, LLVMIntSLT, sb, zero, ""), ""), "");
-  if (want_mod) {
-    LLVMValueRef m = LLVMBuildSelect(L->b, adjust, LLVMBuildAdd(L->b, r, sb, ""), r, "");
-    return LLVMBuildSelect(L->b, minus1, zero, m, "");
-  }
-  LLVMValueRef fq = LLVMBuildSelect(L->b, adjust, LLVMBuildSub(L->b, q, LLVMConstInt(t, 1, 0), ""), q, "");
-  return LLVMBuildSelect(L->b, minus1, LLVMBuildSub(L->b, zero, a, ""), fq, "");
+                                                   LLVMBuildICmp(L->b, LLVMIntSLT, b, zero, ""), ""), "");
+  LLVMValueRef v = want_mod ? LLVMBuildSelect(L->b, adjust, LLVMBuildAdd(L->b, r, b, ""), r, "")
+                            : LLVMBuildSelect(L->b, adjust, LLVMBuildSub(L->b, q, LLVMConstInt(t, 1, 0), ""), q, "");
+  LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, join);
+  LLVMValueRef phi = LLVMBuildPhi(L->b, t, "");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){vm1, v}, (LLVMBasicBlockRef[]){m1, end}, 2);
+  return phi;
 }
 
 /* a // b, a % b on integers: ZeroDivisionError, or 0 under error_model numpy */
