@@ -187,6 +187,119 @@ function H.MEAN(a)
   return num(a:sum()) / a.size
 end
 
+-- the true elements of a in C order: their 0-based indices and linear
+-- position (np.nonzero & co.; a 0-d array counts as 1-d, as NumPy 1.x)
+local function true_places(a)
+  local nd, shape, out, idx, lin = a.ndim, a.shape, {}, {}, 0
+  local function truthy(v) return v ~= 0 and v ~= false end
+  local function walk(d)
+    if d > nd then
+      if truthy(nd == 0 and a:get() or a:get(table.unpack(idx, 1, nd))) then
+        local t = { lin = lin }
+        for k = 1, nd do t[k] = idx[k] - 1 end
+        if nd == 0 then t[1] = 0 end
+        out[#out + 1] = t
+      end
+      lin = lin + 1
+      return
+    end
+    for i = 1, shape[d] do idx[d] = i; walk(d + 1) end
+  end
+  walk(1)
+  return out
+end
+local function int64s(shape) return require("lumba").zeros(shape, "int64") end
+function H.NONZERO(a)
+  local places, arrays = true_places(a), {}
+  for k = 1, math.max(a.ndim, 1) do
+    local r = int64s({ #places })
+    for j, t in ipairs(places) do r:set(j, t[k]) end
+    arrays[k] = r
+  end
+  return pyops.tuple_of(arrays, #arrays)
+end
+function H.ARGWHERE(a)
+  local places = true_places(a)
+  local r = int64s({ #places, a.ndim })
+  for j, t in ipairs(places) do
+    for k = 1, a.ndim do r:set(j, k, t[k]) end
+  end
+  return r
+end
+function H.FLATNONZERO(a)
+  local places = true_places(a)
+  local r = int64s({ #places })
+  for j, t in ipairs(places) do r:set(j, t.lin) end
+  return r
+end
+function H.COUNT_NONZERO(a) return #true_places(a) end
+
+-- np.where(c, x, y): NumPy's broadcasting, the dtype Numba gives (NumPy's
+-- promotion of x's and y's dtypes, a Lua number as int64 or float64)
+local KIND = { bool = "b", float32 = "f", float64 = "f" }
+local function dt_kind(d) return KIND[d] or (d:match("^u") and "u" or "i") end
+local function dt_size(d) return d == "bool" and 1 or tonumber(d:match("%d+")) // 8 end
+local function promote(a, b)
+  if a == b or b == "bool" then return a end
+  if a == "bool" then return b end
+  local ka, kb, sa, sb = dt_kind(a), dt_kind(b), dt_size(a), dt_size(b)
+  if ka == "f" or kb == "f" then
+    if ka == "f" and kb == "f" then return sa > sb and a or b end
+    local f, i = ka == "f" and a or b, ka == "f" and b or a
+    return (f == "float64" or dt_size(i) > 2) and "float64" or "float32"
+  end
+  if ka == kb then return sa >= sb and a or b end
+  local su, ss = ka == "u" and sa or sb, ka == "u" and sb or sa
+  if ss > su then return ka == "u" and b or a end
+  return ({ "int16", "int32", nil, "int64" })[su] or "float64"
+end
+local function is_arr(v) return type(v) ~= "number" and type(v) ~= "boolean" end
+local function dtype_of(v)
+  if type(v) == "boolean" then return "bool" end
+  if type(v) == "number" then return mtype(v) == "integer" and "int64" or "float64" end
+  return v.dtype
+end
+function H.WHERE3(c, x, y)
+  local leaves, nd, shape = { c, x, y }, 0, {}
+  for _, v in ipairs(leaves) do if is_arr(v) and v.ndim > nd then nd = v.ndim end end
+  for k = 1, nd do shape[k] = 1 end
+  for _, v in ipairs(leaves) do
+    if is_arr(v) then
+      for j = 1, v.ndim do
+        local k, s = nd - v.ndim + j, v.shape[j]
+        if shape[k] == 1 then shape[k] = s
+        elseif s ~= 1 and s ~= shape[k] then raise("ValueError: operands could not be broadcast together") end
+      end
+    end
+  end
+  local dt = promote(dtype_of(x), dtype_of(y))
+  local r = require("lumba").zeros(shape, dt)
+  local idx = {}
+  local function elem(v)
+    if not is_arr(v) then return v end
+    if v.ndim == 0 then return v:get() end
+    local at = {}
+    for j = 1, v.ndim do
+      local k = nd - v.ndim + j
+      at[j] = v.shape[j] == 1 and 1 or idx[k]
+    end
+    return v:get(table.unpack(at, 1, v.ndim))
+  end
+  local function walk(d)
+    if d > nd then
+      local cv = elem(c)
+      local v = elem((cv ~= 0 and cv ~= false) and x or y)
+      if type(v) == "boolean" and dt ~= "bool" then v = v and 1 or 0 end
+      idx[nd + 1] = v
+      r:set(table.unpack(idx, 1, nd + 1))
+      return
+    end
+    for i = 1, shape[d] do idx[d] = i; walk(d + 1) end
+  end
+  walk(1)
+  return r
+end
+
 -- Python slice (lo, hi, step; nil = absent) on a length n, as a 1-based
 -- start, a count and a step
 local function slice_spec(lo, hi, step, n)
@@ -494,6 +607,7 @@ function H.VALUE_DT(...)
   end
   return "int64"
 end
+for name, f in pairs(require "lumba.objmode_create") do H[name] = f end  -- np.array, np.linspace, np.eye, ...
 function H.NP_SIGN(x)
   x = num(x)
   if x ~= x then return x end

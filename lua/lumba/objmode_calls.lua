@@ -282,6 +282,56 @@ local function ctor(name)
     return "_RT." .. name .. "(" .. F:use("SHAPE_ARG") .. "(" .. sc .. "), " .. dc .. ")", dtype_kind(dc), false
   end
 end
+-- np.array/asarray/ascontiguousarray, linspace/logspace, eye/identity/tri,
+-- tril/triu, diag: helpers of lumba.objmode_create, arguments in the
+-- registry row's order (nil where absent)
+local function create_call(F, n, qual, names, nreq, helper, dtype_at, extra)
+  local args, count = bind_args(F, n, qual, names, nreq)
+  local nodes = {}
+  for i = 1, #names do if i ~= dtype_at then nodes[i] = args[i] end end
+  local codes = F:bound_operands(nodes, count)
+  local out = {}
+  for i = 1, #names do
+    if i == dtype_at then out[i] = args[i] and F:dtype_arg(args[i]) or "nil"
+    else out[i] = codes[i] or "nil" end
+  end
+  if extra then out[#out + 1] = extra end
+  return F:use(helper) .. "(" .. concat(out, ", ") .. ")", KT, false
+end
+local function array_like(mode, first)
+  return function(F, n) return create_call(F, n, "numpy.array", { first, "dtype" }, 1, "NP_ARRAY", 2, mode) end
+end
+IMPL.numpy_array = array_like('"array"', "object")
+IMPL.numpy_asarray = array_like('"asarray"', "a")
+IMPL.numpy_ascontiguousarray = array_like('"contig"', "a")
+IMPL.numpy_linspace = function(F, n)
+  return create_call(F, n, "numpy.linspace", { "start", "stop", "num", "endpoint", "dtype" }, 2, "NP_LINSPACE", 5)
+end
+IMPL.numpy_logspace = function(F, n)
+  local args = bind_args(F, n, "numpy.logspace", { "start", "stop", "num", "endpoint", "base", "dtype" }, 2)
+  local codes = F:bound_operands({ args[1], args[2], args[3], args[4], args[5] }, 5)
+  local dc = args[6] and F:dtype_arg(args[6]) or "nil"
+  return F:use("NP_LINSPACE") .. "(" .. concat({ codes[1], codes[2], codes[3] or "nil", codes[4] or "nil", dc, "true",
+    codes[5] or "nil" }, ", ") .. ")", KT, false
+end
+IMPL.numpy_eye = function(F, n) return create_call(F, n, "numpy.eye", { "N", "M", "k", "dtype" }, 1, "NP_EYE", 4) end
+IMPL.numpy_tri = function(F, n) return create_call(F, n, "numpy.tri", { "N", "M", "k", "dtype" }, 1, "NP_EYE", 4, "true") end
+IMPL.numpy_identity = function(F, n)
+  local args = bind_args(F, n, "numpy.identity", { "n", "dtype" }, 1)
+  local codes = F:operands({ args[1] })
+  local dc = args[2] and F:dtype_arg(args[2]) or "nil"
+  return F:use("NP_EYE") .. "(" .. codes[1] .. ", nil, nil, " .. dc .. ")", KT, false
+end
+IMPL.numpy_tril = function(F, n) return create_call(F, n, "numpy.tril", { "m", "k" }, 1, "NP_TRIL", nil, "false") end
+IMPL.numpy_triu = function(F, n) return create_call(F, n, "numpy.triu", { "m", "k" }, 1, "NP_TRIL", nil, "true") end
+IMPL.numpy_diag = function(F, n) return create_call(F, n, "numpy.diag", { "v", "k" }, 1, "NP_DIAG") end
+
+-- np.dtype('float32'), np.dtype(np.int8), np.dtype(a.dtype): a dtype is its name
+IMPL.numpy_dtype = function(F, n)
+  local args = bind_args(F, n, "numpy.dtype", { "dtype" }, 1)
+  return F:dtype_arg(args[1]), KU, false
+end
+
 IMPL.numpy_empty = ctor("empty")
 IMPL.numpy_zeros = ctor("zeros")
 IMPL.numpy_ones = ctor("ones")
@@ -345,6 +395,7 @@ IMPL.numpy_arange = function(F, n)
     if kw.arg == "dtype" then dnode = kw.value
     else unsupported(F.M, n, "np.arange keyword '%s' is not supported in object mode", tostring(kw.arg)) end
   end
+  if #pos == 4 and not dnode then dnode = pos[4]; pos = { pos[1], pos[2], pos[3] } end  -- a positional dtype
   if #pos == 0 or #pos > 3 then fail(F.M, n, "TypeError", "arange() takes 1 to 3 positional arguments") end
   local codes, kinds, simples = F:operands(pos)
   for i = 1, #codes do
@@ -361,6 +412,26 @@ IMPL.numpy_arange = function(F, n)
     dnode and dtype_kind(dc) or KT, false
 end
 
+-- np.where(c) / np.argwhere / np.flatnonzero / np.count_nonzero(a): the
+-- runtime's helpers; np.where(c, x, y) too
+local function find(helper, kind)
+  return function(F, n)
+    local args = bind_args(F, n, "numpy." .. helper:lower(), { "a", "x", "y" }, 1)
+    if args[2] or args[3] then
+      if helper ~= "NONZERO" or not (args[2] and args[3]) then
+        fail(F.M, n, "TypeError", "where() takes 1 or 3 arguments")
+      end
+      local codes = F:operands({ args[1], args[2], args[3] })
+      return F:use("WHERE3") .. "(" .. concat(codes, ", ") .. ")", KT, false
+    end
+    return F:use(helper) .. "(" .. F:expr(args[1]) .. ")", kind, false
+  end
+end
+IMPL.numpy_where = find("NONZERO", KT)
+IMPL.numpy_argwhere = find("ARGWHERE", KT)
+IMPL.numpy_flatnonzero = find("FLATNONZERO", KT)
+IMPL.numpy_count_nonzero = find("COUNT_NONZERO", KINT)
+
 -- methods of arrays (the registry's "ndarray." rows), by entry id: the
 -- result kind given the receiver's kind
 local METHODS = {
@@ -376,9 +447,11 @@ local METHODS = {
   ndarray_reshape = function(k) return k & (KT | KU) end,
   ndarray_ravel = function(k) return k & (KT | KU) end,
   ndarray_flatten = function(k) return k & (KT | KU) end,
+  ndarray_nonzero = function() return KT end,
 }
 -- methods lumba.ndarray lacks: helpers of the runtime, given the receiver
-local METHOD_HELPERS = { ndarray_mean = "MEAN", ndarray_prod = "PROD", ndarray_ravel = "RAVEL", ndarray_flatten = "FLATTEN" }
+local METHOD_HELPERS = { ndarray_mean = "MEAN", ndarray_prod = "PROD", ndarray_ravel = "RAVEL", ndarray_flatten = "FLATTEN",
+  ndarray_nonzero = "NONZERO" }
 
 -- recv.name(args) for registry method id; recv and args are nodes
 function Fn:method_code(id, name, recv_node, arg_nodes)
@@ -420,6 +493,21 @@ local function method_as_function(e)
     local args = bind_args(F, n, e.names[1].member, { "a" }, 1)
     return F:method_code(e.id, e.names[1].member, args[1], {})
   end
+end
+
+-- np.transpose(a), np.ravel(a), np.reshape(a, shape): the methods (axes: compiled code only, for now)
+IMPL.numpy_transpose = function(F, n)
+  local args = bind_args(F, n, "transpose", { "a", "axes" }, 1)
+  if args[2] then unsupported(F.M, n, "np.transpose with axes is not supported in object mode") end
+  return F:method_code("ndarray_transpose", "transpose", args[1], {})
+end
+IMPL.numpy_ravel = function(F, n)
+  local args = bind_args(F, n, "ravel", { "a" }, 1)
+  return F:method_code("ndarray_ravel", "ravel", args[1], {})
+end
+IMPL.numpy_reshape = function(F, n)
+  local args = bind_args(F, n, "reshape", { "a", "newshape" }, 2)
+  return F:method_code("ndarray_reshape", "reshape", args[1], { args[2] })
 end
 
 -- every name of every entry the object mode implements

@@ -23,6 +23,7 @@ EXPR.Name = function(F, n)
   if M.defs[id] then
     unsupported(M, n, "functions as values ('%s') are not supported in object mode", id)
   end
+  if M.frozen[id] then return F:expr(M.frozen[id]) end  -- W = np.array([...]), SHAPE = (3, 4) at module level
   local a = M.aliases[id]
   if a and a.member then return F:builtin_value(a.member, n) end
   if a then unsupported(M, n, "module '%s' used as a value", a.module) end
