@@ -114,6 +114,9 @@ local full = {
     size = "10^7 float64", c = "fused", py = "afused.py", py_loop = "fused.py", args = { 10000000, 71 } },
   row { id = "clip-1e7", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
     size = "10^7 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000000, 37, 0.25, 0.75 } },
+  -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
+  row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
+    size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
   -- calls between compiled functions and float ** int (issue 23): py is the
   -- kernel as a Numba user writes it, py_loop the same loop written out
   row { id = "hclip-1e7", group = "calls", kind = "clip", title = "clip through a helper taking the array",
@@ -168,6 +171,8 @@ local quick = {
     size = "10^4 float64", c = "fused", py = "afused.py", py_loop = "fused.py", args = { 10000, 71 } },
   row { id = "clip-1e4", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
+  row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
+    size = "24³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 } },
   row { id = "hclip-1e4", group = "calls", kind = "clip", title = "clip through a helper taking the array",
     size = "10^4 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "pow6-1e4", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",
