@@ -101,6 +101,7 @@ do
   end
 end
 avail["numba-par"], avail["lumba-par"], avail["lumba-loop"] = avail.numba, avail.lumba, avail.lumba
+avail["lumba-hand"] = avail.lumba
 report.tools(catalog.tools, avail)
 
 -- 2. the kernel rows

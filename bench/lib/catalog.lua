@@ -19,6 +19,10 @@ M.tools = {
   -- the array-notation rows: lumba on the same kernel written as loops (row.py_loop)
   ["lumba-loop"] = { label = "lumba njit, the kernel as loops", short = "lumba loops", family = "lumba",
     loop = true, color = "#7f0000" },
+  -- the call rows (issue 23): lumba on the same loop written out by hand
+  -- (the helper inlined, the power multiplied out): row.py_loop
+  ["lumba-hand"] = { label = "lumba njit, the loop written out by hand", short = "lumba by hand",
+    family = "lumba", loop = true, color = "#7f0000" },
   ["lumba-par"] = { label = "lumba njit{parallel=true}", short = "lumba parallel", family = "lumba",
     par = true, color = "#ff9896" },
 }
@@ -28,12 +32,17 @@ M.parallel_tools = { "gcc", "clang", "gcc-omp", "clang-omp", "numba", "numba-par
 -- the array-notation rows (issue 18): Numba and lumba run the kernel written
 -- in NumPy's array language; lumba also runs it written as loops
 M.array_tools = { "gcc", "clang", "numba", "lumba-loop", "lumba" }
+-- the call rows (issue 23): a helper taking an array, x ** 6; lumba also
+-- runs the loop written out by hand
+M.calls_tools = { "gcc", "clang", "numba", "lumba-hand", "lumba" }
 -- the tools whose fastest run is "C" for a row's ratios
-M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" }, array = { "gcc", "clang" } }
+M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" }, array = { "gcc", "clang" },
+  calls = { "gcc", "clang" } }
 
 -- the tools of a row's group, in display order
 function M.tools_of(row)
   if row.group == "array" then return M.array_tools end
+  if row.group == "calls" then return M.calls_tools end
   return row.group == "serial" and M.serial_tools or M.parallel_tools
 end
 
@@ -108,6 +117,12 @@ local full = {
   -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
   row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
+  -- calls between compiled functions and float ** int (issue 23): py is the
+  -- kernel as a Numba user writes it, py_loop the same loop written out
+  row { id = "hclip-1e7", group = "calls", kind = "clip", title = "clip through a helper taking the array",
+    size = "10^7 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000000, 37, 0.25, 0.75 } },
+  row { id = "pow6-1e7", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",
+    size = "10^7 float64", c = "pow6", py = "pow6.py", py_loop = "pow6mul.py", args = { 10000000, 12345 } },
   row { id = "psum-1e8", group = "parallel", kind = "sum", title = "parallel sum", size = "10^8 float64",
     c = "sum", py = "psum.py", args = { 100000000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e7", group = "parallel", kind = "expdecay", title = "parallel exp decay",
@@ -122,6 +137,8 @@ local full = {
     size = "2048², 100 sweeps", c = "stencil", py = "pstencil.py", args = { 2048, 100, 99 }, heavy = true },
   row { id = "pmatmul-512", group = "parallel", kind = "matmul", title = "parallel matmul",
     size = "512³ float64", c = "matmul", py = "pmatmul.py", args = { 512, 31 } },
+  row { id = "lj-2000", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
+    size = "2000 points", c = "lj", py = "plj.py", args = { 2000, 4711 }, rtol = 1e-9 },
 }
 
 local quick = {
@@ -156,6 +173,10 @@ local quick = {
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "24³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 } },
+  row { id = "hclip-1e4", group = "calls", kind = "clip", title = "clip through a helper taking the array",
+    size = "10^4 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
+  row { id = "pow6-1e4", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",
+    size = "10^4 float64", c = "pow6", py = "pow6.py", py_loop = "pow6mul.py", args = { 10000, 12345 } },
   row { id = "psum-1e5", group = "parallel", kind = "sum", title = "parallel sum", size = "10^5 float64",
     c = "sum", py = "psum.py", args = { 100000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e4", group = "parallel", kind = "expdecay", title = "parallel exp decay",
@@ -170,6 +191,8 @@ local quick = {
     size = "32², 10 sweeps", c = "stencil", py = "pstencil.py", args = { 32, 10, 99 } },
   row { id = "pmatmul-24", group = "parallel", kind = "matmul", title = "parallel matmul",
     size = "24³ float64", c = "matmul", py = "pmatmul.py", args = { 24, 31 } },
+  row { id = "lj-64", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
+    size = "64 points", c = "lj", py = "plj.py", args = { 64, 4711 }, rtol = 1e-9 },
 }
 
 -- Measurement policy (env of every runner) and the latency counts.

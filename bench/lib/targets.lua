@@ -1,4 +1,4 @@
--- targets.lua — the performance targets of issues 3, 4, 5, 8 and 18, judged from
+-- targets.lua — the performance targets of issues 3, 4, 5, 8, 18 and 23, judged from
 -- one run's figures: PASS, MISS (by how much), or why it was not measured.
 local M = {}
 
@@ -201,6 +201,33 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       at_most(list, 18, name .. ": faster than Numba (lumba / Numba < 1)",
         ok(a) and ok(nb) and a.time.median / nb.time.median or nil, 0.9999, "%.2f×", why_not(a, why_not(nb, "?")))
       noisy(a, nb)
+    end
+  end
+  -- issue 23: calls between compiled functions and float ** int, against Numba
+  for _, d in ipairs(done) do
+    local name = d.row.title .. " " .. d.row.size
+    local function ratio(a, b)
+      local x, y = d.results[a], d.results[b]
+      return ok(x) and ok(y) and x.time.median / y.time.median or nil, why_not(x, why_not(y, "?"))
+    end
+    if d.row.kind == "lj" then
+      local v, why = ratio("lumba", "numba")
+      at_most(list, 23, name .. ": lumba serial ≤ 1.1× Numba serial", v, 1.1, "%.2f×", why)
+      noisy(d.results.lumba, d.results.numba)
+      v, why = ratio("lumba-par", "numba-par")
+      at_most(list, 23, name .. ": lumba parallel ≤ 1.1× Numba parallel", v, 1.1, "%.2f×", why)
+      noisy(d.results["lumba-par"], d.results["numba-par"])
+      v, why = ratio("lumba-par", "lumba")
+      at_most(list, 23, string.format("%s: lumba parallel faster than lumba serial (parallel / serial < 1, %d cores)",
+        name, machine.cores), v, 0.9999, "%.2f×", why)
+      noisy(d.results["lumba-par"], d.results.lumba)
+    elseif d.row.group == "calls" then
+      local v, why = ratio("lumba", "lumba-hand")
+      at_most(list, 23, name .. ": ≤ 1.1× the loop written out by hand", v, 1.1, "%.2f×", why)
+      noisy(d.results.lumba, d.results["lumba-hand"])
+      v, why = ratio("lumba", "numba")
+      at_most(list, 23, name .. ": ≤ 1.1× Numba", v, 1.1, "%.2f×", why)
+      noisy(d.results.lumba, d.results.numba)
     end
   end
   if quick then

@@ -159,6 +159,13 @@ function modes.kernel(kind, path, parallel, ...)
     local f = kernel_fn(lumba, path, parallel, x)
     result, times = measure.measure(function() return f(x) end, now)
     check = result
+  elseif kind == "lj" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local c = lumba.zeros({ n, 3 }, "float64")
+    fill_checked(lumba, "uniform", c:reshape(3 * n), seed, 1)
+    local f = kernel_fn(lumba, path, parallel, c)
+    result, times = measure.measure(function() return f(c) end, now)
+    check = result
   elseif kind == "expdecay" then
     local n, seed, tau = math.tointeger(args[1]), math.tointeger(args[2]), tonumber(args[3]) + 0.0
     local x, out = lumba.zeros(n, "float64"), lumba.zeros(n, "float64")

@@ -135,6 +135,12 @@ def kernel(kind, path, parallel, args):
         fill_uniform(x, seed)
         result, times = measure(lambda: f(x))
         check = result
+    elif kind == "lj":
+        n, seed = int(args[0]), int(args[1])
+        c = np.empty((n, 3), dtype=np.float64)
+        fill_uniform(c.reshape(-1), seed)
+        result, times = measure(lambda: f(c))
+        check = result
     elif kind == "expdecay":
         n, seed, tau = int(args[0]), int(args[1]), float(args[2])
         x = np.empty(n, dtype=np.float64)
