@@ -40,6 +40,83 @@ local function caller_locals(level)
   return t
 end
 
+-- ---- where a source string sits in the caller's file ----
+
+-- A string written as a literal in a Lua file (lumba.njit [[ ... ]]) is
+-- compiled as if it began on its own line of that file, so errors read
+-- script.lua:12:16. The rule: the caller's chunk is a file ("@script.lua")
+-- or a string given to load; from the start of the line of the call
+-- (debug.getinfo's currentline: where the call's expression begins) the
+-- first place the text occurs verbatim, right after a string's opening
+-- ([[, [==[, " or '), is where it starts. A string built at run time, read
+-- from a file, with escapes (\n, \") or passed on through a helper is not
+-- found there: it keeps "<string>" and its own line numbers (give
+-- chunkname to name it).
+local chunk_texts = {}  -- file name → its text, "\n" line ends (the files that called njit)
+
+local function chunk_text(source)
+  local t = chunk_texts[source]
+  if t == nil then
+    t = false
+    if source:sub(1, 1) == "@" then
+      local f = io.open(source:sub(2), "rb")
+      if f then
+        t = f:read("a") or false
+        f:close()
+      end
+    elseif source:sub(1, 1) ~= "=" then
+      t = source  -- the text given to load
+    end
+    -- Lua reads "\r\n", "\n\r" and "\r" inside a long string as "\n"
+    if t then t = t:gsub("\r\n", "\n"):gsub("\n\r", "\n"):gsub("\r", "\n") end
+    chunk_texts[source] = t
+  end
+  return t
+end
+
+-- (chunkname, lines above the text) for a source string the code `level`
+-- levels up passed, or nil where it is not found as written
+local function origin_of(src, level)
+  if type(src) ~= "string" or src == "" then return nil end
+  -- njit called in tail position (return lumba.njit [[...]]): Lua keeps
+  -- no record of the line that called it
+  local entry = debug.getinfo(level, "t")
+  if not entry or entry.istailcall then return nil end
+  local info = debug.getinfo(level + 1, "Sl")
+  if not info or not info.currentline or info.currentline < 1 then return nil end
+  local text = chunk_text(info.source)
+  if not text then return nil end
+  local pos, line = 1, 1
+  while line < info.currentline do
+    pos = text:find("\n", pos, true)
+    if not pos then return nil end
+    pos, line = pos + 1, line + 1
+  end
+  local at = pos
+  while true do
+    at = text:find(src, at, true)
+    if not at then return nil end
+    local before = text:sub(math.max(1, at - 64), at - 1)
+    if before:find("%[=*%[\n?$") or before:find("[\"']$") then break end
+    at = at + 1
+  end
+  local _, above = text:sub(pos, at - 1):gsub("\n", "")
+  local chunk = info.source:sub(1, 1) == "@" and info.source or "=" .. info.short_src
+  return chunk, line - 1 + above
+end
+
+-- src as compiled: preceded by the lines above it in the caller's file,
+-- and the name of that file, unless opts names the chunk
+local function placed(src, opts, level)
+  if opts and opts.chunkname ~= nil then return src, opts end
+  local chunk, above = origin_of(src, level + 1)
+  if not chunk then return src, opts end
+  local o = {}
+  for k, v in pairs(opts or {}) do o[k] = v end
+  o.chunkname = chunk
+  return ("\n"):rep(above) .. src, o
+end
+
 local make  -- defined below, after the decorator helpers
 
 -- the object-mode function of a dispatcher, built on first use
@@ -54,7 +131,8 @@ function lumba.njit(a, b)
   local globals, locals = caller_globals(2), caller_locals(2)
   -- make reports the caller's mistakes 3 levels up: no tail calls to it
   if is_source(a) and b == nil then
-    local d = make(a, nil, globals, locals)
+    local src, o = placed(a, nil, 2)
+    local d = make(src, o, globals, locals)
     return d
   end
   local opts
@@ -69,11 +147,13 @@ function lumba.njit(a, b)
       .. type(a) .. ")", 2)
   end
   if b ~= nil then
-    local d = make(b, opts, globals, locals)
+    local src, o = placed(b, opts, 2)
+    local d = make(src, o, globals, locals)
     return d
   end
   return function(src)
-    local d = make(src, opts, globals, caller_locals(2))
+    local s, o = placed(src, opts, 2)
+    local d = make(s, o, globals, caller_locals(2))
     return d
   end
 end
@@ -321,8 +401,9 @@ function lumba.load(src, options)
   if type(src) ~= "string" then
     error("bad argument #1 to 'load' (source string expected, got " .. type(src) .. ")", 2)
   end
-  options = options or {}
   local globals, locals = caller_globals(2), caller_locals(2)
+  src, options = placed(src, options, 2)
+  options = options or {}
   local chunk = options.chunkname or "<string>"
   -- the defs' decorators and the imports: a plain Python helper lumba
   -- cannot compile is left out (it raises its error if something calls it)
@@ -393,10 +474,10 @@ function lumba.jit(a, b)
     local d = make(src, o, globals, locals)  -- not a tail call: make reports 3 levels up
     return d
   end
-  if is_source(a) and b == nil then return build(a, nil) end
+  if is_source(a) and b == nil then return build(placed(a, nil, 2)) end
   if type(a) == "table" and a.tag == nil then
-    if b ~= nil then return build(b, a) end
-    return function(src) return build(src, a) end
+    if b ~= nil then return build(placed(b, a, 2)) end
+    return function(src) return build(placed(src, a, 2)) end
   end
   error("bad argument #1 to 'jit' (source string, function, AST table or options table expected, got " .. type(a) .. ")", 2)
 end
@@ -412,7 +493,7 @@ function lumba.cuda.jit(a, b)
     local d = make(src, o, globals, locals)  -- not a tail call: make reports 3 levels up
     return d
   end
-  if is_source(a) and b == nil then return build(a) end
+  if is_source(a) and b == nil then return build(placed(a, nil, 2)) end
   local opts
   if type(a) == "string" then
     opts = { signatures = { a } }
@@ -423,8 +504,8 @@ function lumba.cuda.jit(a, b)
   else
     error("bad argument #1 to 'cuda.jit' (source, options or signature expected, got " .. type(a) .. ")", 2)
   end
-  if b ~= nil then return build(b, opts) end
-  return function(src) return build(src, opts) end
+  if b ~= nil then return build(placed(b, opts, 2)) end
+  return function(src) return build(placed(src, opts, 2)) end
 end
 
 -- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
