@@ -270,7 +270,7 @@ def f(x):
     ]]
     assert.are.equal(typing(at, "    " .. (" "):rep(12) .. "return x << 1.5\n    " .. (" "):rep(19) .. "^", 20),
       H.error_of(m.g, 2))
-    local bad_at = here(3)
+    local bad_at = here(5)
     local ok, err = pcall(lumba.load, "from numba import njit\n@njit(parallel=True, paralel=True)\ndef h(x):\n    return x\n")
     assert.is_false(ok)  -- built at run time: its own line numbers
     assert.are.equal("<string>:2:22: unknown option 'paralel' of '@njit' on 'h'", err)

@@ -117,6 +117,30 @@ local function placed(src, opts, level)
   return ("\n"):rep(above) .. src, o
 end
 
+-- the types an option may have, for the options whose meaning a value of
+-- another type would silently change (njit{boundscheck = {1}} is not "on")
+local OPTION_TYPES = {
+  boundscheck = "boolean", cache = "boolean", nopython = "boolean", forceobj = "boolean",
+  nogil = "boolean", debug = "boolean", device = "boolean", lineinfo = "boolean", fallback = "boolean",
+  parallel = "boolean or table", fastmath = "boolean or table", signatures = "string or table",
+  name = "string", chunkname = "string", env = "table",
+  error_model = "string", target = "string", semantics = "string",
+}
+
+-- nil, or what option k should have been ("boolean") when v is not that
+local function option_type_error(k, v)
+  local want = OPTION_TYPES[k]
+  if want == nil or v == nil then return nil end
+  local tv = type(v)
+  if want == tv or want:find("^" .. tv .. " or ") or want:find(" or " .. tv .. "$") then return nil end
+  return want
+end
+
+-- the decorator a set of options came through, for messages
+local function decorator_name(opts)
+  return opts.target == "cuda" and "cuda.jit" or opts.fallback and "jit" or "njit"
+end
+
 local make  -- defined below, after the decorator helpers
 
 -- the object-mode function of a dispatcher, built on first use
@@ -247,14 +271,20 @@ local function sig_text(node, mod, depth)
   end
 end
 
--- the signatures of a decorator's first argument: one or a list of them
-local function signatures_of(node, mod)
+-- the signatures of a decorator's first argument: one or a list of them;
+-- what (chunk, "'@njit' on 'f'") names the decorator in errors
+local function signatures_of(node, mod, chunk, what)
   local v = node.tag == "Name" and not mod.names[node.id] and mod.values[node.id] or node
   local list = (v.tag == "List" or v.tag == "Tuple") and v.elts or { v }
   local sigs = {}
   for i, e in ipairs(list) do
     sigs[i] = sig_text(e, mod)
-    if not sigs[i] then const_value(e, "a signature") end  -- the error
+    if not sigs[i] then
+      local at = e.lineno and e or node
+      error(("%s:%d:%d: the signature of %s must be a string or a type expression such as "
+        .. "float64(float64[:]), not %s"):format(chunk, at.lineno or 0, (at.col_offset or 0) + 1, what,
+        e.tag == "Constant" and ("the constant " .. tostring(e.value)) or "this expression"), 0)
+    end
   end
   return sigs
 end
@@ -285,6 +315,7 @@ local CUDA_OPTIONS = {
 -- options of one def from its decorator list: kind ("njit"/"jit"/"cuda") and a table
 local function decorator_options(def, chunk, mod)
   mod = mod or module_names()
+  chunk = chunk:gsub("^[@=]", "")  -- as the compiler's messages show it
   local kind, opts = nil, {}
   for _, dec in ipairs(def.decorator_list or {}) do
     local call = dec.tag == "Call" and dec or nil
@@ -297,9 +328,14 @@ local function decorator_options(def, chunk, mod)
     kind = k
     if call then
       local known = k == "cuda" and CUDA_OPTIONS or CPU_OPTIONS
-      for i, a in ipairs(call.args) do
-        if i == 1 then opts.signatures = signatures_of(a, mod) end
+      local what = ("'@%s' on '%s'"):format(name, def.name)
+      local extra = call.args[2]
+      if extra then
+        error(("%s:%d:%d: %s takes one positional argument, the signature or a list of them "
+          .. "(got %d); write the options as keywords (cache=True)"):format(chunk, extra.lineno,
+          extra.col_offset + 1, what, #call.args), 0)
       end
+      if call.args[1] then opts.signatures = signatures_of(call.args[1], mod, chunk, what) end
       for _, kw in ipairs(call.keywords) do
         local honour = kw.arg and known[kw.arg]
         if honour == nil then
@@ -307,7 +343,16 @@ local function decorator_options(def, chunk, mod)
           error(("%s:%d:%d: unknown option '%s' of '@%s' on '%s'"):format(chunk, at.lineno, at.col_offset + 1,
             kw.arg or "**", name, def.name), 0)
         end
-        if honour then opts[kw.arg] = const_value(kw.value, "decorator option " .. kw.arg) end
+        if honour then
+          local v = const_value(kw.value, "decorator option " .. kw.arg)
+          local want = option_type_error(kw.arg, v)
+          if want then
+            local at = kw.value
+            error(("%s:%d:%d: option '%s' of '@%s' on '%s' must be a %s, not %s"):format(chunk, at.lineno,
+              at.col_offset + 1, kw.arg, name, def.name, want, type(v) == "table" and "a list" or "a " .. type(v)), 0)
+          end
+          opts[kw.arg] = v
+        end
       end
     end
   end
@@ -338,6 +383,12 @@ local function with_decorators(src, opts)
 end
 
 function make(src, opts, globals, locals)
+  for k, v in pairs(opts or {}) do  -- reported at the user's call, 3 levels up
+    local want = option_type_error(k, v)
+    if want then
+      error(("bad option '%s' to '%s' (%s expected, got %s)"):format(k, decorator_name(opts), want, type(v)), 3)
+    end
+  end
   local fn  -- a function written in Lua (lumba.luafront): its AST, and it is its own object mode
   if type(src) == "function" then fn, src, opts, globals, locals = src, require("lumba.luafront").translate(src, opts, lumba) end
   opts = with_decorators(src, opts or {})
@@ -402,6 +453,10 @@ function lumba.load(src, options)
     error("bad argument #1 to 'load' (source string expected, got " .. type(src) .. ")", 2)
   end
   local globals, locals = caller_globals(2), caller_locals(2)
+  for k, v in pairs(type(options) == "table" and options or {}) do
+    local want = option_type_error(k, v)
+    if want then error(("bad option '%s' to 'load' (%s expected, got %s)"):format(k, want, type(v)), 2) end
+  end
   src, options = placed(src, options, 2)
   options = options or {}
   local chunk = options.chunkname or "<string>"
