@@ -2,6 +2,12 @@
 -- compiler and the CUDA binding; this file adds the decorator forms
 -- (njit(src), njit{opts}(src), njit(sig, src)), lumba.load and jit's
 -- object-mode fallback.
+-- lumba.core is built against Lua 5.4's API: another Lua (LuaJIT, 5.1,
+-- 5.3) could not even load it ("undefined symbol: lua_absindex")
+if _VERSION ~= "Lua 5.4" then
+  error(("lumba needs Lua 5.4 (this is %s): run it with lua5.4, or embed Lua 5.4 (docs/install.md)")
+    :format(type(rawget(_G, "jit")) == "table" and jit.version or _VERSION), 2)
+end
 local core = require "lumba.core"
 
 local lumba = {}
