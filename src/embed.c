@@ -54,6 +54,7 @@ int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
   lua_pop(L, 1);
   NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(a, 0, sizeof *a);
+  a->tag = ARRAY_TAG;
   HostBuf *h = malloc(sizeof *h);
   MemInfo *mi = h ? nrt_wrap(ptr, (size_t)bytes, host_release, h) : NULL;
   if (mi == NULL) {
@@ -80,7 +81,7 @@ int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
 }
 
 void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info) {
-  NdArray *a = luaL_testudata(L, idx, ARRAY_MT);
+  NdArray *a = array_peek(L, idx);
   if (a && (a->flags & ARR_CLOSED)) a = NULL;
   if (info) {
     memset(info, 0, sizeof *info);

@@ -130,7 +130,6 @@ local OPTION_TYPES = {
   nogil = "boolean", debug = "boolean", device = "boolean", lineinfo = "boolean", fallback = "boolean",
   parallel = "boolean or table", fastmath = "boolean or table", signatures = "string or table",
   name = "string", chunkname = "string", env = "table",
-  error_model = "string", target = "string", semantics = "string",
 }
 
 -- nil, or what option k should have been ("boolean") when v is not that
