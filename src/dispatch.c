@@ -20,7 +20,7 @@
 
 
 bool dispatch_test(lua_State *L, int idx) {
-  return luaL_testudata(L, idx, DISPATCHER_MT) != NULL;
+  return UDATA_TEST(L, idx, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG) != NULL;
 }
 
 /* A dispatcher whose __gc has run (a finalizer called it during lua_close,
@@ -31,7 +31,7 @@ static l_noret collected(lua_State *L) {
 }
 
 static Dispatcher *check_disp(lua_State *L, int idx) {
-  Dispatcher *d = luaL_checkudata(L, idx, DISPATCHER_MT);
+  Dispatcher *d = UDATA_CHECK(L, idx, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
   if (LM_UNLIKELY(d->name == NULL)) collected(L);
   return d;
 }
@@ -361,8 +361,12 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
 ** no string lookup, and getmetatable(d).__call(x) with a foreign x raises */
 static int dispatch_lua_call(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
-  if (LM_UNLIKELY(d == NULL || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1))))
+  if (LM_UNLIKELY(d == NULL || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1)) ||
+                  lua_rawlen(L, 1) != sizeof(Dispatcher) || d->tag != DISPATCHER_TAG)) {
+    lua_settop(L, 1);
+    UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);  /* raises, naming an impostor */
     return luaL_typeerror(L, 1, DISPATCHER_MT);
+  }
   lua_pop(L, 1);
   if (LM_UNLIKELY(d->name == NULL)) collected(L);
   int nargs = lua_gettop(L) - 1;
@@ -568,7 +572,8 @@ void dispatch_free_spec(DispSpec *s) {
 }
 
 static int disp_gc(lua_State *L) {
-  Dispatcher *d = luaL_checkudata(L, 1, DISPATCHER_MT);
+  Dispatcher *d = UDATA_GC_TEST(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
+  if (d == NULL) return 0;  /* an impostor (udata.h) is left alone */
   DispSpec *s = d->specs;
   while (s) {
     DispSpec *n = s->next;
@@ -609,6 +614,7 @@ static int dispatch_lua_new(lua_State *L) {
   const char *name = lua_tostring(L, -1);
   Dispatcher *d = lua_newuserdatauv(L, sizeof(Dispatcher), DISP_NUV);
   memset(d, 0, sizeof *d);
+  d->tag = DISPATCHER_TAG;
   luaL_setmetatable(L, DISPATCHER_MT);
   d->opt = opt;
   d->fallback = lua_istable(L, 2) && opt_bool(L, 2, "fallback", false);
@@ -800,7 +806,7 @@ static int dispatch_lua_index(lua_State *L) {
 }
 
 static int dispatch_lua_tostring(lua_State *L) {
-  Dispatcher *d = luaL_checkudata(L, 1, DISPATCHER_MT);
+  Dispatcher *d = UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
   if (d->name == NULL) {
     lua_pushliteral(L, "lumba.dispatcher: (collected)");
     return 1;
@@ -824,6 +830,7 @@ static const luaL_Reg disp_methods[] = {
 void dispatch_open(lua_State *L) {
   luaL_newmetatable(L, DISPATCHER_MT);
   luaL_setfuncs(L, disp_meta, 0);
+  udata_protect(L, -1, DISPATCHER_MT);
   lua_pushvalue(L, -1);
   lua_pushcclosure(L, dispatch_lua_call, 1);
   lua_setfield(L, -2, "__call");
