@@ -158,6 +158,11 @@ struct Compile {
   Options opt;
   int env_idx;             // stack index of the env table (0: none)
   int globals_idx;         // stack index of the caller's globals (0: none)
+  int siblings_idx;        // stack index of lumba.load's dispatchers by name (0: none; resolve_name)
+  Node *root;              // the def this compilation is for
+  bool *reaches_root;      // per module body index: the def can call root (NULL: not computed)
+  /* optimised IR of called dispatchers' code, linked in for inlining (pipeline.c) */
+  struct CalleeIR { const char *ir; struct CalleeIR *next; } *callee_ir;
   /* module-level names: aliases from imports and frozen constants */
   struct ModName { const char *name; Sym sym; } *modnames;
   int nmodnames, capmodnames;

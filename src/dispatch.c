@@ -635,7 +635,7 @@ static int disp_gc(lua_State *L) {
   return 0;
 }
 
-/* core.dispatcher(src_or_ast, opts, env, globals, chunkname [, parsed]) */
+/* core.dispatcher(src_or_ast, opts, env, globals, chunkname [, parsed [, siblings]]) */
 static int dispatch_lua_new(lua_State *L) {
   if (lua_type(L, 1) != LUA_TSTRING && !lua_istable(L, 1))
     return luaL_argerror(L, 1, lua_pushfstring(L, "source string or AST table expected, got %s", luaL_typename(L, 1)));
@@ -650,7 +650,7 @@ static int dispatch_lua_new(lua_State *L) {
   p.chunk = chunk;
   Parsed *pm = luaL_testudata(L, 6, PARSED_MT);
   if (pm && pm->mod && lua_type(L, 1) == LUA_TSTRING && lua_tostring(L, 1) == pm->text) p.parsed = pm;
-  lua_settop(L, 6);
+  lua_settop(L, 7);
   if (lua_istable(L, 2)) {
     lua_getfield(L, 2, "name");  /* stays on the stack while p.want is used */
     p.want = lua_tostring(L, -1);
@@ -684,6 +684,10 @@ static int dispatch_lua_new(lua_State *L) {
   lua_setiuservalue(L, -2, DISP_UV_DEFAULTS);
   lua_pushstring(L, chunk);
   lua_setiuservalue(L, -2, DISP_UV_CHUNK);
+  if (lua_istable(L, 7)) {
+    lua_pushvalue(L, 7);
+    lua_setiuservalue(L, -2, DISP_UV_SIBLINGS);
+  }
   return 1;
 }
 

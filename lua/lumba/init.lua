@@ -290,11 +290,11 @@ function make(src, opts, globals, locals)
   local o = {}
   for k, v in pairs(opts) do
     if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" and k ~= "parsed"
-        and k ~= "locals_named" then
+        and k ~= "locals_named" and k ~= "siblings" then
       o[k] = v
     end
   end
-  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname, opts.parsed)
+  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname, opts.parsed, opts.siblings)
   if not ok then
     -- an error about the call (bad option...) is reported at the user's call,
     -- not inside this file; errors about the source carry their own position
@@ -352,6 +352,7 @@ function lumba.load(src, options)
       else
         if kind == "jit" then opts.fallback = true end
         opts.locals_named = true
+        opts.siblings = mod  -- calls between them link compiled code (resolve.c)
         mod[st.name] = make(src, opts, globals, locals)
       end
     end
