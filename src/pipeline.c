@@ -590,7 +590,10 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   lua_pushcfunction(L, compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
+  LmState *S = lmstate_get(L);
+  S->compiling++;
   int status = lua_pcall(L, 2, 0, 0);
+  S->compiling--;
   /* cleanup runs whatever happened */
   d->busy = busy.next;
   if (job.b) LLVMDisposeBuilder(job.b);

@@ -292,9 +292,7 @@ static void names_in(Node *n, int (*index_of)(Compile *, const char *), Compile 
     for (int k = 0; k < lists[i]->len; k++) names_in(lists[i]->items[k], index_of, C, out, nout, cap);
 }
 
-/* the module's defs by name: an open-addressing table of body indices */
-static int *def_table;
-static int def_cap;
+/* the module's defs by name: an open-addressing table of body indices (C->def_table) */
 static unsigned name_hash(const char *s) {
   unsigned h = 2166136261u;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
@@ -302,8 +300,8 @@ static unsigned name_hash(const char *s) {
 }
 static int def_index(Compile *C, const char *name) {
   NodeList *body = &C->module->body;
-  for (unsigned h = name_hash(name) & (unsigned)(def_cap - 1);; h = (h + 1) & (unsigned)(def_cap - 1)) {
-    int i = def_table[h];
+  for (unsigned h = name_hash(name) & (unsigned)(C->def_cap - 1);; h = (h + 1) & (unsigned)(C->def_cap - 1)) {
+    int i = C->def_table[h];
     if (i < 0) return -1;
     if (strcmp(body->items[i]->name, name) == 0) return i;
   }
@@ -315,19 +313,19 @@ static int def_index(Compile *C, const char *name) {
 static void find_reaches_root(Compile *C) {
   NodeList *body = &C->module->body;
   int n = body->len;
-  def_cap = 16;
-  while (def_cap < 2 * n) def_cap *= 2;
-  def_table = arena_alloc(C->A, sizeof(int) * (size_t)def_cap);
-  for (int i = 0; i < def_cap; i++) def_table[i] = -1;
+  C->def_cap = 16;
+  while (C->def_cap < 2 * n) C->def_cap *= 2;
+  C->def_table = arena_alloc(C->A, sizeof(int) * (size_t)C->def_cap);
+  for (int i = 0; i < C->def_cap; i++) C->def_table[i] = -1;
   int root = -1;
   for (int i = 0; i < n; i++) {
     Node *st = body->items[i];
     if (st->kind != ND_FunctionDef) continue;
     if (st == C->root) root = i;
     if (def_index(C, st->name) >= 0) continue;  /* the first def of a name is the one resolve finds */
-    unsigned h = name_hash(st->name) & (unsigned)(def_cap - 1);
-    while (def_table[h] >= 0) h = (h + 1) & (unsigned)(def_cap - 1);
-    def_table[h] = i;
+    unsigned h = name_hash(st->name) & (unsigned)(C->def_cap - 1);
+    while (C->def_table[h] >= 0) h = (h + 1) & (unsigned)(C->def_cap - 1);
+    C->def_table[h] = i;
   }
   /* reverse edges: callers[j] lists the defs naming def j */
   int *start = arena_alloc(C->A, sizeof(int) * (size_t)(n + 1));
@@ -381,6 +379,9 @@ static bool same_options(const Options *a, const Options *b) {
 static bool sibling_dispatcher(Compile *C, Node *def, const char *name, Sym *s) {
   lua_State *L = C->L;
   if (C->siblings_idx == 0 || C->root == NULL || def == C->root || C->opt.gpu) return false;
+  /* each callee compiled for its caller nests a compilation on the C stack:
+  ** deeper than this, the rest of a chain is compiled into this module */
+  if (C->S->compiling > 32) return false;
   if (C->reaches_root == NULL) find_reaches_root(C);
   NodeList *body = &C->module->body;
   int i = def_index(C, name);
