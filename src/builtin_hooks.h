@@ -130,6 +130,14 @@ Type *bjoin_infer_split(Infer *I, Node *n, const BuiltinName *nm);
 Val bjoin_lower_split(Lower *L, Node *n, CallInfo *ci);
 Type *bjoin_infer_one(Infer *I, Node *n, const BuiltinName *nm);   /* roll, repeat, tile, diff */
 Val bjoin_lower_one(Lower *L, Node *n, CallInfo *ci);
+/* builtin_linalg.c: a @ b, np.dot/matmul/vdot/inner through BLAS (linalg_rt.h), np.outer/kron/trace as loops.
+** The @ operator reaches blinalg_infer_prod and blinalg_lower_prod with its BinOp node (nm NULL). */
+Type *blinalg_infer_prod(Infer *I, Node *n, const BuiltinName *nm);
+Val blinalg_lower_prod(Lower *L, Node *n, CallInfo *ci);
+Type *blinalg_infer_kron(Infer *I, Node *n, const BuiltinName *nm);  /* np.kron, np.outer */
+Val blinalg_lower_kron(Lower *L, Node *n, CallInfo *ci);
+Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm);
+Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci);
 
 /* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
 Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */

@@ -41,7 +41,7 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
     }
   }
   if (op == OP_MatMult)
-    compile_error(C, loc, "UnsupportedError", "the @ operator is not supported in compiled code");
+    compile_error(C, loc, "TypingError", "the @ operator needs arrays, not %s and %s", tyname(C, a), tyname(C, b));
   if ((a->kind == TY_ARRAY || b->kind == TY_ARRAY) && !C->opt.lua) {
     Type *r = infer_arrayexpr_binop(I, op, a, b, loc);
     if (r) return r;
@@ -241,6 +241,11 @@ Type *infer_expr(Infer *I, Node *n) {
     }
     case ND_BinOp: {
       Type *a = infer_expr(I, n->left), *b = infer_expr(I, n->right);
+      /* a @ b of arrays: the registry's matmul (builtin_linalg.c), called with the BinOp */
+      if (n->op == OP_MatMult && !C->opt.lua && a && b && (a->kind == TY_ARRAY || b->kind == TY_ARRAY)) {
+        t = C->builtins[BI_numpy_matmul].infer(I, n, NULL);
+        break;
+      }
       if (a && b) t = infer_binop_type(I, n->op, a, b, n->loc);
       break;
     }

@@ -16,7 +16,8 @@
 static bool inner(Lower *L, const Ax *x, Node *n) {
   Type *t = lower_ann(L, n)->ty;
   if (t == NULL || t->kind != TY_ARRAY) return false;
-  return n->kind == ND_BinOp || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1) ||
+  /* a @ b is not elementwise: a leaf, lowered by the registry's matmul (builtin_linalg.c) */
+  return (n->kind == ND_BinOp && n->op != OP_MatMult) || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1) ||
          (n->kind == ND_Call && (n == x->outcall || lower_ufunc_inner(L, n)));
 }
 

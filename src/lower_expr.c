@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "builtin_hooks.h"
 #include "lower.h"
 
 static LLVMTypeRef f64t(Lower *L) { return LLVMDoubleTypeInContext(L->ctx); }
@@ -361,6 +362,8 @@ Val lower_expr(Lower *L, Node *n) {
   if ((n->kind == ND_Name || n->kind == ND_Attribute || n->kind == ND_Call || n->kind == ND_Compare) &&
       lower_dtype_fold(L, n, &folded))
     return folded;
+  if (n->kind == ND_BinOp && n->op == OP_MatMult && !L->C->opt.lua)  /* a @ b: see infer_expr */
+    return L->C->builtins[BI_numpy_matmul].lower(L, n, lower_ann(L, n)->aux);
   if ((n->kind == ND_BinOp || n->kind == ND_UnaryOp || n->kind == ND_Compare) && lower_ann(L, n)->ty->kind == TY_ARRAY) {
     if (L->C->target->array_expr == NULL)
       compile_error(L->C, n->loc, "UnsupportedError", "whole-array arithmetic is not supported on this target");

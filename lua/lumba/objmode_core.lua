@@ -122,8 +122,10 @@ function Fn:use(name)
   return "_" .. name
 end
 
+-- each line ends with the Python position it comes from ("--@line:col"),
+-- which errors raised at run time are reported at
 function Fn:emit(line)
-  self.out[#self.out + 1] = string.rep("  ", self.ind) .. line
+  self.out[#self.out + 1] = string.rep("  ", self.ind) .. line .. (self.pos and ("  --@" .. self.pos) or "")
 end
 
 function Fn:push_pre(line) self.pre[#self.pre + 1] = line end

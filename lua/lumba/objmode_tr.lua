@@ -338,10 +338,11 @@ function T.translate(module_ast, fname, env, opts)
       sformat("TypeError: %s() missing required positional arguments (%d needed)", fname, nreq))
   end
   if np > 0 then out[#out + 1] = "  local " .. concat(params, ", ") .. " = ..." end
-  out[#out + 1] = "  return _H_UNWRAP(_e_" .. fname .. "(" .. concat(args, ", ") .. "))"
+  -- errors at a generated line are reported at the Python line (H.FINISH)
+  out[#out + 1] = "  return _H_FINISH(pcall(_e_" .. fname .. (np > 0 and ", " or "") .. concat(args, ", ") .. "))"
   out[#out + 1] = "end"
   -- the entry helpers are always present
-  table.insert(out, 2, "local _H_ARG, _H_UNWRAP, _H_RAISE, _H_SLOW, _H_SLOWC = H.ARG, H.UNWRAP, H.RAISE, H.SLOW, H.SLOWC")
+  table.insert(out, 2, "local _H_ARG, _H_FINISH, _H_RAISE, _H_SLOW, _H_SLOWC = H.ARG, H.FINISH, H.RAISE, H.SLOW, H.SLOWC")
   return concat(out, "\n") .. "\n", M.upvals
 end
 
