@@ -268,6 +268,25 @@ if selected("latency") then
       latency[k] = { status = "skip", reason = avail.lumba }
     end
   end
+  -- issue 23: compile time of chains of calls, lumba.load of many
+  -- functions, calls with 3 arrays; one process per tool
+  local function scaling(tool, argv)
+    local before = sys.cpu_sample()
+    local r = sys.run(argv, env(), S.limit)
+    latency[tool .. "_scaling"] = r.ok and { status = "ok", values = r.values,
+      foreign = sys.foreign(before, sys.cpu_sample()) } or { status = "error", reason = r.error }
+  end
+  local sc = S.scaling
+  if avail.lumba == true then
+    scaling("lumba", { "lua5.4", lumba_run, "scaling", sc.chains, sc.loads, tostring(S.calls) })
+  else
+    latency.lumba_scaling = { status = "skip", reason = avail.lumba }
+  end
+  if avail.numba == true then
+    scaling("numba", { python, numba_run, "scaling", sc.chains, sc.numba_loads, tostring(S.calls // 10) })
+  else
+    latency.numba_scaling = { status = "skip", reason = avail.numba }
+  end
   -- object mode (the Lua translation jit falls back to) against the loop
   -- written by hand in plain Lua, one process, best of 3 each
   do

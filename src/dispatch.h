@@ -63,7 +63,10 @@ typedef struct Dispatcher {
 #define DISPATCHER_TAG UDATA_TAG('l', 'd', 'i', 's')
 
 /* uservalues of a dispatcher */
-enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_UV_CHUNK, DISP_NUV = DISP_UV_CHUNK };
+/* DISP_UV_SIBLINGS: lumba.load's table of the module's dispatchers by name;
+** a call of one of them compiles it once and links it (resolve_name) */
+enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_UV_CHUNK, DISP_UV_SIBLINGS,
+       DISP_NUV = DISP_UV_SIBLINGS };
 
 void dispatch_open(lua_State *L);
 DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs);

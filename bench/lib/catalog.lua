@@ -208,6 +208,8 @@ function M.settings(is_quick)
       calls = 100000,       -- dispatch calls per batch
       firstcall_n = 16,     -- lattice of the first-call measurement
       limit = 120,          -- seconds before a runner is killed
+      -- issue 23: chains of calls compiled, modules loaded (sizes of functions)
+      scaling = { chains = "3,5,10", loads = "20,200,1000", numba_loads = "20,200" },
     }
   end
   return {
@@ -225,6 +227,7 @@ function M.settings(is_quick)
     calls = 1000000,
     firstcall_n = 16,
     limit = 300,
+    scaling = { chains = "10,30,100", loads = "200,1000,2000,10000", numba_loads = "200,1000,2000" },
   }
 end
 

@@ -153,6 +153,48 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
   at_most(list, 8, "dispatch overhead below Numba's (lumba / Numba < 1)", ld and nd and ld / nd or nil,
     0.9999, "%.2f×", lwhy(ld and L.numba_dispatch or L.lumba_dispatch))
   noisy(L.lumba_dispatch, L.numba_dispatch)
+  -- issue 23: chains of calls compile in linear time, load is linear, calls are cheap
+  local ls = L.lumba_scaling and L.lumba_scaling.status == "ok" and L.lumba_scaling.values
+  local ns = L.numba_scaling and L.numba_scaling.status == "ok" and L.numba_scaling.values
+  local function sizes(key)
+    local t = {}
+    for k, v in pairs(ls or {}) do
+      local n = tonumber(k:match("^" .. key .. "(%d+)$"))
+      if n then t[#t + 1] = n end
+    end
+    table.sort(t)
+    return t
+  end
+  local function beside(key, n)
+    local nb = ns and ns[key .. n]
+    return nb and string.format(" (Numba %.3g s)", nb) or ""
+  end
+  local chains, loads = sizes("CHAIN"), sizes("LOAD")
+  local c1, cn = chains[1], chains[#chains]
+  at_most(list, 23, string.format("a chain of %s calling functions compiles in ≤ 1.5 s", cn or "?"),
+    cn and ls["CHAIN" .. cn], 1.5, "%.3g s", lwhy(L.lumba_scaling))
+  if cn then list[#list].measured = list[#list].measured .. beside("CHAIN", cn) end
+  noisy(L.lumba_scaling)
+  at_most(list, 23, string.format("compile time linear: chain of %s ≤ 15× chain of %s", cn or "?", c1 or "?"),
+    cn and c1 ~= cn and ls["CHAIN" .. cn] / ls["CHAIN" .. c1], 15, "%.2f×", lwhy(L.lumba_scaling))
+  noisy(L.lumba_scaling)
+  local lmax = loads[#loads]
+  at_most(list, 23, string.format("lumba.load of %s small functions ≤ 2 s", lmax or "?"),
+    lmax and ls["LOAD" .. lmax], 2, "%.3g s", lwhy(L.lumba_scaling))
+  if lmax then list[#list].measured = list[#list].measured .. beside("LOAD", lmax) end
+  noisy(L.lumba_scaling)
+  local l2k, l200 = ls and ls.LOAD2000, ls and ls.LOAD200
+  at_most(list, 23, "lumba.load linear: 2,000 functions ≤ 15× 200", l2k and l200 and l2k / l200, 15, "%.2f×",
+    lwhy(L.lumba_scaling))
+  noisy(L.lumba_scaling)
+  local luafn = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.LUAFN
+  at_most(list, 23, "a scalar call ≤ 1.6× a plain Lua call", ld and luafn and ld / luafn, 1.6, "%.2f×",
+    lwhy(L.lumba_dispatch))
+  noisy(L.lumba_dispatch)
+  at_most(list, 23, "a call with 3 arrays ≤ 4× a plain Lua call with 3 tables",
+    ls and ls.DISPATCH3 and ls.LUAFN3 and ls.DISPATCH3 / ls.LUAFN3, 4, "%.2f×", lwhy(L.lumba_scaling))
+  if ns and ns.DISPATCH3 then list[#list].measured = list[#list].measured .. string.format(" (Numba %.0f ns)", ns.DISPATCH3) end
+  noisy(L.lumba_scaling)
   -- issue 4: parallel speed-up over the same lumba function, and vs C+OpenMP
   local cores = machine.cores
   local need = cores <= 2 and 1.8 or 0.8 * cores

@@ -8,6 +8,7 @@
 --        lua5.4 bench/lumba/run.lua require
 --        lua5.4 bench/lumba/run.lua backendload <backend.so>
 --        lua5.4 bench/lumba/run.lua dispatch <file.py> <calls>
+--        lua5.4 bench/lumba/run.lua scaling <chain sizes> <load sizes> <calls>   (sizes: "10,30,100")
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local root = here .. "/../.."
 package.path = here .. "/../lib/?.lua;" .. root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;"
@@ -340,6 +341,61 @@ function modes.dispatch(path, calls)
   end
   table.sort(t)
   print(string.format("EMPTYLOOP %.6g", t[3]))
+end
+
+-- the module texts of the scaling figures, the same as bench/numba/run.py's:
+-- n functions each calling the previous one, and n independent ones
+local function chain_source(n)
+  local t = { "from numba import njit\n\n@njit\ndef f0(x):\n    return x + 1.0\n" }
+  for i = 1, n - 1 do t[#t + 1] = ("\n@njit\ndef f%d(x):\n    return f%d(x) * 0.5 + %d.0\n"):format(i, i - 1, i) end
+  return table.concat(t)
+end
+local function flat_source(n)
+  local t = { "from numba import njit\n" }
+  for i = 0, n - 1 do t[#t + 1] = ("\n@njit\ndef f%d(x):\n    return x + %d\n"):format(i, i) end
+  return table.concat(t)
+end
+
+-- issue 23: CHAIN<n> (lumba.load of a chain of n functions and one call of
+-- each, the last first: every one compiled), LOAD<n> (lumba.load alone of n
+-- functions), DISPATCH3/LUAFN3 (ns per call with 3 arrays, and of a Lua
+-- function indexing 3 tables)
+function modes.scaling(chains, loads, calls)
+  local lumba = require "lumba"
+  for n in chains:gmatch("%d+") do
+    n = math.tointeger(n)
+    local t0 = now()
+    local m = lumba.load(chain_source(n))
+    local top = m["f" .. (n - 1)](1.0)
+    for i = 0, n - 2 do m["f" .. i](1.0) end
+    print(string.format("CHAIN%d %.9g", n, now() - t0))
+    assert(top == top)
+  end
+  for n in loads:gmatch("%d+") do
+    local src = flat_source(math.tointeger(n))
+    collectgarbage()
+    local t0 = now()
+    lumba.load(src)
+    print(string.format("LOAD%s %.9g", n, now() - t0))
+  end
+  calls = math.tointeger(calls)
+  local g = lumba.njit("def g(a, b, c):\n    return a[0] + b[0] + c[0]\n")
+  local a, b, c = lumba.zeros(4), lumba.zeros(4), lumba.zeros(4)
+  local ta, tb, tc = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+  local function luag(x, y, z) return x[1] + y[1] + z[1] end
+  g(a, b, c)
+  local function batch(fn, x, y, z)
+    local t = {}
+    for k = 1, 5 do
+      local t0 = now()
+      for _ = 1, calls do fn(x, y, z) end
+      t[k] = (now() - t0) / calls * 1e9
+    end
+    table.sort(t)
+    return t[3]
+  end
+  print(string.format("DISPATCH3 %.6g", batch(g, a, b, c)))
+  print(string.format("LUAFN3 %.6g", batch(luag, ta, tb, tc)))
 end
 
 measure.main(function()

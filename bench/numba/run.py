@@ -7,6 +7,7 @@ usage:
   python3 run.py firstcall <file.py> <N>
   python3 run.py import
   python3 run.py dispatch <file.py> <calls>
+  python3 run.py scaling <chain sizes> <load sizes> <calls>
 """
 import importlib.util
 import os
@@ -274,6 +275,51 @@ def dispatch(path, calls):
         print("%s %.6g" % (label, batches[2]))
 
 
+def chain_source(n):
+    """the same texts as bench/lumba/run.lua's"""
+    t = ["from numba import njit\n\n@njit\ndef f0(x):\n    return x + 1.0\n"]
+    for i in range(1, n):
+        t.append("\n@njit\ndef f%d(x):\n    return f%d(x) * 0.5 + %d.0\n" % (i, i - 1, i))
+    return "".join(t)
+
+
+def flat_source(n):
+    t = ["from numba import njit\n"]
+    for i in range(n):
+        t.append("\n@njit\ndef f%d(x):\n    return x + %d\n" % (i, i))
+    return "".join(t)
+
+
+def scaling(chains, loads, calls):
+    """issue 23: CHAIN<n>, LOAD<n>, DISPATCH3 as bench/lumba/run.lua measures them"""
+    import numba
+    import numpy as np
+    for n in [int(s) for s in chains.split(",") if s]:
+        t0 = time.perf_counter()
+        ns = {}
+        exec(compile(chain_source(n), "<chain>", "exec"), ns)
+        ns["f%d" % (n - 1)](1.0)
+        for i in range(n - 1):
+            ns["f%d" % i](1.0)
+        print("CHAIN%d %.9g" % (n, time.perf_counter() - t0))
+    for n in [int(s) for s in loads.split(",") if s]:
+        src = flat_source(n)
+        t0 = time.perf_counter()
+        exec(compile(src, "<flat>", "exec"), {})
+        print("LOAD%d %.9g" % (n, time.perf_counter() - t0))
+    g = numba.njit(lambda a, b, c: a[0] + b[0] + c[0])
+    a, b, c = np.zeros(4), np.zeros(4), np.zeros(4)
+    g(a, b, c)
+    batches = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            g(a, b, c)
+        batches.append((time.perf_counter() - t0) / calls * 1e9)
+    batches.sort()
+    print("DISPATCH3 %.6g" % batches[2])
+
+
 def main(argv):
     mode = argv[1]
     if mode == "kernel":
@@ -284,6 +330,8 @@ def main(argv):
         import_time()
     elif mode == "dispatch":
         dispatch(argv[2], int(argv[3]))
+    elif mode == "scaling":
+        scaling(argv[2], argv[3], int(argv[4]))
     else:
         raise ValueError("unknown mode " + mode)
 

@@ -387,6 +387,15 @@ local function with_decorators(src, opts)
   return opts
 end
 
+-- the locals a source text names
+local function named_locals(locals, src)
+  local used = {}
+  for name, v in pairs(locals) do
+    if src:find("%f[%w_]" .. name .. "%f[^%w_]") then used[name] = v end
+  end
+  return used
+end
+
 function make(src, opts, globals, locals)
   for k, v in pairs(opts or {}) do  -- reported at the user's call, 3 levels up
     local want = option_type_error(k, v)
@@ -399,13 +408,7 @@ function make(src, opts, globals, locals)
   opts = with_decorators(src, opts or {})
   -- only the locals a source text names: holding the others (an earlier
   -- function kept in a local, say) would keep them alive as long as this one
-  if locals and type(src) == "string" then
-    local used = {}
-    for name, v in pairs(locals) do
-      if src:find("%f[%w_]" .. name .. "%f[^%w_]") then used[name] = v end
-    end
-    locals = used
-  end
+  if locals and type(src) == "string" and not opts.locals_named then locals = named_locals(locals, src) end
   if locals and next(locals) then
     local env = opts.env
     local proxy = setmetatable({}, { __index = function(_, k)
@@ -422,9 +425,12 @@ function make(src, opts, globals, locals)
   end
   local o = {}
   for k, v in pairs(opts) do
-    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" then o[k] = v end
+    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" and k ~= "parsed"
+        and k ~= "locals_named" and k ~= "siblings" then
+      o[k] = v
+    end
   end
-  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname)
+  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname, opts.parsed, opts.siblings)
   if not ok then
     -- an error about the call (bad option...) is reported at the user's call,
     -- not inside this file; errors about the source carry their own position
@@ -469,6 +475,9 @@ function lumba.load(src, options)
   -- cannot compile is left out (it raises its error if something calls it)
   local tree = core.parse(src, chunk, "decorators")
   local names = module_names(tree.imports)
+  -- one parse and one scan of the locals for all the module's dispatchers
+  local parsed = core._parsed(src, chunk)
+  locals = named_locals(locals, src)
   local mod = {}
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" then
@@ -477,11 +486,14 @@ function lumba.load(src, options)
       opts.env = options.env
       opts.chunkname = chunk
       opts.decorators_read = true
+      opts.parsed = parsed
       if kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
       else
         if kind == "jit" then opts.fallback = true end
+        opts.locals_named = true
+        opts.siblings = mod  -- calls between them link compiled code (resolve.c)
         mod[st.name] = make(src, opts, globals, locals)
       end
     end
