@@ -17,6 +17,7 @@
 
 #include "builtin_hooks.h"
 #include "cache.h"
+#include "vecmath.h"
 #include "compile.h"
 #include "cudadrv.h"
 #include "dispatch.h"
@@ -293,6 +294,7 @@ static void jit_module(Job *job) {
 
 static void jit_opt(Job *job) {
   char *err = NULL;
+  if (job->C.opt.fastmath & FM_AFN) vecmath_annotate(job->C.mod, jit_cpu_features(job->J));
   if (jit_optimize(job->J, job->C.mod, 3, &err) != 0) fail_llvm(job->C.L, "internal error: invalid IR", err);
 }
 

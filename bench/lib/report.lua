@@ -83,6 +83,7 @@ function M.row(d, tools)
     out(row.group == "serial" and "SERIAL KERNELS (x C: median / median of the faster of gcc and clang)" or
       row.group == "array" and "ARRAY NOTATION (Numba and lumba run the kernel written in NumPy's array language; " ..
         "x C as for the serial kernels)" or
+      row.group == "fastmath" and "FASTMATH (x C: median / median of the faster of gcc and clang with -ffast-math)" or
       "PARALLEL KERNELS (x C: median / median of the faster C+OpenMP; speed-up: serial build / parallel)")
     out(string.format("(others: cores other processes kept busy during that figure; ! above %.2f: disturbed)", noisy))
   end
