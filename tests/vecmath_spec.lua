@@ -222,4 +222,32 @@ describe("vector math for fastmath", function()
     assert.falsy(ir:find("@Sleef_", 1, true) or ir:find("@_ZGV", 1, true))
     assert.are.equal(math.exp(2.0), out[2])
   end)
+
+  it("the cache keeps code for one library apart from code for another", function()
+    local dirs = {}
+    local dir = H.tmpdir(dirs)
+    local script = [=[
+package.cpath = (os.getenv("LUMBA_CPATH") or "build") .. "/?.so;" .. package.cpath
+package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
+local lumba = require "lumba"
+local f = lumba.njit { fastmath = true, cache = true } (]=] .. string.format("%q", src("exp")) .. [=[)
+local x, out = lumba.array({ 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5, 14.5, 15.5, 16.5 }), lumba.zeros(17)
+f(x, out)
+local ir = f:inspect_llvm()
+print("LIB", ir:find("@Sleef_", 1, true) and "sleef" or ir:find("@_ZGV", 1, true) and "libmvec" or "none")
+print("SUM", string.format("%.17g", (function() local t = 0 for i = 1, 17 do t = t + out[i] end return t end)()))
+]=]
+    local want = 0
+    for i = 0, 16 do want = want + math.exp(i + 0.5) end
+    local libs = {}
+    for k, env in ipairs { "LUMBA_VECMATH=libmvec", "LUMBA_VECMATH=none", "LUMBA_VECMATH=libmvec" } do
+      local out, err, code = H.run_cached(dir, script, env)
+      assert.are.equal(0, code, err)
+      libs[k] = out:match("LIB%s+(%S+)")
+      H.assert_close(want, tonumber(out:match("SUM%s+(%S+)")), 1e-14)
+    end
+    assert.are.equal("none", libs[2])
+    assert.are.equal(libs[1], libs[3])
+    os.execute("rm -rf " .. H.shell_quote(dir))
+  end)
 end)
