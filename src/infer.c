@@ -42,6 +42,21 @@ static int add_local(Compile *C, FuncSpec *spec, const char *name) {
   return spec->nlocals++;
 }
 
+Sym infer_frozen(Infer *I, Node *name, Node *value) {
+  Sym s = {0};
+  s.kind = SYM_LOCAL;
+  s.slot = add_local(I->C, I->spec, name->name);
+  I->spec->locals[s.slot].frozen = value;
+  I->changed = true;
+  return s;
+}
+
+void infer_frozen_value(Infer *I, int slot) {
+  Local *v = &I->spec->locals[slot];
+  Type *t = infer_expr(I, v->frozen);
+  if (t) infer_set_local(I, slot, t, v->frozen->loc);
+}
+
 static void collect_target(Compile *C, FuncSpec *spec, Node *t) {
   if (t->kind == ND_Name) add_local(C, spec, t->name);
   else if (t->kind == ND_Tuple || t->kind == ND_List)

@@ -37,7 +37,10 @@ const char *infer_arrayexpr_ufunc(OpKind op);  /* NumPy's ufunc for an operator:
 Type *infer_call(Infer *I, Node *n);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
-/* the dtype named by a dtype argument (np.float32, float, "int32"); -1 if not one */
+/* a module constant (SYM_FROZEN) used by name: a hidden local of that name, its value computed at entry (infer.c) */
+Sym infer_frozen(Infer *I, Node *name, Node *value);
+void infer_frozen_value(Infer *I, int slot);  /* types the value again, each pass */
+/* the dtype named by a dtype argument (np.float32, float, "int32", a dtype value); -1 if not one, -2 not typed yet */
 int infer_dtype_arg(Infer *I, Node *n);
 
 /* what a Call's annotation (aux) tells the lowering */
@@ -60,6 +63,8 @@ typedef struct CallInfo {
   int nargs;
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
+  bool ufunc;            // a NumPy ufunc (builtin_ufunc.c): dt is its loop's dtype,
+  Node *out;             // its output array, NULL if none
 } CallInfo;
 
 /* what the typing hooks of builtins (builtin_*.c) share (infer_call.c) */

@@ -11,20 +11,29 @@
 
 #include "lower_arrayexpr.h"
 
-static bool inner(Lower *L, Node *n) {
+/* an operation fused into the loop (else a leaf, read through its strides);
+** x->outcall is a ufunc writing into out whose own loop this is */
+static bool inner(Lower *L, const Ax *x, Node *n) {
   Type *t = lower_ann(L, n)->ty;
   if (t == NULL || t->kind != TY_ARRAY) return false;
-  return n->kind == ND_BinOp || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1);
+  /* a @ b is not elementwise: a leaf, lowered by the registry's matmul (builtin_linalg.c) */
+  return (n->kind == ND_BinOp && n->op != OP_MatMult) || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1) ||
+         (n->kind == ND_Call && (n == x->outcall || lower_ufunc_inner(L, n)));
 }
 
 void ax_collect(Lower *L, Ax *x, Node *n) {
-  if (!inner(L, n)) {
+  if (!inner(L, x, n)) {
     if (x->nleaf == AX_MAXLEAF)
       compile_error(L->C, n->loc, "UnsupportedError", "array expression too large (split it)");
     x->leaf[x->nleaf++].n = n;
     return;
   }
   if (n->kind == ND_UnaryOp) { ax_collect(L, x, n->operand); return; }
+  if (n->kind == ND_Call) {  /* a ufunc (lower_ufunc.c) */
+    Node **args;
+    for (int i = 0, k = lower_ufunc_operands(L, n, &args); i < k; i++) ax_collect(L, x, args[i]);
+    return;
+  }
   ax_collect(L, x, n->left);
   ax_collect(L, x, n->kind == ND_BinOp ? n->right : n->elts.items[0]);
 }
@@ -83,11 +92,18 @@ static Val binop(Lower *L, OpKind op, Val a, Type *ta, Val b, Type *tb, Type *rt
 
 /* the element of n at this iteration, as a scalar of n's element type */
 static Val eval(Lower *L, Ax *x, Node *n) {
-  if (!inner(L, n)) {
+  if (!inner(L, x, n)) {
     Leaf *f = find(x, n);
     return (Val){ty_scalar(f->v.ty->dtype), f->elem, false};
   }
   Type *rt = ty_scalar(lower_ann(L, n)->ty->dtype);
+  if (n->kind == ND_Call) {  /* a ufunc: its element from its operands' (lower_ufunc.c) */
+    Node **args;
+    Val v[LM_MAXARGS];
+    int k = lower_ufunc_operands(L, n, &args);
+    for (int i = 0; i < k; i++) v[i] = eval(L, x, args[i]);
+    return lower_ufunc_elem(L, n, v);
+  }
   if (n->kind == ND_UnaryOp) {
     Val a = lower_cast(L, eval(L, x, n->operand), rt);
     if (n->op == OP_UAdd) return a;
@@ -161,24 +177,21 @@ void ax_leaf_shape(Lower *L, Val v, LLVMValueRef *shape) {
   for (int k = 0; v.ty->kind == TY_ARRAY && k < v.ty->ndim; k++) shape[k] = lower_arr_shape(L, v.v, k);
 }
 
-int ax_shape(Lower *L, Ax *x, Node *n, LLVMValueRef *shape) {
-  if (!inner(L, n)) {
-    Val v = find(x, n)->v;
-    ax_leaf_shape(L, v, shape);
-    return v.ty->kind == TY_ARRAY ? v.ty->ndim : 0;
-  }
-  if (n->kind == ND_UnaryOp) return ax_shape(L, x, n->operand, shape);
+/* shape[nd0] broadcast with s1[nd1] into shape, NumPy's rule: axes aligned on
+** the right, 1 stretches; its ndim returned */
+static int broadcast(Lower *L, int nd0, LLVMValueRef *shape, int nd1, LLVMValueRef *s1, Loc loc) {
   LLVMValueRef s[2][LM_MAXDIM];
-  int nd[2] = {ax_shape(L, x, n->left, s[0]), ax_shape(L, x, n->kind == ND_BinOp ? n->right : n->elts.items[0], s[1])};
-  int r = nd[0] > nd[1] ? nd[0] : nd[1];
-  if (nd[0] == 0 || nd[1] == 0) {  /* with a scalar (or a 0-d array): the other's shape */
-    for (int k = 0; k < r; k++) shape[k] = s[nd[0] ? 0 : 1][k];
+  int nd[2] = {nd0, nd1};
+  for (int k = 0; k < nd0; k++) s[0][k] = shape[k];
+  for (int k = 0; k < nd1; k++) s[1][k] = s1[k];
+  int r = nd0 > nd1 ? nd0 : nd1;
+  if (nd0 == 0 || nd1 == 0) {  /* with a scalar (or a 0-d array): the other's shape */
+    for (int k = 0; k < r; k++) shape[k] = s[nd0 ? 0 : 1][k];
     return r;
   }
-  /* NumPy's rule: axes aligned on the right, 1 stretches */
   LLVMValueRef one = lower_i64(L, 1), bad = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
   for (int k = 0; k < r; k++) {
-    int ja = k - (r - nd[0]), jb = k - (r - nd[1]);
+    int ja = k - (r - nd0), jb = k - (r - nd1);
     if (ja < 0 || jb < 0) { shape[k] = ja < 0 ? s[1][jb] : s[0][ja]; continue; }
     LLVMValueRef a = s[0][ja], b = s[1][jb];
     LLVMValueRef a1 = LLVMBuildICmp(L->b, LLVMIntEQ, a, one, ""), b1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, one, "");
@@ -186,8 +199,32 @@ int ax_shape(Lower *L, Ax *x, Node *n, LLVMValueRef *shape) {
     bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, ne, LLVMBuildNot(L->b, LLVMBuildOr(L->b, a1, b1, ""), ""), ""), "");
     shape[k] = LLVMBuildSelect(L->b, a1, b, a, "");
   }
-  lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S ", n->loc),
+  lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S ", loc),
                        2, nd, s);
+  return r;
+}
+
+int ax_shape(Lower *L, Ax *x, Node *n, LLVMValueRef *shape) {
+  if (!inner(L, x, n)) {
+    Val v = find(x, n)->v;
+    ax_leaf_shape(L, v, shape);
+    return v.ty->kind == TY_ARRAY ? v.ty->ndim : 0;
+  }
+  if (n->kind == ND_UnaryOp) return ax_shape(L, x, n->operand, shape);
+  Node **ops, *two[2];
+  int k = 2;
+  if (n->kind == ND_Call) {
+    k = lower_ufunc_operands(L, n, &ops);
+  } else {
+    two[0] = n->left;
+    two[1] = n->kind == ND_BinOp ? n->right : n->elts.items[0];
+    ops = two;
+  }
+  int r = ax_shape(L, x, ops[0], shape);
+  for (int i = 1; i < k; i++) {
+    LLVMValueRef s[LM_MAXDIM];
+    r = broadcast(L, r, shape, ax_shape(L, x, ops[i], s), s, n->loc);
+  }
   return r;
 }
 

@@ -27,6 +27,7 @@ typedef struct Ax {
   OpKind op;
   Type *opty;
   int target;      // leaf index of the target, -1: none
+  Node *outcall;   // a ufunc call with out=: the root, fused though it has out
 } Ax;
 
 void ax_collect(Lower *L, Ax *x, Node *n);           /* the leaves of n, in order */

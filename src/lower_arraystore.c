@@ -103,20 +103,27 @@ static void check_shapes(Lower *L, Ax *x, bool inplace, int vnd, LLVMValueRef *v
                          2, (int[]){vnd, nd}, s);
     return;
   }
-  lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S %S ", x->loc),
-                       3, (int[]){nd, vnd, nd}, s);
+  if (x->outcall)  /* NumPy lists the inputs, then out */
+    lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S ", x->loc),
+                         2, (int[]){vnd, nd}, &s[1]);
+  else
+    lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S %S ", x->loc),
+                         3, (int[]){nd, vnd, nd}, s);
   for (int k = 0; k < bnd; k++) s[1][k] = b[k];
   lower_shape_error_if(L, wider, ax_with_where(L, "non-broadcastable output operand with shape %S doesn't match the "
                                                "broadcast shape %S", x->loc), 2, (int[]){nd, bnd}, s);
 }
 
-void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre) {
+/* the store; outcall: value is a ufunc call writing into target, its out (NumPy
+** checks out as for an in-place operator: out never stretches). The target is
+** returned held. */
+static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre, bool outcall) {
   bool inplace = op != OP_None;
-  Ax x = {.root = NULL, .loc = target->loc, .op = op, .target = -1};
+  Ax x = {.root = NULL, .loc = target->loc, .op = op, .target = -1, .outcall = outcall ? value : NULL};
   int mark = L->nheld;
   Val dst = {0};
   if (inplace) {  /* Python: the target's subscript first, then the value */
-    dst = lower_expr(L, target);
+    dst = lower_expr(L, target);  /* a selection (a[mask]) gives its copy, stored back by the caller */
     lower_hold(L, dst);
   }
   if (pre) {
@@ -142,7 +149,7 @@ void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value
   } else {
     vnd = ax_shape(L, &x, value, v);
   }
-  check_shapes(L, &x, inplace, vnd, v, nd, d);
+  check_shapes(L, &x, inplace || outcall, vnd, v, nd, d);
   if (inplace) {
     x.target = x.nleaf++;
     x.leaf[x.target] = (Leaf){.n = NULL, .v = dst};
@@ -179,5 +186,25 @@ void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value
   lower_decref(L, owned);
   if (pre) lower_release(L, *pre);
   else ax_release_leaves(L, &x);
-  lower_release(L, dst);
+  return dst;
+}
+
+void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre) {
+  if (target->kind == ND_Subscript && lower_is_selection(L, target)) {
+    /* a[mask] = v: NumPy's setitem of the value; a[idx] += v: getitem, the
+    ** operation on that copy, setitem (a repeated index is written once) */
+    Val v = op != OP_None ? store(L, target, op, opty, value, pre, false) : pre ? *pre : lower_expr(L, value);
+    int mark = lower_hold(L, v);
+    L->C->target->index_set(L, target, (Val){v.ty, v.v, false});
+    lower_unhold(L, mark);
+    lower_release(L, v);
+    return;
+  }
+  lower_release(L, store(L, target, op, opty, value, pre, false));
+}
+
+Val lower_ufunc_store(Lower *L, Node *call, Node *out) {
+  Val dst = store(L, out, OP_None, NULL, call, NULL, true);
+  if (!dst.owned) lower_incref(L, dst);
+  return (Val){dst.ty, dst.v, true};
 }

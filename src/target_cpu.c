@@ -23,4 +23,6 @@ const Target target_cpu = {
     .prange = lower_prange,
     .array_expr = lower_arrayexpr,
     .array_store = lower_arraystore,
+    .index_get = lower_fancy_get,
+    .index_set = lower_fancy_set,
 };

@@ -183,7 +183,7 @@ B.rows = {
   { "too few arguments", [[return lumba.njit(ADD)(1)]], err = "row:1: f() takes 2 arguments but 1 were given" },
   { "too many arguments", [[return lumba.njit(ADD)(1, 2, 3)]], err = "row:1: f() takes 2 arguments but 3 were given" },
   { "a string argument", [[return lumba.njit(ADD)("1", 2)]],
-    err = "bad argument #1 to 'f' (number, boolean, table or lumba.ndarray expected, got string)" },
+    err = "bad argument #1 to 'f' (a string argument must name a dtype such as \"float64\", got \"1\")" },
   { "a nil argument", [[return lumba.njit(ADD)(1, nil)]],
     err = "bad argument #2 to 'f' (number, boolean, table or lumba.ndarray expected, got nil)" },
   { "a foreign userdata argument", [[return lumba.njit(ADD)(io.stdout, 1)]],

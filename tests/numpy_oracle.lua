@@ -29,7 +29,8 @@ end
 local function py_array(v)
   local vals = {}
   for i, x in ipairs(v.values) do
-    vals[i] = x ~= x and "np.nan" or x == math.huge and "np.inf" or x == -math.huge and "-np.inf" or tostring(x)
+    vals[i] = x ~= x and "np.nan" or x == math.huge and "np.inf" or x == -math.huge and "-np.inf"
+      or math.type(x) == "float" and ("%.17g"):format(x) or tostring(x)  -- tostring keeps 14 digits
   end
   local s = ("np.array([%s], dtype='%s').reshape(%s)"):format(table.concat(vals, ","), v.dtype,
     "(" .. table.concat(v.shape, ",") .. (#v.shape == 1 and ",)" or ")"))
