@@ -18,6 +18,7 @@
 
 #include "builtin_hooks.h"
 #include "cache.h"
+#include "vecmath.h"
 #include "compile.h"
 #include "cudadrv.h"
 #include "dispatch.h"
@@ -331,6 +332,7 @@ static void jit_module(Job *job) {
 
 static void jit_opt(Job *job) {
   char *err = NULL;
+  if (job->C.opt.fastmath & FM_AFN) vecmath_annotate(job->C.mod, jit_cpu_features(job->J));
   if (jit_optimize(job->J, job->C.mod, 3, &err) != 0) fail_llvm(job->C.L, "internal error: invalid IR", err);
 }
 

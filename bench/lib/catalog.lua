@@ -25,6 +25,15 @@ M.tools = {
     family = "lumba", loop = true, color = "#7f0000" },
   ["lumba-par"] = { label = "lumba njit{parallel=true}", short = "lumba parallel", family = "lumba",
     par = true, color = "#ff9896" },
+  -- the fastmath rows (issue 23 item 3): every tool with fast-math on
+  ["gcc-fm"] = { label = "gcc -O3 -march=native -ffast-math", short = "gcc -ffast-math", family = "c",
+    cc = "gcc", color = "#bdbdbd" },
+  ["clang-fm"] = { label = "clang -O3 -march=native -ffast-math -fveclib=libmvec", short = "clang -ffast-math",
+    family = "c", cc = "clang", color = "#7f8c95" },
+  ["numba-fm"] = { label = "Numba njit(fastmath=True)", short = "Numba fastmath", family = "numba",
+    fm = true, color = "#74c476" },
+  ["lumba-fm"] = { label = "lumba njit{fastmath=true}", short = "lumba fastmath", family = "lumba",
+    fm = true, color = "#e6550d" },
 }
 
 M.serial_tools = { "gcc", "clang", "luajit", "lua", "numba", "lumba" }
@@ -35,14 +44,19 @@ M.array_tools = { "gcc", "clang", "numba", "lumba-loop", "lumba" }
 -- the call rows (issue 23): a helper taking an array, x ** 6; lumba also
 -- runs the loop written out by hand
 M.calls_tools = { "gcc", "clang", "numba", "lumba-hand", "lumba" }
+-- the fastmath rows: C with -ffast-math, Numba and lumba with fastmath; gcc
+-- and lumba without it for scale (gcc's exact result is what the others are
+-- checked against)
+M.fastmath_tools = { "gcc", "gcc-fm", "clang-fm", "numba-fm", "lumba", "lumba-fm" }
 -- the tools whose fastest run is "C" for a row's ratios
 M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" }, array = { "gcc", "clang" },
-  calls = { "gcc", "clang" } }
+  calls = { "gcc", "clang" }, fastmath = { "gcc-fm", "clang-fm" } }
 
 -- the tools of a row's group, in display order
 function M.tools_of(row)
   if row.group == "array" then return M.array_tools end
   if row.group == "calls" then return M.calls_tools end
+  if row.group == "fastmath" then return M.fastmath_tools end
   return row.group == "serial" and M.serial_tools or M.parallel_tools
 end
 
@@ -127,6 +141,9 @@ local full = {
     c = "sum", py = "psum.py", args = { 100000000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e7", group = "parallel", kind = "expdecay", title = "parallel exp decay",
     size = "10^7 float64", c = "expdecay", py = "pexpdecay.py", args = { 10000000, 777, 0.5 }, rtol = 1e-9 },
+  -- fast-math results differ from glibc's exp by a few ulp
+  row { id = "fmexpdecay-1e7", group = "fastmath", kind = "expdecay", title = "fastmath exp decay",
+    size = "10^7 float64", c = "expdecay", py = "expdecay.py", args = { 10000000, 777, 0.5 }, rtol = 1e-9 },
   row { id = "pmandelbrot-1024", group = "parallel", kind = "mandelbrot", title = "parallel mandelbrot",
     size = "1024x768, 200 it", c = "mandelbrot", py = "pmandelbrot.py", args = { 1024, 768, 200 } },
   row { id = "pising-2000", group = "parallel", kind = "ising", title = "parallel Ising energy",
@@ -181,6 +198,8 @@ local quick = {
     c = "sum", py = "psum.py", args = { 100000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e4", group = "parallel", kind = "expdecay", title = "parallel exp decay",
     size = "10^4 float64", c = "expdecay", py = "pexpdecay.py", args = { 10000, 777, 0.5 }, rtol = 1e-9 },
+  row { id = "fmexpdecay-1e4", group = "fastmath", kind = "expdecay", title = "fastmath exp decay",
+    size = "10^4 float64", c = "expdecay", py = "expdecay.py", args = { 10000, 777, 0.5 }, rtol = 1e-9 },
   row { id = "pmandelbrot-64", group = "parallel", kind = "mandelbrot", title = "parallel mandelbrot",
     size = "64x48, 200 it", c = "mandelbrot", py = "pmandelbrot.py", args = { 64, 48, 200 } },
   row { id = "pising-64", group = "parallel", kind = "ising", title = "parallel Ising energy",

@@ -85,6 +85,7 @@ function M.row(d, tools)
         "x C as for the serial kernels)" or
       row.group == "calls" and "CALLS AND POWERS (issue 23: a helper taking an array, x ** 6; lumba also runs " ..
         "the loop written out by hand; x C as for the serial kernels)" or
+      row.group == "fastmath" and "FASTMATH (x C: median / median of the faster of gcc and clang with -ffast-math)" or
       "PARALLEL KERNELS (x C: median / median of the faster C+OpenMP; speed-up: serial build / parallel)")
     out(string.format("(others: cores other processes kept busy during that figure; ! above %.2f: disturbed)", noisy))
   end

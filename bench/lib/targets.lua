@@ -272,6 +272,16 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       noisy(d.results.lumba, d.results.numba)
     end
   end
+  -- issue 23 item 3: fastmath exp calls a vector math library, as gcc -ffast-math does
+  for _, d in ipairs(done) do
+    if d.row.group == "fastmath" then
+      local name = d.row.title .. " " .. d.row.size
+      local f, g = d.results["lumba-fm"], d.results["gcc-fm"]
+      at_most(list, 23, name .. ": lumba fastmath ≤ 1.25× gcc -ffast-math",
+        ok(f) and ok(g) and f.time.median / g.time.median or nil, 1.25, "%.2f×", why_not(f, why_not(g, "?")))
+      noisy(f, g)
+    end
+  end
   if quick then
     for _, t in ipairs(list) do
       if t.status == "PASS" or t.status == "MISS" then t.detail = (t.detail or "") .. " (quick sizes)" end

@@ -138,7 +138,8 @@ end
 -- the compiled kernel with its first call done, on the given arguments
 local function kernel_fn(lumba, path, parallel, ...)
   local args = table.pack(...)
-  return (compile(lumba, path, parallel == "1" and { parallel = true } or nil,
+  local opts = parallel == "1" and { parallel = true } or parallel == "fm" and { fastmath = true } or nil
+  return (compile(lumba, path, opts,
     function(f) return f(table.unpack(args, 1, args.n)) end))
 end
 

@@ -3,7 +3,7 @@
 the harness reads, or one of the latency figures.
 
 usage:
-  python3 run.py kernel <kind> <file.py> <parallel 0|1> args...
+  python3 run.py kernel <kind> <file.py> <parallel 0|1|fm> args...  (fm: fastmath=True)
   python3 run.py firstcall <file.py> <N>
   python3 run.py import
   python3 run.py dispatch <file.py> <calls>
@@ -114,10 +114,10 @@ def alloc_note(call, result_bytes):
     return r
 
 
-def kernel(kind, path, parallel, args):
+def kernel(kind, path, parallel, args, fastmath=False):
     import numba
     import numpy as np
-    f = compiled(path, parallel)
+    f = numba.njit(fastmath=True)(load(path)) if fastmath else compiled(path, parallel)
     fill_uniform = compiled(os.path.join(KERNELS, "fill_uniform.py"), False)
     fill_spins = compiled(os.path.join(KERNELS, "fill_spins.py"), False)
     seq_sum = compiled(os.path.join(KERNELS, "sum.py"), False)
@@ -323,7 +323,7 @@ def scaling(chains, loads, calls):
 def main(argv):
     mode = argv[1]
     if mode == "kernel":
-        kernel(argv[2], argv[3], argv[4] == "1", argv[5:])
+        kernel(argv[2], argv[3], argv[4] == "1", argv[5:], argv[4] == "fm")
     elif mode == "firstcall":
         firstcall(argv[2], int(argv[3]))
     elif mode == "import":
