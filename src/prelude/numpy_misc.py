@@ -94,6 +94,8 @@ def nd_clip(a, min=None, max=None, out=None):
 # (divides by 10.0**-d for d < 0), in the array's float dtype; integers
 # stay integers (unchanged for d >= 0)
 def np_round(a, decimals=0, out=None):
+    if _lumba.ndim(a) == 0:  # np.round(x, n) of a number: Python's round, as before
+        return round(a, decimals)
     if out is None:
         res = _lumba.empty(a.shape, a, "same")
     else:
