@@ -80,6 +80,7 @@ static void check_axis(Infer *I, Node *def, Node **args, Type **at, int na, cons
 static const char *const str_params[][5] = {
   {"side", "left", "right", NULL},
   {"kind", "quicksort", "mergesort", "heapsort", "stable"},
+  {"mode", "full", "same", "valid", NULL},
 };
 
 static void string_args(Compile *C, Node *def, Node **args, int na, const char *fname) {

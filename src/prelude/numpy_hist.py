@@ -2,9 +2,10 @@
 
 
 # np.linspace(lo, hi, n + 1) as NumPy computes it: i * step + lo, the last
-# one hi itself; float32 input gets float32 edges (NumPy's result_type)
+# one hi itself; float64 whatever a's dtype (Numba's edges; NumPy gives
+# float32 input float32 edges)
 def _edges(a, lo, hi, n):
-    e = _lumba.empty(n + 1, a, "mean")
+    e = np.empty(n + 1, np.float64)
     step = (hi - lo) / n
     for i in range(n):
         e[i] = i * step + lo
@@ -13,20 +14,25 @@ def _edges(a, lo, hi, n):
 
 
 # counts of a's values in n equal bins from lo to hi: the index from the
-# scaled value, then moved by one where rounding put it past an edge (NumPy's
-# rule: each bin [e[i], e[i+1]), the last one closed)
+# scaled value (times n / (hi - lo), as NumPy), then moved by one where
+# rounding put it past an edge (NumPy's rule: each bin [e[i], e[i+1]), the
+# last one closed). Nothing but the counting in the loop: the scale and the
+# zero of the edges' dtype are hoisted, k is never negative.
 def _count_equal(a, e, lo, hi, n):
     counts = np.zeros(n, np.int64)
+    norm = n / (hi - lo)
+    z = e[0] * 0
+    last = n - 1
     for i in range(a.size):
         x = _lumba.flat(a, i)
         if x >= lo and x <= hi:
-            xe = x + e[0] * 0  # in the edges' dtype
-            k = int((xe - lo) / (hi - lo) * n)
-            if k >= n:
-                k = n - 1
-            if k > 0 and xe < e[k]:
+            xe = x + z  # in the edges' dtype
+            k = int((xe - lo) * norm)
+            if k > last:
+                k = last
+            if xe < e[k]:
                 k -= 1
-            elif k < n - 1 and xe >= e[k + 1]:
+            elif k < last and xe >= e[k + 1]:
                 k += 1
             counts[k] += 1
     return counts
@@ -70,12 +76,28 @@ def _hist_int(a, bins, lo, hi):
     return _count_equal(a, e, e[0], e[bins], bins), e
 
 
+# a's smallest and largest value as floats, and whether it has a NaN: one
+# pass of plain compares (a.min() and a.max() are two, each minding NaNs)
+def _min_max(a):
+    lo = _lumba.flat(a, 0) + 0.0
+    hi = lo
+    nan = False
+    for i in range(a.size):
+        x = _lumba.flat(a, i)
+        if x < lo:
+            lo = x + 0.0
+        if x > hi:
+            hi = x + 0.0
+        if x != x:
+            nan = True
+    return lo, hi, nan
+
+
 def _hist_auto(a, bins):
     if a.size == 0:
         return _hist_int(a, bins, 0.0, 1.0)
-    lo = a.min() + 0.0
-    hi = a.max() + 0.0
-    if not (math.isfinite(lo) and math.isfinite(hi)):
+    lo, hi, nan = _min_max(a)
+    if nan or not (math.isfinite(lo) and math.isfinite(hi)):
         raise ValueError("autodetected range is not finite")
     return _hist_int(a, bins, lo, hi)
 
@@ -152,7 +174,7 @@ def _digit(v, bins, right, inc):
             lo = m + 1
         else:
             hi = m
-    return n - lo
+    return lo
 
 
 # NumPy's interp: the left and right values outside xp, else the line
@@ -170,7 +192,7 @@ def _interp1(x, xp, fp):
         return fp[n - 1] + 0.0
     if x == xp[j]:
         return fp[j] + 0.0
-    slope = (fp[j + 1] - fp[j] + 0.0) / (xp[j + 1] - xp[j])
+    slope = ((fp[j + 1] + 0.0) - fp[j]) / ((xp[j + 1] + 0.0) - xp[j])  # in floats: unsigned would wrap
     r = slope * (x - xp[j]) + fp[j]
     if r != r:  # an infinite slope: NumPy tries the other end
         r = slope * (x - xp[j + 1]) + fp[j + 1]

@@ -64,15 +64,17 @@ def np_clip(a, a_min=None, a_max=None, out=None):
         _check_bcast(a, a_min)
     if _lumba.ndim(a_max) > 0:
         _check_bcast(a, a_max)
-    if out is None:
-        if a_min is None:
-            if a_max is None:
-                raise ValueError("array_clip: must set either max or min")
-            res = _lumba.empty(a.shape, (a, a_max), "same")
-        elif a_max is None:
-            res = _lumba.empty(a.shape, (a, a_min), "same")
-        else:
+    if a_min is None and a_max is None:
+        raise ValueError("array_clip: must set either max or min")
+    if out is None:  # scalar bounds keep a's dtype (Numba's); arrays promote
+        if _lumba.ndim(a_min) > 0 and _lumba.ndim(a_max) > 0:
             res = _lumba.empty(a.shape, (a, a_min, a_max), "same")
+        elif _lumba.ndim(a_min) > 0:
+            res = _lumba.empty(a.shape, (a, a_min), "same")
+        elif _lumba.ndim(a_max) > 0:
+            res = _lumba.empty(a.shape, (a, a_max), "same")
+        else:
+            res = _lumba.empty(a.shape, a, "same")
     else:
         res = out
     for i in range(a.size):
@@ -204,54 +206,68 @@ def np_trapz(y, x=None, dx=1.0, axis=-1):
     return acc
 
 
-# full convolution of 1-d a and v: out[k] = sum a[i] * v[k - i]
-def np_convolve(a, v):
+def _check_1d_pair(a, v):
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("object too deep for desired array")
-    na = a.size
-    nv = v.size
-    if na == 0:
+    if a.size == 0:
         raise ValueError("a cannot be empty")
-    if nv == 0:
+    if v.size == 0:
         raise ValueError("v cannot be empty")
-    out = _lumba.empty(na + nv - 1, (a, v), "same")
-    for k in range(na + nv - 1):
-        lo = k - nv + 1 if k - nv + 1 > 0 else 0
-        hi = k if k < na - 1 else na - 1
-        acc = _lumba.flat(out, k) * 0
-        for i in range(lo, hi + 1):
-            acc += a[i] * v[k - i]
-        out[k] = acc
-    return out
 
 
-# 'valid' correlation: out[k] = sum a[k + i] * v[i] (NumPy swaps and
-# reverses when v is the longer)
-def np_correlate(a, v):
-    if a.ndim != 1 or v.ndim != 1:
-        raise ValueError("object too deep for desired array")
-    na = a.size
-    nv = v.size
-    if na == 0:
-        raise ValueError("a cannot be empty")
-    if nv == 0:
-        raise ValueError("v cannot be empty")
-    if nv > na:
-        out = _lumba.empty(nv - na + 1, (a, v), "same")
-        m = nv - na + 1
-        for k in range(m):
-            acc = _lumba.flat(out, k) * 0
-            for i in range(na):
-                acc += v[k + i] * a[i]
+# NumPy's correlation of big (n1 values) with small (n <= n1, reversed
+# when rev): output k is lag st + k - (n - 1), the sum of big[lag + i] *
+# small[i]; mode 0 "full" (n1 + n - 1 values), 1 "same" (n1, centred as
+# NumPy: from lag -(n // 2)), 2 "valid" (n1 - n + 1); flip writes it reversed
+def _corr(big, small, rev, flip, mode):
+    n1 = big.size
+    n = small.size
+    if mode == 0:
+        m = n1 + n - 1
+        st = 0
+    elif mode == 1:
+        m = n1
+        st = n - 1 - n // 2
+    else:
+        m = n1 - n + 1
+        st = n - 1
+    out = _lumba.empty(m, (big, small), "same")
+    zb = _lumba.empty(1, (big, small), "same")
+    zb[0] = 0
+    z = zb[0]
+    for k in range(m):
+        lag = st + k - (n - 1)
+        i0 = -lag if lag < 0 else 0
+        i1 = n1 - lag if n1 - lag < n else n
+        acc = z
+        for i in range(i0, i1):
+            if rev:
+                acc += big[lag + i] * small[n - 1 - i]
+            else:
+                acc += big[lag + i] * small[i]
+        if flip:
             out[m - 1 - k] = acc
-        return out
-    out = _lumba.empty(na - nv + 1, (a, v), "same")
-    for k in range(na - nv + 1):
-        acc = _lumba.flat(out, k) * 0
-        for i in range(nv):
-            acc += a[k + i] * v[i]
-        out[k] = acc
+        else:
+            out[k] = acc
     return out
+
+
+# convolution of 1-d a and v: the correlation of the longer with the
+# shorter reversed
+def np_convolve(a, v, mode="full"):
+    _check_1d_pair(a, v)
+    if v.size > a.size:
+        return _corr(v, a, True, False, mode)
+    return _corr(a, v, True, False, mode)
+
+
+# correlation (default "valid"); NumPy swaps the two and reverses the
+# result when v is the longer
+def np_correlate(a, v, mode="valid"):
+    _check_1d_pair(a, v)
+    if v.size > a.size:
+        return _corr(v, a, False, True, mode)
+    return _corr(a, v, False, False, mode)
 
 
 # cross products of 3-vectors along the last axis, broadcast
