@@ -512,6 +512,11 @@ static int array_lua_live_meminfos(lua_State *L) {
   return 1;
 }
 
+static int array_lua_made_meminfos(lua_State *L) {
+  lua_pushinteger(L, nrt_made());
+  return 1;
+}
+
 static const luaL_Reg array_meta[] = {
   {"__gc", array_lua_gc},
   {"__close", array_lua_close},
@@ -543,4 +548,6 @@ void array_open(lua_State *L) {
   lua_setfield(L, -2, "dtypes");
   lua_pushcfunction(L, array_lua_live_meminfos);
   lua_setfield(L, -2, "_live_meminfos");
+  lua_pushcfunction(L, array_lua_made_meminfos);
+  lua_setfield(L, -2, "_made_meminfos");
 }

@@ -85,5 +85,8 @@ NdArray *array_from_table(lua_State *L, int idx, DType dt);
 void array_copy_back(lua_State *L, int tbl_idx, const NdArray *a);
 
 void array_open(lua_State *L);  /* registers the metatable and fills the table on top */
+/* after array_open: the operator metamethods (array_ufunc.c) and
+** binop/unop/where/copyto into the table on top */
+void array_ufunc_open(lua_State *L);
 
 #endif

@@ -397,6 +397,47 @@ static int array_lua_data_ptr(lua_State *L) {
   return 1;
 }
 
+/* a:view(specs): the object mode's slicing. specs[k] for each axis is
+** {index = i} (1-based, in range; the axis is dropped) or {start = i,
+** count = n, step = s} (1-based start, already clipped to the axis). */
+static int array_lua_view(lua_State *L) {
+  NdArray *a = array_check(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  int64_t sh[LM_MAXDIM], st[LM_MAXDIM];
+  int nd = 0;
+  char *data = a->s.data;
+  for (int k = 0; k < a->ndim; k++) {
+    int64_t n = a->s.shape[k], stride = a->s.strides[k];
+    if (lua_rawgeti(L, 2, k + 1) != LUA_TTABLE) {
+      lua_pop(L, 1);
+      sh[nd] = n, st[nd] = stride, nd++;
+      continue;
+    }
+    int isint;
+    lua_getfield(L, -1, "index");
+    lua_Integer i = lua_tointegerx(L, -1, &isint);
+    lua_pop(L, 1);
+    if (isint) {
+      if (i < 1 || i > n) return luaL_error(L, "view: index %I out of range for axis %d", (lua_Integer)i, k + 1);
+      data += (i - 1) * stride;
+    } else {
+      lua_getfield(L, -1, "start");
+      lua_getfield(L, -2, "count");
+      lua_getfield(L, -3, "step");
+      lua_Integer start = luaL_checkinteger(L, -3), count = luaL_checkinteger(L, -2), step = luaL_checkinteger(L, -1);
+      lua_pop(L, 3);
+      if (count < 0 || step == 0 || (count > 0 && (start < 1 || start > n || start + (count - 1) * step < 1 ||
+                                                  start + (count - 1) * step > n)))
+        return luaL_error(L, "view: slice out of range for axis %d", k + 1);
+      if (count > 0) data += (start - 1) * stride;
+      sh[nd] = count, st[nd] = stride * step, nd++;
+    }
+    lua_pop(L, 1);
+  }
+  array_push_view(L, a, nd, sh, st, data);
+  return 1;
+}
+
 static const luaL_Reg array_methods[] = {
   {"get", array_lua_get},
   {"set", array_lua_set},
@@ -407,6 +448,7 @@ static const luaL_Reg array_methods[] = {
   {"reshape", array_lua_reshape},
   {"transpose", array_lua_transpose},
   {"slice", array_lua_slice},
+  {"view", array_lua_view},
   {"sum", array_lua_sum},
   {"min", array_lua_min},
   {"max", array_lua_max},

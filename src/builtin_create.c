@@ -18,8 +18,8 @@ static int shape_ndim(Infer *I, Node *shape, Type *t) {
     for (int i = 0; i < t->nelems; i++)
       if (!ty_is_int(t->elems[i]))
         compile_error(I->C, shape->loc, "TypingError", "shape elements must be integers, not %s", tyname(I->C, t->elems[i]));
-    if (t->nelems < 1 || t->nelems > LM_MAXDIM)
-      compile_error(I->C, shape->loc, "TypingError", "arrays have 1 to %d dimensions", LM_MAXDIM);
+    if (t->nelems > LM_MAXDIM)  /* () is a 0-d array's shape */
+      compile_error(I->C, shape->loc, "TypingError", "arrays have at most %d dimensions", LM_MAXDIM);
     return t->nelems;
   }
   compile_error(I->C, shape->loc, "TypingError", "a shape must be an integer or a tuple of integers, not %s",
@@ -55,7 +55,7 @@ Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm) {
   }
   if (ft) {
     infer_scalar_arg(I, fill, ft, fname);
-    dflt = ft->dtype;
+    if (!like) dflt = ft->dtype;  /* full: the value's dtype; full_like: the array's */
   }
   ci->dt = infer_dtype_of(I, dtn, dflt);
   ci->args = arena_alloc(C->A, sizeof(Node *) * 2);
@@ -72,14 +72,15 @@ Type *bcreate_infer_arange(Infer *I, Node *n, const BuiltinName *nm) {
   infer_nargs(I, n, fname, b->lo, b->hi);
   CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
   ci->bi = nm->id;
+  ci->nargs = n->args.len < 3 ? n->args.len : 3;  /* a 4th positional argument is the dtype */
   Type *at[3];
-  if (!infer_arg_types(I, n->args.items, n->args.len, at)) return NULL;
+  if (!infer_arg_types(I, n->args.items, ci->nargs, at)) return NULL;
   bool anyfloat = false;
-  for (int i = 0; i < n->args.len; i++) {
+  for (int i = 0; i < ci->nargs; i++) {
     infer_scalar_arg(I, n->args.items[i], at[i], fname);
     anyfloat = anyfloat || ty_is_float(at[i]);
   }
-  ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 99, "dtype"), anyfloat ? DT_FLOAT64 : DT_INT64);
+  ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 3, "dtype"), anyfloat ? DT_FLOAT64 : DT_INT64);
   return ty_array(&I->C->S->types, ci->dt, 1, 'C');
 }
 
@@ -153,4 +154,139 @@ Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci) {
   LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, end);
   return a;
+}
+
+/* ---- loops and element addresses the creation files share ---- */
+
+LLVMValueRef bcreate_loop_begin(Lower *L, CreateLoop *lp, LLVMValueRef n) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  lp->ctr = lower_entry_alloca(L, i64, "ci");
+  LLVMBuildStore(L->b, lower_i64(L, 0), lp->ctr);
+  lp->head = lower_block(L, "cloop");
+  LLVMBasicBlockRef body = lower_block(L, "cbody");
+  lp->end = lower_block(L, "cend");
+  LLVMBuildBr(L->b, lp->head);
+  LLVMPositionBuilderAtEnd(L->b, lp->head);
+  LLVMValueRef i = LLVMBuildLoad2(L->b, i64, lp->ctr, "");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, n, ""), body, lp->end);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  return i;
+}
+
+void bcreate_loop_end(Lower *L, CreateLoop *lp) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMBuildStore(L->b, LLVMBuildNSWAdd(L->b, LLVMBuildLoad2(L->b, i64, lp->ctr, ""), lower_i64(L, 1), ""), lp->ctr);
+  LLVMBuildBr(L->b, lp->head);
+  LLVMPositionBuilderAtEnd(L->b, lp->end);
+}
+
+/* the address of element (idx...) of array a of type t, through its strides (bytes) */
+LLVMValueRef bcreate_elem_at(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef *idx) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+  LLVMValueRef off = lower_i64(L, 0);
+  for (int k = 0; k < t->ndim; k++) off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, idx[k], lower_arr_stride(L, a, k), ""), "");
+  LLVMValueRef p = LLVMBuildBitCast(L->b, lower_arr_data(L, a), LLVMPointerType(i8, 0), "");
+  p = LLVMBuildInBoundsGEP2(L->b, i8, p, &off, 1, "");
+  return LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+}
+
+/* an optional integer argument as an int64 (dflt when absent) */
+LLVMValueRef bcreate_int_arg(Lower *L, Node *a, int64_t dflt) {
+  return a ? lower_cast(L, lower_expr(L, a), ty_int64).v : lower_i64(L, dflt);
+}
+
+/* the arguments a hook found, by position in its registry row's KWS list (NULL: absent) */
+Node **bcreate_bind(Infer *I, Node *n, const BuiltinName *nm, CallInfo **cip) {
+  const Builtin *b = builtin_of(nm);
+  infer_only_keywords(I, n, b->member, b->keywords);
+  if (n->args.len < b->lo || n->args.len > b->hi) infer_nargs(I, n, b->member, b->lo, b->hi);
+  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
+  ci->bi = nm->id;
+  int nk = 0;
+  while (b->keywords[nk]) nk++;
+  Node **args = arena_alloc(I->C->A, sizeof(Node *) * (size_t)nk);
+  for (int i = 0; i < nk; i++) {
+    args[i] = infer_arg_or_kw(n, i, b->keywords[i]);
+    if (i < n->args.len && args[i] != n->args.items[i])
+      compile_error(I->C, n->loc, "TypingError", "%s() got multiple values for argument '%s'", b->member, b->keywords[i]);
+  }
+  for (int i = 0; i < b->lo; i++)
+    if (args[i] == NULL) compile_error(I->C, n->loc, "TypingError", "%s() missing required argument '%s'", b->member, b->keywords[i]);
+  ci->args = args;
+  ci->nargs = nk;
+  *cip = ci;
+  return args;
+}
+
+/* an optional argument that must be a number (an integer where want_int) */
+bool bcreate_number_arg(Infer *I, Node *a, const char *fname, bool want_int) {
+  if (a == NULL) return true;
+  Type *t = infer_expr(I, a);
+  if (t == NULL) return false;
+  if (want_int ? !(ty_is_int(t) || ty_is_bool(t)) : !ty_is_number(t))
+    compile_error(I->C, a->loc, "TypingError", "%s() needs %s here, not %s", fname, want_int ? "an integer" : "a number",
+                  tyname(I->C, t));
+  return true;
+}
+
+/* ---- np.linspace(start, stop, num=50, endpoint=True, dtype=None), np.logspace(..., base=10.0, ...) ---- */
+
+enum { LS_START, LS_STOP, LS_NUM, LS_ENDPOINT, LS_BASE_OR_DTYPE, LS_DTYPE };
+
+Type *bcreate_infer_linspace(Infer *I, Node *n, const BuiltinName *nm) {
+  CallInfo *ci;
+  Node **a = bcreate_bind(I, n, nm, &ci);
+  const char *fname = builtin_of(nm)->member;
+  bool log = nm->id == BI_numpy_logspace;
+  bool ok = bcreate_number_arg(I, a[LS_START], fname, false) & bcreate_number_arg(I, a[LS_STOP], fname, false) &
+            bcreate_number_arg(I, a[LS_NUM], fname, true) & bcreate_number_arg(I, a[LS_ENDPOINT], fname, false);
+  if (log) ok = ok & bcreate_number_arg(I, a[LS_BASE_OR_DTYPE], fname, false);
+  if (!ok) return NULL;
+  ci->dt = infer_dtype_of(I, a[log ? LS_DTYPE : LS_BASE_OR_DTYPE], DT_FLOAT64);
+  return ty_array(&I->C->S->types, ci->dt, 1, 'C');
+}
+
+/* NumPy's values: step = (stop - start) / div, y[i] = i * step + start (i * delta
+** + start where div is 0), y[-1] = stop with the endpoint; integer dtypes floor */
+Val bcreate_lower_linspace(Lower *L, Node *n, CallInfo *ci) {
+  Type *t = lower_ann(L, n)->ty;
+  Node **a = ci->args;
+  bool log = ci->bi == BI_numpy_logspace;
+  LLVMTypeRef f64 = LLVMDoubleTypeInContext(L->ctx);
+  LLVMValueRef start = lower_cast(L, lower_expr(L, a[LS_START]), ty_float64).v;
+  LLVMValueRef stop = lower_cast(L, lower_expr(L, a[LS_STOP]), ty_float64).v;
+  LLVMValueRef num = bcreate_int_arg(L, a[LS_NUM], 50);
+  LLVMValueRef endpoint = a[LS_ENDPOINT] ? lower_truth(L, lower_expr(L, a[LS_ENDPOINT]))
+                                         : LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 1, 0);
+  LLVMValueRef base = log && a[LS_BASE_OR_DTYPE] ? lower_cast(L, lower_expr(L, a[LS_BASE_OR_DTYPE]), ty_float64).v
+                                                 : LLVMConstReal(f64, 10.0);
+  lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, num, lower_i64(L, 0), ""), LMERR_VALUE,
+                 "Number of samples must be non-negative.");
+  LLVMValueRef div = LLVMBuildSelect(L->b, endpoint, LLVMBuildSub(L->b, num, lower_i64(L, 1), ""), num, "");
+  LLVMValueRef delta = LLVMBuildFSub(L->b, stop, start, "");
+  LLVMValueRef divf = LLVMBuildSIToFP(L->b, div, f64, "");
+  LLVMValueRef haveDiv = LLVMBuildICmp(L->b, LLVMIntSGT, div, lower_i64(L, 0), "");
+  LLVMValueRef step = LLVMBuildSelect(L->b, haveDiv, LLVMBuildFDiv(L->b, delta, divf, ""), delta, "");
+  Val out = lower_alloc(L, t, &num);
+  LLVMValueRef last = LLVMBuildSub(L->b, num, lower_i64(L, 1), "");
+  CreateLoop lp;
+  LLVMValueRef i = bcreate_loop_begin(L, &lp, num);
+  LLVMValueRef fi = LLVMBuildSIToFP(L->b, i, f64, "");
+  /* a step that is 0 (stop == start, or an underflow): NumPy scales i / div by delta */
+  LLVMValueRef zstep = LLVMBuildFCmp(L->b, LLVMRealOEQ, step, LLVMConstReal(f64, 0), "");
+  LLVMValueRef scaled = LLVMBuildFMul(L->b, LLVMBuildFDiv(L->b, fi, divf, ""), delta, "");
+  LLVMValueRef v = LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, haveDiv, zstep, ""), scaled, LLVMBuildFMul(L->b, fi, step, ""), "");
+  v = LLVMBuildFAdd(L->b, v, start, "");
+  LLVMValueRef islast = LLVMBuildAnd(L->b, LLVMBuildAnd(L->b, endpoint, haveDiv, ""),
+                                     LLVMBuildICmp(L->b, LLVMIntEQ, i, last, ""), "");
+  v = LLVMBuildSelect(L->b, islast, stop, v, "");
+  if (log) {
+    LLVMValueRef pa[2] = {base, v};
+    v = lower_fmath(L, "pow", pa, 2);
+  }
+  if (!ty_is_float(ty_scalar(t->dtype)) && t->dtype != DT_BOOL) v = lower_fmath(L, "floor", &v, 1);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, t->dtype), lower_arr_data(L, out.v), &i, 1, "");
+  lower_store_elem(L, t->dtype, p, lower_cast(L, (Val){ty_float64, v, false}, ty_scalar(t->dtype)).v);
+  bcreate_loop_end(L, &lp);
+  return out;
 }

@@ -24,6 +24,10 @@ typedef struct BuiltinHooks {
   /* ATTR: base is the array's type, NULL for a module's value (cuda.threadIdx.x) */
   Type *(*infer_attr)(Infer *I, Node *n, const BuiltinName *nm, Type *base);
   Val (*lower_attr)(Lower *L, Node *n, BuiltinId id, Val base);  /* releases base */
+  /* a NumPy ufunc (a UFUNC or MATH row): one element of the call n from its
+  ** inputs' elements x (scalars of their own types); the array expression
+  ** around it (lower_arrayexpr.c, through lower_ufunc.c) calls it per element */
+  Val (*elem)(Lower *L, Node *n, CallInfo *ci, Val *x);
 } BuiltinHooks;
 
 extern const BuiltinHooks builtin_table[BI__COUNT];
@@ -35,30 +39,58 @@ static inline Val lower_arg(Lower *L, CallInfo *ci, int i) { return lower_expr(L
 /* builtin_math.c: scalar math and Python's builtins */
 Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_math(Lower *L, Node *n, CallInfo *ci);
-Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm);  /* abs, int, float, bool, np.sign, np.square */
-Val bmath_lower_abs(Lower *L, Node *n, CallInfo *ci);
+Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm);  /* abs, int, float, bool */
 Val bmath_lower_cast(Lower *L, Node *n, CallInfo *ci);
-Val bmath_lower_sign(Lower *L, Node *n, CallInfo *ci);
-Val bmath_lower_square(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_len(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_minmax(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_minmax(Lower *L, Node *n, CallInfo *ci);
-Type *bmath_infer_binary(Infer *I, Node *n, const BuiltinName *nm);  /* np.maximum, np.minimum */
-Val bmath_lower_maximum(Lower *L, Node *n, CallInfo *ci);
-Val bmath_lower_minimum(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_round(Infer *I, Node *n, const BuiltinName *nm);
 Val bmath_lower_round(Lower *L, Node *n, CallInfo *ci);
-Type *bmath_infer_power(Infer *I, Node *n, const BuiltinName *nm);
-Val bmath_lower_power(Lower *L, Node *n, CallInfo *ci);
 Type *bmath_infer_range(Infer *I, Node *n, const BuiltinName *nm);  /* outside a for: an error */
 Type *bmath_infer_print(Infer *I, Node *n, const BuiltinName *nm);  /* an error */
+
+/* builtin_ufunc.c: NumPy's ufuncs on scalars and arrays (NumPy's loop
+** dtypes, an output array), the MATH rows under their NumPy names too */
+Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val bufunc_lower(Lower *L, Node *n, CallInfo *ci);
+Val bufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
+/* builtin_math.c: the libm function of a MATH row on float arguments of type ft */
+LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft);
 
 /* builtin_create.c: np.empty/zeros/ones/full, *_like, np.arange */
 Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm);
 Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci);
 Type *bcreate_infer_arange(Infer *I, Node *n, const BuiltinName *nm);
 Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci);
+Type *bcreate_infer_linspace(Infer *I, Node *n, const BuiltinName *nm);  /* linspace, logspace */
+Val bcreate_lower_linspace(Lower *L, Node *n, CallInfo *ci);
+/* what the creation files share (builtin_create.c): a counted loop, element addresses, arguments */
+typedef struct CreateLoop { LLVMValueRef ctr; LLVMBasicBlockRef head, end; } CreateLoop;
+LLVMValueRef bcreate_loop_begin(Lower *L, CreateLoop *lp, LLVMValueRef n);  /* the counter 0..n-1 */
+void bcreate_loop_end(Lower *L, CreateLoop *lp);
+LLVMValueRef bcreate_elem_at(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef *idx);
+LLVMValueRef bcreate_int_arg(Lower *L, Node *a, int64_t dflt);
+Node **bcreate_bind(Infer *I, Node *n, const BuiltinName *nm, CallInfo **ci);  /* by the row's KWS order */
+bool bcreate_number_arg(Infer *I, Node *a, const char *fname, bool want_int);   /* false: not typed yet */
+
+/* builtin_diag.c: np.eye, np.identity, np.tri, np.tril, np.triu, np.diag */
+Type *bdiag_infer_eye(Infer *I, Node *n, const BuiltinName *nm);  /* eye, identity, tri */
+Val bdiag_lower_eye(Lower *L, Node *n, CallInfo *ci);
+Type *bdiag_infer_tril(Infer *I, Node *n, const BuiltinName *nm);  /* tril, triu */
+Val bdiag_lower_tril(Lower *L, Node *n, CallInfo *ci);
+Type *bdiag_infer_diag(Infer *I, Node *n, const BuiltinName *nm);
+Val bdiag_lower_diag(Lower *L, Node *n, CallInfo *ci);
+
+/* builtin_asarray.c: np.array, np.asarray, np.ascontiguousarray */
+Type *basarray_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val basarray_lower(Lower *L, Node *n, CallInfo *ci);
+
+/* builtin_dtype.c: a.dtype, np.dtype(x): dtype values (ty_dtype) */
+Type *bdtype_infer_attr(Infer *I, Node *n, const BuiltinName *nm, Type *base);
+Val bdtype_lower_attr(Lower *L, Node *n, BuiltinId id, Val base);
+Type *bdtype_infer_dtype(Infer *I, Node *n, const BuiltinName *nm);
+Val bdtype_lower_dtype(Lower *L, Node *n, CallInfo *ci);
 
 /* builtin_reduce.c: a.sum(), a.prod(), a.min(), a.max(), a.mean() */
 Type *breduce_infer(Infer *I, Node *n, CallInfo *ci, Type *a);
@@ -79,11 +111,46 @@ Val bshape_lower_copy(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int n
 Type *bshape_infer_fill(Infer *I, Node *n, CallInfo *ci, Type *a);
 Val bshape_lower_fill(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
 
+/* builtin_view.c: views with another shape: reshape, ravel, flatten, transpose(axes), swapaxes, moveaxis,
+** expand_dims, squeeze, broadcast_to, atleast_1d/2d/3d, flip, fliplr, flipud */
+Type *bview_infer_reshape(Infer *I, Node *n, CallInfo *ci, Type *a);
+Type *bview_infer_ravel(Infer *I, Node *n, CallInfo *ci, Type *a);   /* ravel, flatten */
+Type *bview_infer_squeeze(Infer *I, Node *n, CallInfo *ci, Type *a);
+Type *bview_infer_swapaxes(Infer *I, Node *n, CallInfo *ci, Type *a);
+Type *bview_infer_axes(Infer *I, Node *at, Node **axes, int naxes, CallInfo *ci, Type *a);  /* transpose's */
+Val bview_lower_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+Type *bview_infer_func(Infer *I, Node *n, const BuiltinName *nm);  /* np.reshape(a, s), np.flip(a), ... */
+Val bview_lower_func(Lower *L, Node *n, CallInfo *ci);
+
+/* builtin_join.c: new arrays from pieces: concatenate, stack, hstack, vstack, dstack, column_stack, append;
+** split and array_split (tuples of views); roll, repeat, tile, diff */
+Type *bjoin_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val bjoin_lower(Lower *L, Node *n, CallInfo *ci);
+Type *bjoin_infer_split(Infer *I, Node *n, const BuiltinName *nm);
+Val bjoin_lower_split(Lower *L, Node *n, CallInfo *ci);
+Type *bjoin_infer_one(Infer *I, Node *n, const BuiltinName *nm);   /* roll, repeat, tile, diff */
+Val bjoin_lower_one(Lower *L, Node *n, CallInfo *ci);
+/* builtin_linalg.c: a @ b, np.dot/matmul/vdot/inner through BLAS (linalg_rt.h), np.outer/kron/trace as loops.
+** The @ operator reaches blinalg_infer_prod and blinalg_lower_prod with its BinOp node (nm NULL). */
+Type *blinalg_infer_prod(Infer *I, Node *n, const BuiltinName *nm);
+Val blinalg_lower_prod(Lower *L, Node *n, CallInfo *ci);
+Type *blinalg_infer_kron(Infer *I, Node *n, const BuiltinName *nm);  /* np.kron, np.outer */
+Val blinalg_lower_kron(Lower *L, Node *n, CallInfo *ci);
+Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm);
+Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
 Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */
 Type *bprelude_infer_method(Infer *I, Node *n, CallInfo *ci, Type *a);              /* PYMETHOD rows */
 Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm);           /* _lumba.* */
 Val bprelude_lower_intrinsic(Lower *L, Node *n, CallInfo *ci);
+/* builtin_index.c: np.where, np.nonzero / a.nonzero(), np.argwhere, np.flatnonzero, np.count_nonzero, np.newaxis */
+Type *bindex_infer_find(Infer *I, Node *n, const BuiltinName *nm);   /* where, argwhere, flatnonzero, count_nonzero */
+Val bindex_lower_find(Lower *L, Node *n, CallInfo *ci);
+Type *bindex_infer_nonzero(Infer *I, Node *n, CallInfo *ci, Type *a);
+Val bindex_lower_nonzero(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+Type *bindex_infer_newaxis(Infer *I, Node *n, const BuiltinName *nm, Type *base);
+Val bindex_lower_newaxis(Lower *L, Node *n, BuiltinId id, Val base);
 
 /* builtin_cuda.c: cuda.grid, barriers, shared/local arrays, atomics, threadIdx & co.
 ** (lowered by the target: Target.cuda_call, Target.sreg) */

@@ -1,8 +1,9 @@
 /*
 ** builtin_math.c — the math family of the registry: math.* and their NumPy
 ** spellings on scalars, and Python's builtins (abs, min, max, round, int,
-** float, bool, len, range, print), np.power, np.maximum/minimum. Typing
-** hooks leave a CallInfo for the lowering hooks below them.
+** float, bool, len, range, print). Their NumPy names are ufuncs, typed and
+** lowered by builtin_ufunc.c. Typing hooks leave a CallInfo for the
+** lowering hooks below them.
 */
 #include <math.h>
 
@@ -27,9 +28,9 @@ Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm) {
   const Builtin *b = builtin_of(nm);
   const MathFn *m = &math_fns[nm->id];
   const char *name = b->member;
-  bool numpy = nm->flags & BF_NUMPY;
   Type *at[2];
-  if (nm->id == BI_math_log && n->args.len == 2 && !numpy) {
+  if (nm->flags & BF_NUMPY) return bufunc_infer(I, n, nm);  /* np.sqrt & co.: ufuncs */
+  if (nm->id == BI_math_log && n->args.len == 2) {
     CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
     ci->bi = nm->id;
     if (!infer_arg_types(I, n->args.items, 2, at)) return NULL;
@@ -41,7 +42,6 @@ Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm) {
   infer_no_keywords(I, n, name);
   CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
   ci->bi = nm->id;
-  ci->dt = numpy ? 1 : 0;  /* numpy floor/ceil/trunc stay floats */
   if (!infer_arg_types(I, n->args.items, m->arity, at)) return NULL;
   bool f32 = true;
   for (int i = 0; i < m->arity; i++) {
@@ -50,7 +50,7 @@ Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm) {
   }
   switch (m->result) {
     case 'B': return ty_bool;
-    case 'I': if (!numpy) return ty_int64; /* fall through */
+    case 'I': return ty_int64;
     default: return f32 ? ty_scalar(DT_FLOAT32) : ty_float64;
   }
 }
@@ -94,26 +94,6 @@ Type *bmath_infer_minmax(Infer *I, Node *n, const BuiltinName *nm) {
   return u;
 }
 
-/* np.maximum(x, y), np.minimum(x, y) on scalars: a NaN propagates */
-Type *bmath_infer_binary(Infer *I, Node *n, const BuiltinName *nm) {
-  const char *name = builtin_of(nm)->member;
-  checked_info(I, n, nm);
-  Type *at[2];
-  if (!infer_arg_types(I, n->args.items, 2, at)) return NULL;
-  infer_scalar_arg(I, n->args.items[0], at[0], name);
-  infer_scalar_arg(I, n->args.items[1], at[1], name);
-  return ty_is_float(at[0]) || ty_is_float(at[1]) ? ty_arith(at[0], at[1]) : ty_unify(&I->C->S->types, at[0], at[1]);
-}
-
-/* np.power(x, y) is x ** y: integers stay integers, as in NumPy */
-Type *bmath_infer_power(Infer *I, Node *n, const BuiltinName *nm) {
-  Type *at[2];
-  checked_info(I, n, nm);
-  if (!infer_arg_types(I, n->args.items, 2, at)) return NULL;
-  return infer_binop_type(I, OP_Pow, infer_scalar_arg(I, n->args.items[0], at[0], "power"),
-                          infer_scalar_arg(I, n->args.items[1], at[1], "power"), n->loc);
-}
-
 Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;
   Type *at[1];
@@ -124,10 +104,11 @@ Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm) {
   return ty_int64;
 }
 
-/* abs, int, float, bool, np.sign, np.square of a number: int and float
-** as named; the others keep a float's type and give an int64 for integers */
+/* abs, int, float, bool of a number: int and float as named; abs keeps a
+** float's type and gives an int64 for integers (np.abs is a ufunc) */
 Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm) {
   Type *at[1];
+  if (nm->flags & BF_NUMPY) return bufunc_infer(I, n, nm);
   checked_info(I, n, nm);
   if (!infer_arg_types(I, n->args.items, 1, at)) return NULL;
   infer_scalar_arg(I, n->args.items[0], at[0], builtin_of(nm)->member);
@@ -175,8 +156,19 @@ static Val lower_log2arg(Lower *L, CallInfo *ci) {
   return (Val){ty_float64, LLVMBuildFDiv(L->b, lx, lb, ""), false};
 }
 
+/* the libm function (or 'X' scaling) of MATH row id on arguments of float type ft */
+LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft) {
+  const MathFn *m = &math_fns[id];
+  if (m->result == 'X') {
+    double k = id == BI_math_degrees ? 180.0 / 3.141592653589793 : 3.141592653589793 / 180.0;
+    return LLVMBuildFMul(L->b, xs[0], LLVMConstReal(lower_type(L, ft), k), "");
+  }
+  return L->C->target->math_call(L, m->base, m->intrinsic, xs, m->arity, ft->dtype == DT_FLOAT32);
+}
+
 Val bmath_lower_math(Lower *L, Node *n, CallInfo *ci) {
   const MathFn *m = &math_fns[ci->bi];
+  if (ci->ufunc) return bufunc_lower(L, n, ci);  /* called by its NumPy name */
   if (ci->bi == BI_math_log && ci->nargs == 2) return lower_log2arg(L, ci);
   Type *rt = lower_ann(L, n)->ty;
   Type *ft = ty_is_float(rt) ? rt : ty_float64;
@@ -194,18 +186,12 @@ Val bmath_lower_math(Lower *L, Node *n, CallInfo *ci) {
                                              : LLVMBuildFCmp(L->b, LLVMRealOLT, ax, inf, "");
     return (Val){ty_bool, r, false};
   }
-  if (m->result == 'I' && ty_is_int(a0.ty) && !ci->dt) return lower_cast(L, a0, ty_int64);
+  if (m->result == 'I' && ty_is_int(a0.ty)) return lower_cast(L, a0, ty_int64);
   Type *opt = a0.ty->dtype == DT_FLOAT32 && (m->arity == 1 || ft->dtype == DT_FLOAT32) ? ty_scalar(DT_FLOAT32) : ty_float64;
-  if (m->result == 'I' || m->result == 'B') opt = ty_is_float(a0.ty) ? a0.ty : ty_float64;
+  if (m->result == 'I') opt = ty_is_float(a0.ty) ? a0.ty : ty_float64;
   xs[0] = lower_cast(L, a0, opt).v;
   if (m->arity == 2) xs[1] = lower_cast(L, lower_arg(L, ci, 1), opt).v;
-  LLVMValueRef r;
-  if (m->result == 'X') {
-    double k = ci->bi == BI_math_degrees ? 180.0 / 3.141592653589793 : 3.141592653589793 / 180.0;
-    r = LLVMBuildFMul(L->b, xs[0], LLVMConstReal(lower_type(L, opt), k), "");
-  } else {
-    r = L->C->target->math_call(L, m->base, m->intrinsic, xs, m->arity, opt->dtype == DT_FLOAT32);
-  }
+  LLVMValueRef r = bmath_float_call(L, ci->bi, xs, opt);
   if (L->C->opt.lua && ty_is_int(rt)) lower_lua_integral(L, r);
   return lower_cast(L, (Val){opt, r, false}, rt);
 }
@@ -255,27 +241,6 @@ Val bmath_lower_minmax(Lower *L, Node *n, CallInfo *ci) {
   return best;
 }
 
-/* NumPy's maximum/minimum: the larger (smaller) of two; the first NaN if there is one */
-static Val lower_np_minmax(Lower *L, Node *n, CallInfo *ci, bool mx) {
-  Type *rt = lower_ann(L, n)->ty;
-  Val x = lower_cast(L, lower_arg(L, ci, 0), rt);
-  Val y = lower_cast(L, lower_arg(L, ci, 1), rt);
-  LLVMValueRef pick_y;
-  if (ty_is_float(rt))  /* y when it is larger (smaller), or y is NaN and x is not */
-    pick_y = LLVMBuildAnd(L->b, LLVMBuildFCmp(L->b, LLVMRealORD, x.v, x.v, ""),
-                          LLVMBuildFCmp(L->b, mx ? LLVMRealUGT : LLVMRealULT, y.v, x.v, ""), "");
-  else if (ty_is_signed(rt)) pick_y = LLVMBuildICmp(L->b, mx ? LLVMIntSGT : LLVMIntSLT, y.v, x.v, "");
-  else pick_y = LLVMBuildICmp(L->b, mx ? LLVMIntUGT : LLVMIntULT, y.v, x.v, "");
-  return (Val){rt, LLVMBuildSelect(L->b, pick_y, y.v, x.v, ""), false};
-}
-Val bmath_lower_maximum(Lower *L, Node *n, CallInfo *ci) { return lower_np_minmax(L, n, ci, true); }
-Val bmath_lower_minimum(Lower *L, Node *n, CallInfo *ci) { return lower_np_minmax(L, n, ci, false); }
-
-Val bmath_lower_power(Lower *L, Node *n, CallInfo *ci) {
-  Val x = lower_arg(L, ci, 0), y = lower_arg(L, ci, 1);
-  return (Val){lower_ann(L, n)->ty, lower_binop(L, OP_Pow, x, y, lower_ann(L, n)->ty, n->loc), false};
-}
-
 Val bmath_lower_len(Lower *L, Node *n, CallInfo *ci) {
   (void)n;
   Val a = lower_arg(L, ci, 0);
@@ -285,38 +250,3 @@ Val bmath_lower_len(Lower *L, Node *n, CallInfo *ci) {
 }
 
 Val bmath_lower_cast(Lower *L, Node *n, CallInfo *ci) { return lower_cast(L, lower_arg(L, ci, 0), lower_ann(L, n)->ty); }
-
-Val bmath_lower_abs(Lower *L, Node *n, CallInfo *ci) {
-  Val x = lower_cast(L, lower_arg(L, ci, 0), lower_ann(L, n)->ty);
-  if (ty_is_float(lower_ann(L, n)->ty)) {
-    return (Val){lower_ann(L, n)->ty, lower_fmath(L, "fabs", &x.v, 1), false};
-  }
-  if (!ty_is_signed(lower_ann(L, n)->ty)) return x;
-  LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, x.v, LLVMConstNull(LLVMTypeOf(x.v)), "");
-  return (Val){lower_ann(L, n)->ty, LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, x.v, ""), x.v, ""), false};
-}
-
-/* NumPy's sign: -1, 0 or 1 of the argument's type, NaN for NaN (and 0.0 for -0.0) */
-Val bmath_lower_sign(Lower *L, Node *n, CallInfo *ci) {
-  Type *rt = lower_ann(L, n)->ty;
-  Val x = lower_cast(L, lower_arg(L, ci, 0), rt);
-  LLVMTypeRef t = lower_type(L, rt);
-  if (ty_is_float(rt)) {
-    LLVMValueRef zero = LLVMConstReal(t, 0.0);
-    LLVMValueRef r = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOEQ, x.v, zero, ""), zero, x.v, "");
-    r = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, x.v, zero, ""), LLVMConstReal(t, -1.0), r, "");
-    return (Val){rt, LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, x.v, zero, ""), LLVMConstReal(t, 1.0), r, ""),
-                 false};
-  }
-  LLVMValueRef zero = LLVMConstNull(t);
-  LLVMValueRef pos = LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, ty_is_signed(rt) ? LLVMIntSGT : LLVMIntUGT, x.v, zero, ""), t, "");
-  if (!ty_is_signed(rt)) return (Val){rt, pos, false};
-  LLVMValueRef neg = LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, x.v, zero, ""), t, "");
-  return (Val){rt, LLVMBuildSub(L->b, pos, neg, ""), false};
-}
-
-/* x * x in the argument's type (integers wrap) */
-Val bmath_lower_square(Lower *L, Node *n, CallInfo *ci) {
-  Val x = lower_cast(L, lower_arg(L, ci, 0), lower_ann(L, n)->ty);
-  return (Val){lower_ann(L, n)->ty, lower_binop(L, OP_Mult, x, x, lower_ann(L, n)->ty, n->loc), false};
-}

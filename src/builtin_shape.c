@@ -1,7 +1,7 @@
 /*
 ** builtin_shape.c — the shape family of the registry: the attributes
 ** a.shape, a.strides, a.size, a.ndim, a.itemsize, a.nbytes, a.T and the
-** methods a.transpose(), a.copy(), a.astype(dtype), a.fill(value).
+** methods a.transpose() (with axes: builtin_view.c), a.copy(), a.astype(dtype), a.fill(value).
 */
 #include "builtin_hooks.h"
 
@@ -69,8 +69,7 @@ Val bshape_lower_T(Lower *L, Node *n, BuiltinId id, Val a) {
 /* ---- methods ---- */
 
 Type *bshape_infer_transpose(Infer *I, Node *n, CallInfo *ci, Type *a) {
-  if (ci->nargs > 0)
-    compile_error(I->C, n->loc, "TypingError", "transpose() with axes is not supported in compiled code");
+  if (ci->nargs > 0) return bview_infer_axes(I, n, ci->args, ci->nargs, ci, a);  /* a.transpose(1, 0, 2) */
   return ty_array(&I->C->S->types, a->dtype, a->ndim, transposed_layout(a));
 }
 
@@ -94,9 +93,8 @@ Type *bshape_infer_fill(Infer *I, Node *n, CallInfo *ci, Type *a) {
 }
 
 Val bshape_lower_transpose(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs) {
-  (void)id;
   (void)args;
-  (void)nargs;
+  if (nargs > 0) return bview_lower_method(L, n, id, a, args, nargs);
   Type *t = a.ty;
   LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
   for (int k = 0; k < t->ndim; k++) {

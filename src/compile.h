@@ -42,13 +42,14 @@ typedef enum SymKind {
   SYM_DISPATCHER,  // a lumba dispatcher found in env/globals (lua registry ref)
   SYM_DTYPE,       // np.float32, float32 (dt)
   SYM_CONST,       // a number frozen at compile time (cty, ival/fval)
+  SYM_FROZEN,      // a module-level array or tuple (W = np.array([...]), SHAPE = (3, 4)): its value node (def)
 } SymKind;
 
 typedef struct Sym {
   SymKind kind;
   const char *qname;  // MODULE/BUILTIN
   const struct BuiltinName *bn;  // BUILTIN: its registry row (builtins.h); NULL if it has none
-  Node *def;          // DEF
+  Node *def;          // DEF; FROZEN: the value
   int ref;            // DISPATCHER: registry reference
   DType dt;           // DTYPE
   Type *cty;          // CONST: int64, float64 or bool
@@ -63,6 +64,7 @@ typedef struct Local {
   Type *ty;             // NULL until an assignment types it
   Loc def_loc;          // where its current type was first assigned
   bool is_param;
+  Node *frozen;         // a module constant's value (SYM_FROZEN): computed at entry, read-only
   void *storage;        // lowering: allocas
 } Local;
 

@@ -49,6 +49,14 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER: return lua_isinteger(L, idx) ? ty_int64 : ty_float64;
     case LUA_TBOOLEAN: return ty_bool;
+    case LUA_TSTRING: {  /* a dtype by name ("float32", "f8"): compiled code gets a dtype value */
+      int dt = dtype_from_name(lua_tostring(L, idx));
+      if (dt >= 0) return ty_dtype((DType)dt);
+      lua_pushfstring(L, "bad argument #%d to '%s' (a string argument must name a dtype such as \"float64\", got \"%s\")",
+                      argn, fname, lua_tostring(L, idx));
+      lua_error(L);
+      LM_UNREACHABLE();
+    }
     case LUA_TUSERDATA: {
       NdArray *a = array_test(L, idx);
       if (a) return ty_array(&S->types, a->dtype, a->ndim, layout_of(a));
@@ -65,6 +73,7 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
 /* does the Lua value at idx fit type t exactly (lazy) or by conversion (eager)? */
 static bool arg_fits(lua_State *L, int idx, Type *t, bool loose) {
   int lt = lua_type(L, idx);
+  if (t->kind == TY_DTYPE) return lt == LUA_TSTRING && dtype_from_name(lua_tostring(L, idx)) == (int)t->dtype;
   if (t->kind == TY_SCALAR) {
     if (lt == LUA_TBOOLEAN) return t->dtype == DT_BOOL;
     if (lt != LUA_TNUMBER) return false;
@@ -88,6 +97,11 @@ static bool spec_fits(lua_State *L, DispSpec *s, int nargs, bool loose) {
 /* ---- results ---- */
 
 static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
+  if (t->kind == TY_DTYPE) {  /* a dtype comes back by name, as Lua spells dtypes */
+    (*k)++;
+    lua_pushstring(L, dtype_names[t->dtype]);
+    return 1;
+  }
   if (t->kind == TY_SCALAR) {
     int64_t v = slots[(*k)++];
     if (t->dtype == DT_FLOAT64 || t->dtype == DT_FLOAT32) {
@@ -117,6 +131,29 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
   return 0;
 }
 
+/* LMERR_SHAPES: "ValueError: " and msg, its k-th %S written as NumPy writes shape k: (2,3), (4,), () */
+static void push_shapes_msg(lua_State *L, const LmErr *e) {
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, "ValueError: ");
+  int k = 0;
+  for (const char *p = e->msg ? e->msg : ""; *p; p++) {
+    if (p[0] != '%' || p[1] != 'S' || k >= LMERR_NSHAPES) { luaL_addchar(&b, *p); continue; }
+    int nd = e->ndims[k];
+    luaL_addchar(&b, '(');
+    for (int j = 0; j < nd && j < LM_MAXDIM; j++) {
+      if (j) luaL_addchar(&b, ',');
+      lua_pushfstring(L, "%I", (lua_Integer)e->shapes[k][j]);
+      luaL_addvalue(&b);
+    }
+    if (nd == 1) luaL_addchar(&b, ',');
+    luaL_addchar(&b, ')');
+    k++;
+    p++;
+  }
+  luaL_pushresult(&b);
+}
+
 static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
   switch (st) {
     case LMERR_ZERODIV_INT: lua_pushliteral(L, "ZeroDivisionError: integer division or modulo by zero"); break;
@@ -128,6 +165,13 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
     case LMERR_RAISE: lua_pushstring(L, e->msg ? e->msg : "Exception"); break;
     case LMERR_MEMORY: lua_pushfstring(L, "MemoryError: %s", e->msg ? e->msg : ""); break;
     case LMERR_VALUE: lua_pushfstring(L, "ValueError: %s", e->msg ? e->msg : ""); break;
+    case LMERR_SHAPES: push_shapes_msg(L, e); break;
+    case LMERR_VALUE_FMT: {
+      char buf[512];
+      lmerr_format(e, buf, sizeof buf);
+      lua_pushfstring(L, "ValueError: %s", buf);
+      break;
+    }
     default: lua_pushfstring(L, "lumba: compiled code failed with status %d", (int)st);
   }
   lua_error(L);
@@ -301,6 +345,8 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
   if (t->kind == TY_ARRAY) {
     NdArray *a = lua_touserdata(L, idx);
     *slot = (int64_t)(intptr_t)&a->s;
+  } else if (t->kind == TY_DTYPE) {
+    *slot = t->dtype;
   } else if (t->dtype == DT_BOOL) {
     *slot = lua_toboolean(L, idx);
   } else if (ty_is_float(t)) {
@@ -466,7 +512,14 @@ static void push_default(lua_State *L, const Source *src, Node *v) {
       default: break;
     }
   }
-  diag_error(L, src, v->loc, "UnsupportedError", "default values must be numbers or booleans");
+  /* a dtype (np.float32, float32, 'f4'): its name, as a Lua caller passes one */
+  const char *dn = v->kind == ND_Attribute || v->kind == ND_Name ? v->name
+                   : v->kind == ND_Constant && v->ckind == CK_STR ? v->sval : NULL;
+  if (!neg && dn && dtype_from_name(dn) >= 0) {
+    lua_pushstring(L, dtype_names[dtype_from_name(dn)]);
+    return;
+  }
+  diag_error(L, src, v->loc, "UnsupportedError", "default values must be numbers, booleans or dtypes");
 }
 
 static int probe_protected(lua_State *L) {

@@ -42,6 +42,21 @@ static int add_local(Compile *C, FuncSpec *spec, const char *name) {
   return spec->nlocals++;
 }
 
+Sym infer_frozen(Infer *I, Node *name, Node *value) {
+  Sym s = {0};
+  s.kind = SYM_LOCAL;
+  s.slot = add_local(I->C, I->spec, name->name);
+  I->spec->locals[s.slot].frozen = value;
+  I->changed = true;
+  return s;
+}
+
+void infer_frozen_value(Infer *I, int slot) {
+  Local *v = &I->spec->locals[slot];
+  Type *t = infer_expr(I, v->frozen);
+  if (t) infer_set_local(I, slot, t, v->frozen->loc);
+}
+
 static void collect_target(Compile *C, FuncSpec *spec, Node *t) {
   if (t->kind == ND_Name) add_local(C, spec, t->name);
   else if (t->kind == ND_Tuple || t->kind == ND_List)
@@ -232,7 +247,7 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
       Type *elem = infer_subscript(I, target, true);
       if (elem == NULL || t == NULL) return;
       if (elem->kind == TY_ARRAY) {
-        if (!ty_is_number(t) && !(t->kind == TY_ARRAY && t->ndim <= elem->ndim))
+        if (!ty_is_number(t) && t->kind != TY_ARRAY)  /* a value of more axes: they must be 1 (checked at run time) */
           compile_error(C, target->loc, "TypingError", "cannot store %s into a slice of %s",
                         tyname(C, t), tyname(C, infer_ann(I, target->value)->ty));
       } else if (!ty_is_number(t)) {
@@ -322,9 +337,16 @@ static void infer_stmt(Infer *I, Node *s) {
       Type *cur = s->target->kind == ND_Subscript ? infer_subscript(I, s->target, true) : infer_expr(I, s->target);
       Type *v = infer_expr(I, s->value);
       if (cur == NULL || v == NULL) break;
-      if (s->target->kind == ND_Name && (cur->kind == TY_ARRAY || v->kind == TY_ARRAY))
-        compile_error(C, s->loc, "UnsupportedError",
-                      "in-place operators on arrays are not supported yet (write x[...] = x %s y)", ast_op_symbols[s->op]);
+      if (cur->kind == TY_ARRAY && !C->opt.lua) {
+        /* NumPy's in-place ufunc: written into the target, which keeps its type */
+        if (s->target->kind != ND_Name && s->target->kind != ND_Subscript)
+          compile_error(C, s->target->loc, "UnsupportedError", "augmented assignment to this target is not supported");
+        infer_ann(I, s)->ty = infer_arrayexpr_inplace(I, s->op, cur, v, s->loc);
+        break;
+      }
+      if (v->kind == TY_ARRAY && s->target->kind == ND_Subscript)
+        compile_error(C, s->loc, "TypingError", "setting an array element with a sequence (%s %s= %s)",
+                      tyname(C, cur), ast_op_symbols[s->op], tyname(C, v));
       Type *r = infer_binop_type(I, s->op, cur, v, s->loc);
       if (s->target->kind == ND_Name) {
         infer_set_local(I, infer_ann(I, s->target)->slot, r, s->target->loc);

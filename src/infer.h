@@ -27,12 +27,20 @@ Type *infer_subscript(Infer *I, Node *n, bool store);
 Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
 /* elementwise operations on arrays (infer_arrayexpr.c); NULL: not defined */
 Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
-Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a);
+Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a, Loc loc);
 DType infer_arrayexpr_common(const Type *a, const Type *b);
+/* target op= v on an array target: the operation's type (same_kind cast back checked) */
+Type *infer_arrayexpr_inplace(Infer *I, OpKind op, Type *target, Type *v, Loc loc);
+/* TypingError: an array used for one truth value (not, and, or, chained comparisons) */
+l_noret infer_arrayexpr_ambiguous(Infer *I, Type *a, Loc loc);
+const char *infer_arrayexpr_ufunc(OpKind op);  /* NumPy's ufunc for an operator: "add" */
 Type *infer_call(Infer *I, Node *n);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
-/* the dtype named by a dtype argument (np.float32, float, "int32"); -1 if not one */
+/* a module constant (SYM_FROZEN) used by name: a hidden local of that name, its value computed at entry (infer.c) */
+Sym infer_frozen(Infer *I, Node *name, Node *value);
+void infer_frozen_value(Infer *I, int slot);  /* types the value again, each pass */
+/* the dtype named by a dtype argument (np.float32, float, "int32", a dtype value); -1 if not one, -2 not typed yet */
 int infer_dtype_arg(Infer *I, Node *n);
 
 /* what a Call's annotation (aux) tells the lowering */
@@ -55,6 +63,8 @@ typedef struct CallInfo {
   int nargs;
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
+  bool ufunc;            // a NumPy ufunc (builtin_ufunc.c): dt is its loop's dtype,
+  Node *out;             // its output array, NULL if none
 } CallInfo;
 
 /* what the typing hooks of builtins (builtin_*.c) share (infer_call.c) */

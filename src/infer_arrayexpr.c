@@ -2,9 +2,34 @@
 ** infer_arrayexpr.c — the type of an elementwise operation on arrays, as
 ** Numba types an array expression: NumPy's promotion between the operands'
 ** dtypes, a scalar taking the array's dtype when its kind is not higher
-** (Numba's ufunc loop choice), broadcasting to the larger ndim.
+** (Numba's ufunc loop choice), broadcasting to the larger ndim; in-place
+** operators cast back to the target under NumPy's same_kind rule.
 */
+#include <string.h>
+
 #include "infer.h"
+
+/* NumPy's ufunc behind each operator, as its messages name it */
+const char *infer_arrayexpr_ufunc(OpKind op) {
+  switch (op) {
+    case OP_Add: return "add";
+    case OP_Sub: return "subtract";
+    case OP_Mult: return "multiply";
+    case OP_Div: return "divide";
+    case OP_FloorDiv: return "floor_divide";
+    case OP_Mod: return "remainder";
+    case OP_Pow: return "power";
+    case OP_LShift: return "left_shift";
+    case OP_RShift: return "right_shift";
+    case OP_BitAnd: return "bitwise_and";
+    case OP_BitOr: return "bitwise_or";
+    case OP_BitXor: return "bitwise_xor";
+    case OP_Invert: return "invert";
+    case OP_USub: return "negative";
+    case OP_UAdd: return "positive";
+    default: return "?";
+  }
+}
 
 static int kind_rank(DType d) {
   char k = dtype_kinds[d];
@@ -44,34 +69,70 @@ DType infer_arrayexpr_common(const Type *a, const Type *b) {
   return promote(da, db);
 }
 
+static l_noret no_loop(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
+  compile_error(I->C, loc, "TypingError", "ufunc '%s' is not supported for the input types %s and %s (operator %s)",
+                infer_arrayexpr_ufunc(op), tyname(I->C, a), tyname(I->C, b), ast_op_symbols[op]);
+}
+
 Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
   Compile *C = I->C;
   if (!ty_is_number(a) && a->kind != TY_ARRAY) return NULL;
   if (!ty_is_number(b) && b->kind != TY_ARRAY) return NULL;
-  /* an array with a bool scalar keeps today's typing error (asserted in errors_spec) */
-  if ((a->kind == TY_SCALAR && ty_is_bool(a)) || (b->kind == TY_SCALAR && ty_is_bool(b))) return NULL;
   DType r = infer_arrayexpr_common(a, b);
   int nd = a->kind == TY_ARRAY ? a->ndim : 0;
   if (b->kind == TY_ARRAY && b->ndim > nd) nd = b->ndim;
   bool fl = dtype_kinds[r] == 'f';
   switch (op) {
     case OP_Add: case OP_Mult: break;
-    case OP_Sub: if (r == DT_BOOL) return NULL; break;
+    case OP_Sub:
+      if (r == DT_BOOL)
+        compile_error(C, loc, "TypingError", "numpy boolean subtract, the `-` operator, is not supported, use the "
+                      "bitwise_xor, the `^` operator, or the logical_xor function instead");
+      break;
     case OP_Div: if (!fl) r = DT_FLOAT64; break;
     case OP_FloorDiv: case OP_Mod: case OP_Pow: if (r == DT_BOOL) r = DT_INT8; break;
-    case OP_LShift: case OP_RShift: if (fl) return NULL; if (r == DT_BOOL) r = DT_INT8; break;
-    case OP_BitAnd: case OP_BitOr: case OP_BitXor: if (fl) return NULL; break;
+    case OP_LShift: case OP_RShift: if (fl) no_loop(I, op, a, b, loc); if (r == DT_BOOL) r = DT_INT8; break;
+    case OP_BitAnd: case OP_BitOr: case OP_BitXor: if (fl) no_loop(I, op, a, b, loc); break;
     case OP_Eq: case OP_NotEq: case OP_Lt: case OP_LtE: case OP_Gt: case OP_GtE: r = DT_BOOL; break;
     default: return NULL;
   }
-  (void)loc;
   return ty_array(&C->S->types, r, nd, 'C');
 }
 
-Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a) {
+Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a, Loc loc) {
+  Compile *C = I->C;
   DType d = a->dtype;
-  if (op == OP_USub && d == DT_BOOL) return NULL;
-  if (op == OP_Invert && dtype_kinds[d] == 'f') return NULL;
-  if (op == OP_Not) return NULL;
-  return ty_array(&I->C->S->types, d, a->ndim, 'C');
+  if (op == OP_USub && d == DT_BOOL)
+    compile_error(C, loc, "TypingError", "The numpy boolean negative, the `-` operator, is not supported, use the "
+                  "`~` operator or the logical_not function instead");
+  if (op == OP_Invert && dtype_kinds[d] == 'f')
+    compile_error(C, loc, "TypingError", "ufunc 'invert' is not supported for the input type %s (operator ~)",
+                  tyname(C, a));
+  if (op == OP_Not) infer_arrayexpr_ambiguous(I, a, loc);
+  return ty_array(&C->S->types, d, a->ndim, 'C');
+}
+
+/* an array where Python wants one truth value: not, and, or, chained comparisons */
+l_noret infer_arrayexpr_ambiguous(Infer *I, Type *a, Loc loc) {
+  compile_error(I->C, loc, "TypingError", "The truth value of an array with more than one element is ambiguous "
+                "(%s here). Use a.any() or a.all(), or the elementwise &, |, ~", tyname(I->C, a));
+}
+
+/* np.can_cast(from, to, 'same_kind'): kinds ordered b < u < i < f, never down */
+static bool same_kind(DType from, DType to) {
+  static const char order[] = "buif";
+  return strchr(order, dtype_kinds[from]) <= strchr(order, dtype_kinds[to]);
+}
+
+/* target op= value on an array target: the operation's type, whose result is
+** written back into the target (NumPy's ufunc with out=target) */
+Type *infer_arrayexpr_inplace(Infer *I, OpKind op, Type *target, Type *v, Loc loc) {
+  Compile *C = I->C;
+  Type *r = infer_arrayexpr_binop(I, op, target, v, loc);
+  if (r == NULL)
+    compile_error(C, loc, "TypingError", "cannot %s= %s into %s", ast_op_symbols[op], tyname(C, v), tyname(C, target));
+  if (!same_kind(r->dtype, target->dtype))
+    compile_error(C, loc, "TypingError", "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'",
+                  infer_arrayexpr_ufunc(op), dtype_names[r->dtype], dtype_names[target->dtype]);
+  return r;
 }

@@ -45,7 +45,11 @@ int infer_dtype_arg(Infer *I, Node *n) {
     if (s.bn->id == BI_int) return DT_INT64;
     if (s.bn->id == BI_bool) return DT_BOOL;
   }
-  return -1;
+  if (s.kind != SYM_NONE) return -1;
+  /* a dtype value: a.dtype, np.dtype('f4'), a dtype argument or local */
+  Type *t = infer_expr(I, n);
+  if (t == NULL) return -2;
+  return t->kind == TY_DTYPE ? (int)t->dtype : -1;
 }
 
 /* the keyword `name`, or positional argument pos; NULL if absent */
@@ -69,6 +73,8 @@ void infer_only_keywords(Infer *I, Node *n, const char *fname, const char *const
 DType infer_dtype_of(Infer *I, Node *n, DType dflt) {
   if (n == NULL) return dflt;
   int dt = infer_dtype_arg(I, n);
+  if (dt == -2 && !I->strict) return dflt;  /* not typed yet: the next pass knows */
+  if (dt == -2) compile_error(I->C, n->loc, "TypingError", "cannot determine the dtype of this expression");
   if (dt < 0) compile_error(I->C, n->loc, "TypingError", "expected a dtype such as np.float64 here");
   return (DType)dt;
 }
@@ -204,7 +210,12 @@ Type *infer_call(Infer *I, Node *n) {
       return infer_method(I, n, id, f->value, a, f->name, n->args.items, n->args.len);
     }
     Type *t = infer_expr(I, f);
-    compile_error(C, f->loc, "TypingError", "%s is not callable", t ? tyname(C, t) : "this");
+    if (t && t->kind == TY_DTYPE) {  /* dt(x) with dt a dtype value: a cast, as np.float32(x) */
+      s.kind = SYM_DTYPE;
+      s.dt = t->dtype;
+    } else {
+      compile_error(C, f->loc, "TypingError", "%s is not callable", t ? tyname(C, t) : "this");
+    }
   }
   switch (s.kind) {
     case SYM_BUILTIN: return infer_builtin(I, n, s.qname, s.bn);
@@ -246,6 +257,8 @@ Type *infer_call(Infer *I, Node *n) {
     }
     case SYM_CONST:
       compile_error(C, f->loc, "TypingError", "a number is not callable");
+    case SYM_FROZEN:
+      compile_error(C, f->loc, "TypingError", "'%s' is a module-level array or tuple, not a function", f->name);
     case SYM_MODULE:
       compile_error(C, f->loc, "TypingError", "module '%s' is not callable", s.qname);
     default: LM_UNREACHABLE();

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin_hooks.h"
+#include "index.h"
 
 static const char *const op_verbs[OP__COUNT] = {
     [OP_Add] = "add", [OP_Sub] = "subtract", [OP_Mult] = "multiply", [OP_MatMult] = "matrix-multiply",
@@ -40,13 +41,13 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
     }
   }
   if (op == OP_MatMult)
-    compile_error(C, loc, "UnsupportedError", "the @ operator is not supported in compiled code");
+    compile_error(C, loc, "TypingError", "the @ operator needs arrays, not %s and %s", tyname(C, a), tyname(C, b));
   if ((a->kind == TY_ARRAY || b->kind == TY_ARRAY) && !C->opt.lua) {
     Type *r = infer_arrayexpr_binop(I, op, a, b, loc);
     if (r) return r;
   }
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY)
-    compile_error(C, loc, "TypingError", "cannot %s %s and %s (whole-array arithmetic is not supported yet: write a loop)",
+    compile_error(C, loc, "TypingError", "cannot %s %s and %s (an array combines with arrays and numbers)",
                   op_verbs[op] ? op_verbs[op] : "combine", tyname(C, a), tyname(C, b));
   compile_error(C, loc, "TypingError", "cannot %s %s and %s", op_verbs[op] ? op_verbs[op] : "combine",
                 tyname(C, a), tyname(C, b));
@@ -70,15 +71,23 @@ static bool const_int(Node *n, int64_t *v) {
   return false;
 }
 
-/* a[i], a[i, j], a[1:-1], a[:, j]; tuples by constant index */
+/* a[i], a[i, j], a[1:-1], a[:, j]; tuples by constant index; index arrays,
+** masks and None: infer_index.c */
 Type *infer_subscript(Infer *I, Node *n, bool store) {
   Compile *C = I->C;
   Type *base = infer_expr(I, n->value);
+  if (store && n->value->kind == ND_Name && infer_ann(I, n->value)->slot >= 0 &&
+      I->spec->locals[infer_ann(I, n->value)->slot].frozen)
+    compile_error(C, n->loc, "TypingError",
+                  "'%s' is a module-level constant, frozen read-only as Numba freezes global arrays: copy it to write "
+                  "(%s.copy())", n->value->name, n->value->name);
   Node *sl = n->slice;
   int nidx = sl->kind == ND_Tuple ? sl->elts.len : 1;
   Node **idx = sl->kind == ND_Tuple ? sl->elts.items : &n->slice;
+  Type *itys[LM_MAXARGS] = {0};
   int nints = 0, nslices = 0;
-  bool unknown = false;
+  bool unknown = false, fancy = false;
+  if (nidx > LM_MAXARGS) compile_error(C, n->loc, "TypingError", "too many indices");
   for (int i = 0; i < nidx; i++) {
     Node *x = idx[i];
     if (x->kind == ND_Slice) {
@@ -93,11 +102,14 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
       }
       infer_ann(I, x)->ty = NULL;
     } else {
-      Type *it = infer_expr(I, x);
+      Type *it = itys[i] = infer_expr(I, x);
       if (it == NULL) { unknown = true; continue; }
+      if (it->kind == TY_ARRAY || it->kind == TY_NONE) {  /* an index array, a mask, np.newaxis */
+        fancy = true;
+        continue;
+      }
       if (!ty_is_int(it) && !ty_is_bool(it))
-        compile_error(C, x->loc, "TypingError", "array indices must be integers, not %s%s", tyname(C, it),
-                      it->kind == TY_ARRAY ? " (fancy indexing is not supported)" : "");
+        compile_error(C, x->loc, "TypingError", "array indices must be integers, not %s", tyname(C, it));
       nints++;
     }
   }
@@ -105,7 +117,7 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   if (base->kind == TY_TUPLE) {
     int64_t k;
     if (store) compile_error(C, n->loc, "TypingError", "tuples cannot be changed");
-    if (nidx != 1 || nslices || sl->kind == ND_Tuple)  /* t[(1,)] too: the index must be an int */
+    if (nidx != 1 || nslices || fancy || sl->kind == ND_Tuple)  /* t[(1,)] too: the index must be an int */
       compile_error(C, n->loc, "UnsupportedError", "tuples can only be indexed by one integer");
     if (const_int(sl, &k)) {
       if (C->opt.lua) k = infer_lua_tuple_index(k, base->nelems);
@@ -122,26 +134,16 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   }
   if (base->kind != TY_ARRAY)
     compile_error(C, n->loc, "TypingError", "%s cannot be indexed", tyname(C, base));
+  if (fancy) {
+    Type *t = infer_index_plan(I, n, base, idx, itys, nidx);  /* may grow the table: assign after */
+    return infer_ann(I, n)->ty = t;
+  }
+  infer_ann(I, n)->aux = NULL;
   if (nidx > base->ndim)
     compile_error(C, n->loc, "TypingError", "too many indices for array: array is %d-dimensional, but %d were indexed",
                   base->ndim, nidx);
   if (nints == base->ndim) return infer_ann(I, n)->ty = ty_scalar(base->dtype);
-  /* a view: C layout survives leading integers, then one step-less slice, then full slices */
-  char layout = 'A';
-  if (base->layout == 'C') {
-    layout = 'C';
-    bool seen_slice = false;
-    for (int i = 0; i < nidx; i++) {
-      Node *x = idx[i];
-      if (x->kind != ND_Slice) {
-        if (seen_slice) layout = 'A';
-        continue;
-      }
-      bool full = !x->lower && !x->upper && !x->step;
-      if (x->step || (seen_slice && !full)) layout = 'A';
-      seen_slice = true;
-    }
-  }
+  char layout = infer_index_layout(base, idx, NULL, nidx);
   return infer_ann(I, n)->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
 }
 
@@ -149,6 +151,7 @@ static Type *infer_attribute(Infer *I, Node *n) {
   Compile *C = I->C;
   Sym s = resolve_static(C, I->spec, n);
   if (s.kind == SYM_CONST) return infer_ann(I, n)->ty = s.cty;
+  if (s.kind == SYM_DTYPE) return infer_ann(I, n)->ty = ty_dtype(s.dt);  /* np.float64 as a value */
   if (s.kind == SYM_BUILTIN && s.bn && C->builtins[s.bn->id].infer_attr) {  /* cuda.threadIdx.x */
     if (builtin_of(s.bn)->target == BT_GPU && !C->opt.gpu)
       compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", s.bn->member);
@@ -160,6 +163,10 @@ static Type *infer_attribute(Infer *I, Node *n) {
     compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
   Type *base = infer_expr(I, n->value);
   if (base == NULL) return need(I, n, NULL);
+  if (base->kind == TY_DTYPE) {  /* dt.itemsize, as a.itemsize: folded to a constant (lower_expr.c) */
+    const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
+    if (nm && nm->id == BI_ndarray_itemsize) return infer_ann(I, n)->ty = ty_int64;
+  }
   if (base->kind == TY_ARRAY) {  /* a.shape, a.T, ...: the registry's array attributes */
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
     if (nm && C->builtins[nm->id].infer_attr) {
@@ -180,6 +187,12 @@ static Type *infer_compare(Infer *I, Node *n) {
     if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
       compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
     if (r == NULL) unknown = true;
+    else if (l && (l->kind == TY_DTYPE || r->kind == TY_DTYPE)) {  /* a.dtype == np.float64: folded */
+      if (n->elts.len != 1 || l->kind != r->kind || (op != OP_Eq && op != OP_NotEq))
+        compile_error(C, n->loc, "TypingError", "dtypes compare only with == and != against another dtype, not %s %s %s",
+                      tyname(C, l), ast_op_symbols[op], tyname(C, r));
+    } else if (n->elts.len > 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) && !C->opt.lua)
+      infer_arrayexpr_ambiguous(I, l->kind == TY_ARRAY ? l : r, n->loc);  /* a < b < c is (a < b) and (b < c) */
     else if (n->elts.len == 1 && l && (l->kind == TY_ARRAY || r->kind == TY_ARRAY) &&
              !C->opt.lua && infer_arrayexpr_binop(I, op, l, r, n->loc))
       return infer_ann(I, n)->ty = infer_arrayexpr_binop(I, op, l, r, n->loc);
@@ -207,7 +220,9 @@ Type *infer_expr(Infer *I, Node *n) {
       break;
     case ND_Name: {
       Sym s = resolve_name(C, I->spec, n->name, n->loc);
+      if (s.kind == SYM_FROZEN) s = infer_frozen(I, n, s.def);  /* becomes a hidden local */
       if (s.kind == SYM_LOCAL) {
+        if (I->spec->locals[s.slot].frozen) infer_frozen_value(I, s.slot);
         infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
         if (t == NULL && I->strict)
@@ -216,21 +231,28 @@ Type *infer_expr(Infer *I, Node *n) {
         infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
         *(Sym *)infer_ann(I, n)->aux = s;
         t = s.cty;
+      } else if (s.kind == SYM_DTYPE) {
+        t = ty_dtype(s.dt);  /* a dtype as a value: compile-time, its type says which */
       } else {
         compile_error(C, n->loc, "TypingError", "'%s' is a %s, not a value", n->name,
-                      s.kind == SYM_MODULE ? "module" : s.kind == SYM_DTYPE ? "type" : "function");
+                      s.kind == SYM_MODULE ? "module" : "function");
       }
       break;
     }
     case ND_BinOp: {
       Type *a = infer_expr(I, n->left), *b = infer_expr(I, n->right);
+      /* a @ b of arrays: the registry's matmul (builtin_linalg.c), called with the BinOp */
+      if (n->op == OP_MatMult && !C->opt.lua && a && b && (a->kind == TY_ARRAY || b->kind == TY_ARRAY)) {
+        t = C->builtins[BI_numpy_matmul].infer(I, n, NULL);
+        break;
+      }
       if (a && b) t = infer_binop_type(I, n->op, a, b, n->loc);
       break;
     }
     case ND_UnaryOp: {
       Type *a = infer_expr(I, n->operand);
       if (a == NULL) break;
-      if (a->kind == TY_ARRAY && !C->opt.lua && (t = infer_arrayexpr_unary(I, n->op, a)))
+      if (a->kind == TY_ARRAY && !C->opt.lua && (t = infer_arrayexpr_unary(I, n->op, a, n->loc)))
         break;
       if (!ty_is_number(a))
         compile_error(C, n->loc, "TypingError", "bad operand type for unary %s: %s", ast_op_symbols[n->op], tyname(C, a));
@@ -251,6 +273,7 @@ Type *infer_expr(Infer *I, Node *n) {
       for (int i = 0; i < n->elts.len; i++) {
         Type *a = infer_expr(I, n->elts.items[i]);
         if (a == NULL) { unknown = true; continue; }
+        if (a->kind == TY_ARRAY) infer_arrayexpr_ambiguous(I, a, n->elts.items[i]->loc);
         if (!ty_is_number(a))
           compile_error(C, n->elts.items[i]->loc, "TypingError", "'%s' needs numbers or booleans, not %s",
                         ast_op_symbols[n->op], tyname(C, a));

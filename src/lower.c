@@ -29,7 +29,7 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
 
 LLVMTypeRef lower_type(Lower *L, Type *t) {
   switch (t->kind) {
-    case TY_NONE: return LLVMInt8TypeInContext(L->ctx);
+    case TY_NONE: case TY_DTYPE: return LLVMInt8TypeInContext(L->ctx);
     case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);
     case TY_ARRAY: {
       LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
@@ -49,8 +49,10 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
 
 LLVMTypeRef lower_err_type(LLVMContextRef ctx) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
-  LLVMTypeRef f[6] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64};
-  return LLVMStructTypeInContext(ctx, f, 6, 0);
+  LLVMTypeRef shp = LLVMArrayType(LLVMArrayType(i64, LM_MAXDIM), LMERR_NSHAPES);
+  LLVMTypeRef f[10] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64,
+                       LLVMArrayType(i32, LMERR_NSHAPES), i32, shp, LLVMArrayType(i64, LM_MAXDIM + 2)};
+  return LLVMStructTypeInContext(ctx, f, 10, 0);
 }
 
 LLVMBasicBlockRef lower_block(Lower *L, const char *name) {
@@ -187,6 +189,24 @@ void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg
   LLVMPositionBuilderAtEnd(L->b, ok);
 }
 
+/* a ValueError whose text names numbers known only at run time: fmt's %I's, vals in order */
+void lower_raise_fmt_if(Lower *L, LLVMValueRef cond, const char *fmt, LLVMValueRef *vals, int nvals) {
+  LM_ASSERT(nvals <= LM_MAXDIM + 2);
+  LLVMBasicBlockRef bad = lower_block(L, "raise"), ok = lower_block(L, "ok");
+  LLVMBuildCondBr(L->b, cond, bad, ok);
+  LLVMPositionBuilderAtEnd(L->b, bad);
+  LLVMTypeRef et = lower_err_type(L->ctx);
+  LLVMValueRef arr = LLVMBuildStructGEP2(L->b, et, L->err, 9, "");  /* vals */
+  for (int i = 0; i < nvals; i++) {
+    LLVMValueRef ix[2] = {lower_i64(L, 0), lower_i64(L, i)};
+    LLVMBuildStore(L->b, vals[i], LLVMBuildInBoundsGEP2(L->b, LLVMArrayType(LLVMInt64TypeInContext(L->ctx), LM_MAXDIM + 2), arr, ix, 2, ""));
+  }
+  set_err(L, LMERR_VALUE_FMT, fmt);
+  lower_release_held(L);
+  LLVMBuildBr(L->b, L->cleanup);
+  LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
 void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size) {
   LLVMBasicBlockRef bad = lower_block(L, "oob"), ok = lower_block(L, "inb");
   LLVMBuildCondBr(L->b, cond, bad, ok);
@@ -196,6 +216,30 @@ void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int a
   LLVMBuildStore(L->b, index, LLVMBuildStructGEP2(L->b, et, L->err, 2, ""));
   LLVMBuildStore(L->b, size, LLVMBuildStructGEP2(L->b, et, L->err, 3, ""));
   set_err(L, LMERR_INDEX, NULL);
+  lower_release_held(L);
+  LLVMBuildBr(L->b, L->cleanup);
+  LLVMPositionBuilderAtEnd(L->b, ok);
+}
+
+/* a ValueError naming shapes (rt.h's LMERR_SHAPES): shape k has ndims[k] axes, shapes[k][0..] */
+void lower_shape_error_if(Lower *L, LLVMValueRef cond, const char *msg, int n, const int *ndims,
+                          LLVMValueRef (*shapes)[LM_MAXDIM]) {
+  LM_ASSERT(n <= LMERR_NSHAPES);
+  LLVMBasicBlockRef bad = lower_block(L, "badshape"), ok = lower_block(L, "shapeok");
+  LLVMValueRef expect = lower_intrinsic(L, "llvm.expect", (LLVMTypeRef[]){LLVMInt1TypeInContext(L->ctx)}, 1,
+                                        (LLVMValueRef[]){cond, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0)}, 2);
+  LLVMBuildCondBr(L->b, expect, bad, ok);
+  LLVMPositionBuilderAtEnd(L->b, bad);
+  LLVMTypeRef et = lower_err_type(L->ctx);
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef ix[3] = {lower_i32(L, 0), lower_i32(L, 6), lower_i32(L, k)};
+    LLVMBuildStore(L->b, lower_i32(L, ndims[k]), LLVMBuildInBoundsGEP2(L->b, et, L->err, ix, 3, ""));
+    for (int j = 0; j < ndims[k]; j++) {
+      LLVMValueRef sx[4] = {lower_i32(L, 0), lower_i32(L, 8), lower_i32(L, k), lower_i32(L, j)};
+      LLVMBuildStore(L->b, shapes[k][j], LLVMBuildInBoundsGEP2(L->b, et, L->err, sx, 4, ""));
+    }
+  }
+  set_err(L, LMERR_SHAPES, msg);
   lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);
@@ -361,6 +405,13 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
     lower_incref(L, cv);
     LLVMBuildStore(L->b, cv.v, L->slots[slot]);
   }
+  /* module constants the function uses (Local.frozen): computed once per call, into their hidden locals */
+  for (int i = 0; i < spec->nlocals; i++) {
+    if (spec->locals[i].frozen == NULL) continue;
+    Val cv = lower_cast(L, lower_expr(L, spec->locals[i].frozen), spec->locals[i].ty);
+    if (!cv.owned) lower_incref(L, cv);
+    LLVMBuildStore(L->b, cv.v, L->slots[i]);
+  }
   if (spec->recursive && !C->target->gpu) stack_guard(L);
   LLVMBuildBr(L->b, body);
   LLVMPositionBuilderAtEnd(L->b, body);
@@ -408,6 +459,7 @@ static LLVMValueRef slot_ptr(Lower *L, LLVMValueRef base, int k) {
 
 static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
   LLVMTypeRef lt = lower_type(L, t);
+  if (t->kind == TY_DTYPE) return LLVMConstInt(lt, (unsigned long long)t->dtype, 0);  /* its type says which */
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, raw, lt, "");
   if (t->dtype == DT_FLOAT32)
     return LLVMBuildFPTrunc(L->b, LLVMBuildBitCast(L->b, raw, LLVMDoubleTypeInContext(L->ctx), ""), lt, "");
@@ -429,7 +481,9 @@ static LLVMValueRef scalar_to_slot(Lower *L, Type *t, LLVMValueRef v) {
 /* writes value v of type t into the result slots from index *k on */
 static void store_result(Lower *L, Type *t, LLVMValueRef v, LLVMValueRef slots, int *k) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  if (t->kind == TY_SCALAR) {
+  if (t->kind == TY_DTYPE) {
+    LLVMBuildStore(L->b, lower_i64(L, t->dtype), slot_ptr(L, slots, (*k)++));
+  } else if (t->kind == TY_SCALAR) {
     LLVMBuildStore(L->b, scalar_to_slot(L, t, v), slot_ptr(L, slots, (*k)++));
   } else if (t->kind == TY_ARRAY) {
     int base = *k;

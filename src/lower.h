@@ -63,8 +63,28 @@ struct Target {
   bool (*prange)(Lower *L, Node *s);
   /* an array expression (lower_arrayexpr.c) as one loop nest into a new array; NULL: none */
   Val (*array_expr)(Lower *L, Node *n);
+  /* a store into an array, or an in-place operator on one (lower_arraystore); NULL: none */
+  void (*array_store)(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
+  /* a subscript with an index array or a mask (lower_fancyindex.c): its value, a store into it; NULL: none */
+  Val (*index_get)(Lower *L, Node *n);
+  void (*index_set)(Lower *L, Node *target, Val v);
 };
 Val lower_arrayexpr(Lower *L, Node *n);
+/* target = value, or target op= value (opty: the operation's type), where target is an
+** array (a name or a view): one fused loop into it (lower_arraystore.c); value is a
+** node, or pre an already lowered value */
+void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
+/* NumPy ufunc calls in array expressions (lower_ufunc.c): an inner node, its
+** operands, its element from theirs; a call writing into its out array */
+bool lower_ufunc_inner(Lower *L, Node *n);
+int lower_ufunc_operands(Lower *L, Node *n, Node ***args);
+Val lower_ufunc_elem(Lower *L, Node *n, Val *x);
+Val lower_ufunc_out(Lower *L, Node *n, CallInfo *ci);
+/* call (a ufunc call with out=) as one loop into out, which is returned owned (lower_arraystore.c) */
+Val lower_ufunc_store(Lower *L, Node *call, Node *out);
+Val lower_fancy_get(Lower *L, Node *n);
+bool lower_is_selection(Lower *L, Node *n);  /* a subscript with an index array or a mask */
+void lower_fancy_set(Lower *L, Node *target, Val v);
 extern const Target target_cpu;
 extern const Target target_gpu;
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
@@ -105,6 +125,7 @@ LLVMValueRef lower_arr_make(Lower *L, Type *t, LLVMValueRef mi, LLVMValueRef dat
 Val lower_subscript(Lower *L, Node *n);                         /* load or view */
 void lower_store_subscript(Lower *L, Node *target, Val v);
 LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base);      /* element address of a full index */
+Val lower_index_view(Lower *L, Node *n, Val base, Type *rt);    /* the view part of subscript n, as type rt */
 Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array */
 Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* through the registry */
 void lower_fill(Lower *L, Val a, LLVMValueRef v);                /* every element of a = v */
@@ -121,7 +142,11 @@ void lower_release(Lower *L, Val v);   /* decref if owned */
 
 /* errors: set err and jump to the cleanup path when cond is true */
 void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg);
+void lower_raise_fmt_if(Lower *L, LLVMValueRef cond, const char *fmt, LLVMValueRef *vals, int nvals);  /* %I: vals */
 void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size);
+/* ValueError: msg with its k-th "%S" replaced by the shape ndims[k], shapes[k] (n <= LMERR_NSHAPES) */
+void lower_shape_error_if(Lower *L, LLVMValueRef cond, const char *msg, int n, const int *ndims,
+                          LLVMValueRef (*shapes)[LM_MAXDIM]);
 
 /* control flow helpers */
 LLVMBasicBlockRef lower_block(Lower *L, const char *name);
@@ -144,6 +169,9 @@ LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, 
 /* loops over every element of array value a (any layout), calling fn with each element's pointer */
 typedef void (*ElemFn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
 void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud);
+/* nested loops over shape[0..nd) in C order, calling fn with the counters (lower_fancyindex.c) */
+typedef void (*NestFn)(Lower *L, LLVMValueRef *ctr, void *ud);
+void lower_nest(Lower *L, int nd, LLVMValueRef *shape, NestFn fn, void *ud);
 
 /* Lua 5.4 semantics (lower_lua.c), used where opt.lua is set */
 LLVMValueRef lower_lua_binop(Lower *L, OpKind op, Val a, Val b, Type *rt);  /* NULL: Python's rule is Lua's */

@@ -5,6 +5,7 @@
 ** registry's hooks (builtin_shape.c, builtin_reduce.c).
 */
 #include "builtin_hooks.h"
+#include "index.h"
 
 static LLVMTypeRef i64t(Lower *L) { return LLVMInt64TypeInContext(L->ctx); }
 static LLVMTypeRef i8pt(Lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
@@ -143,36 +144,67 @@ static void slice_bounds(Lower *L, Node *sl, LLVMValueRef dim, LLVMValueRef *sta
   *len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, span, zero, ""), n, zero, "len");
 }
 
-/* a view of base for a subscript mixing integers and slices */
-static Val make_view(Lower *L, Node *n, Val base) {
-  Type *t = base.ty, *rt = lower_ann(L, n)->ty;
+/* a view of base for a subscript mixing integers, slices and None (a new
+** axis of length 1, stride 0); the index array or mask of an IndexPlan
+** keeps its axes whole, for lower_fancyindex.c to select from. rt: the
+** view's type. */
+Val lower_index_view(Lower *L, Node *n, Val base, Type *rt) {
+  Type *t = base.ty;
+  const IndexPlan *plan = lower_ann(L, n)->aux;
   int ni;
   Node **items = index_items(n, &ni);
   LLVMValueRef a = base.v;
   LLVMValueRef off = lower_i64(L, 0);
   LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
-  int r = 0;
+  int r = 0, k = 0;  /* the view's axis, base's axis */
   int mark = lower_hold(L, base);  /* indices and slice bounds may raise */
-  for (int k = 0; k < t->ndim; k++) {
+  for (int i = 0; i < ni; i++) {
+    if (plan && i == plan->adv) {
+      for (int d = 0; d < plan->advk; d++, k++) {
+        shape[r] = lower_arr_shape(L, a, k);
+        strides[r++] = lower_arr_stride(L, a, k);
+      }
+      continue;
+    }
+    if (items[i]->kind != ND_Slice && lower_ann(L, items[i])->ty->kind == TY_NONE) {
+      shape[r] = lower_i64(L, 1);
+      strides[r++] = lower_i64(L, 0);
+      continue;
+    }
     LLVMValueRef dim = lower_arr_shape(L, a, k), st = lower_arr_stride(L, a, k);
-    if (k >= ni) {
-      shape[r] = dim;
-      strides[r++] = st;
-    } else if (items[k]->kind == ND_Slice) {
+    if (items[i]->kind == ND_Slice) {
       LLVMValueRef start, len, step;
-      slice_bounds(L, items[k], dim, &start, &len, &step);
+      slice_bounds(L, items[i], dim, &start, &len, &step);
       off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, start, st, ""), "");
       shape[r] = len;
       strides[r++] = LLVMBuildMul(L->b, st, step, "");
     } else {
-      LLVMValueRef i = wrap_index(L, lower_cast(L, lower_expr(L, items[k]), ty_int64).v, dim, k);
-      off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, i, st, ""), "");
+      LLVMValueRef ix = wrap_index(L, lower_cast(L, lower_expr(L, items[i]), ty_int64).v, dim, k);
+      off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, ix, st, ""), "");
     }
+    k++;
+  }
+  for (; k < t->ndim; k++) {
+    shape[r] = lower_arr_shape(L, a, k);
+    strides[r++] = lower_arr_stride(L, a, k);
   }
   lower_unhold(L, mark);
   LLVMValueRef data = byte_offset_ptr(L, lower_arr_data(L, a), off, t->dtype);
   return (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, a), data, shape, strides), base.owned};
 }
+
+static Val make_view(Lower *L, Node *n, Val base) { return lower_index_view(L, n, base, lower_ann(L, n)->ty); }
+
+/* an index array or a mask: the target's selection (lower_fancyindex.c) */
+static const IndexPlan *selection(Lower *L, Node *n) {
+  const IndexPlan *p = lower_ann(L, n)->aux;
+  if (p == NULL || p->adv < 0) return NULL;
+  if (L->C->target->index_get == NULL)
+    compile_error(L->C, n->loc, "UnsupportedError", "index arrays and masks are not supported on this target (they make arrays)");
+  return p;
+}
+
+bool lower_is_selection(Lower *L, Node *n) { return selection(L, n) != NULL; }
 
 Val lower_subscript(Lower *L, Node *n) {
   Type *bt = lower_ann(L, n->value)->ty;
@@ -211,6 +243,7 @@ Val lower_subscript(Lower *L, Node *n) {
     lower_release(L, base);
     return r;
   }
+  if (selection(L, n)) return L->C->target->index_get(L, n);
   return make_view(L, n, lower_expr(L, n->value));
 }
 
@@ -230,18 +263,6 @@ void lower_fill(Lower *L, Val a, LLVMValueRef v) {
   lower_foreach(L, a, fill_elem, &f);
 }
 
-typedef struct CopyCtx {
-  DType dt, sdt;          // destination and source element types
-  LLVMValueRef sdata;     // C-contiguous source data
-} CopyCtx;
-
-static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  CopyCtx *cc = ud;
-  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->sdt), cc->sdata, &linear, 1, "");
-  Val x = {ty_scalar(cc->sdt), lower_load_elem(L, cc->sdt, sp), false};
-  lower_store_elem(L, cc->dt, ptr, lower_cast(L, x, ty_scalar(cc->dt)).v);
-}
-
 void lower_store_subscript(Lower *L, Node *target, Val v) {
   if (lower_ann(L, target)->ty->kind == TY_SCALAR) {
     Val base;
@@ -250,32 +271,20 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
     lower_release(L, base);
     return;
   }
-  /* a[1:3] = scalar / a[:, j] = other array; the value is held while the
-  ** target is computed and checked */
-  int mark = lower_hold(L, v);
-  Val view = make_view(L, target, lower_expr(L, target->value));
-  lower_hold(L, view);
-  DType dt = view.ty->dtype;
-  if (v.ty->kind == TY_SCALAR) {
-    lower_fill(L, view, lower_cast(L, v, ty_scalar(dt)).v);
-  } else {
-    /* element-by-element copy through a temporary copy of the source, so overlapping views are safe */
-    Type *st = v.ty;
-    if (st->ndim != view.ty->ndim)
-      LM_ASSERT(st->ndim <= view.ty->ndim);
-    for (int k = 0; k < st->ndim; k++) {
-      LLVMValueRef mismatch = LLVMBuildICmp(L->b, LLVMIntNE, lower_arr_shape(L, v.v, k), lower_arr_shape(L, view.v, k), "");
-      lower_raise_if(L, mismatch, LMERR_VALUE, "could not broadcast input array into the slice: shapes differ");
-    }
-    Val src = lower_array_method(L, NULL, BI_ndarray_copy, v, NULL, 0);
-    /* walk the view; the copy is C-contiguous, so its element index is the linear counter */
-    CopyCtx cc = {dt, st->dtype, lower_arr_data(L, src.v)};
-    lower_foreach(L, view, copy_elem, &cc);
-    lower_decref(L, src);
+  if (selection(L, target)) {  /* an index array or a mask (lower_fancyindex.c) */
+    L->C->target->index_set(L, target, v);
+    return;
   }
-  lower_unhold(L, mark);
+  if (v.ty->kind == TY_ARRAY) {  /* with broadcasting, overlap found at run time (lower_arraystore.c) */
+    if (L->C->target->array_store == NULL)
+      compile_error(L->C, target->loc, "UnsupportedError", "storing an array into a slice is not supported on this target");
+    L->C->target->array_store(L, target, OP_None, NULL, NULL, &v);
+    return;
+  }
+  /* a[1:3] = scalar; the value is held while the target is computed and checked */
+  Val view = make_view(L, target, lower_expr(L, target->value));
+  lower_fill(L, view, lower_cast(L, v, ty_scalar(view.ty->dtype)).v);
   lower_release(L, view);
-  lower_release(L, v);
 }
 
 

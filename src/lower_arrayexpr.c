@@ -2,41 +2,40 @@
 ** lower_arrayexpr.c — a tree of elementwise array operations as ONE loop
 ** nest over the broadcast shape (Numba's array-expression rewrite): the
 ** operands are read through their strides, only the result is allocated.
+** The elements follow NumPy's ufunc loops: no ZeroDivisionError, shifts
+** past the width give 0, integers to negative powers raise ValueError.
 ** Reached through Target.array_expr, so the expression lowering does not
 ** depend on this file (the layering rule of docs/internals.md).
 */
-#include "lower.h"
+#include <string.h>
 
-#define AX_MAXLEAF 32
+#include "lower_arrayexpr.h"
 
-typedef struct Leaf {
-  Node *n;
-  Val v;
-  LLVMValueRef stride[LM_MAXDIM];  // 0 along a broadcast axis
-  LLVMValueRef elem;               // this iteration's element (or the scalar)
-} Leaf;
-
-typedef struct Ax {
-  Leaf leaf[AX_MAXLEAF];
-  int nleaf;
-} Ax;
-
-static bool inner(Lower *L, Node *n) {
+/* an operation fused into the loop (else a leaf, read through its strides);
+** x->outcall is a ufunc writing into out whose own loop this is */
+static bool inner(Lower *L, const Ax *x, Node *n) {
   Type *t = lower_ann(L, n)->ty;
   if (t == NULL || t->kind != TY_ARRAY) return false;
-  return n->kind == ND_BinOp || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1);
+  /* a @ b is not elementwise: a leaf, lowered by the registry's matmul (builtin_linalg.c) */
+  return (n->kind == ND_BinOp && n->op != OP_MatMult) || n->kind == ND_UnaryOp || (n->kind == ND_Compare && n->elts.len == 1) ||
+         (n->kind == ND_Call && (n == x->outcall || lower_ufunc_inner(L, n)));
 }
 
-static void collect(Lower *L, Ax *x, Node *n) {
-  if (!inner(L, n)) {
+void ax_collect(Lower *L, Ax *x, Node *n) {
+  if (!inner(L, x, n)) {
     if (x->nleaf == AX_MAXLEAF)
       compile_error(L->C, n->loc, "UnsupportedError", "array expression too large (split it)");
     x->leaf[x->nleaf++].n = n;
     return;
   }
-  if (n->kind == ND_UnaryOp) { collect(L, x, n->operand); return; }
-  collect(L, x, n->left);
-  collect(L, x, n->kind == ND_BinOp ? n->right : n->elts.items[0]);
+  if (n->kind == ND_UnaryOp) { ax_collect(L, x, n->operand); return; }
+  if (n->kind == ND_Call) {  /* a ufunc (lower_ufunc.c) */
+    Node **args;
+    for (int i = 0, k = lower_ufunc_operands(L, n, &args); i < k; i++) ax_collect(L, x, args[i]);
+    return;
+  }
+  ax_collect(L, x, n->left);
+  ax_collect(L, x, n->kind == ND_BinOp ? n->right : n->elts.items[0]);
 }
 
 static Leaf *find(Ax *x, Node *n) {
@@ -58,13 +57,53 @@ static LLVMValueRef cmp(Lower *L, OpKind op, DType ct, LLVMValueRef a, LLVMValue
   return LLVMBuildICmp(L->b, p, a, b, "");
 }
 
+/* NumPy's shifts: a count past the width (or negative) gives 0, or -1 for a negative >> */
+static LLVMValueRef shift(Lower *L, OpKind op, Type *rt, LLVMValueRef a, LLVMValueRef b) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  unsigned w = LLVMGetIntTypeWidth(t);
+  LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntUGE, b, LLVMConstInt(t, w, 0), "");
+  LLVMValueRef s = LLVMBuildSelect(L->b, big, LLVMConstInt(t, w - 1, 0), b, "");
+  if (op == OP_RShift && ty_is_signed(rt)) return LLVMBuildAShr(L->b, a, s, "");
+  LLVMValueRef r = op == OP_LShift ? LLVMBuildShl(L->b, a, s, "") : LLVMBuildLShr(L->b, a, s, "");
+  return LLVMBuildSelect(L->b, big, LLVMConstNull(t), r, "");
+}
+
+/* a op b of one element, a and b of the operand types ta and tb, the result of dtype rt */
+static Val binop(Lower *L, OpKind op, Val a, Type *ta, Val b, Type *tb, Type *rt, Loc loc) {
+  Type *ct = ty_scalar(infer_arrayexpr_common(ta, tb));
+  a = lower_cast(L, a, ct);
+  b = lower_cast(L, b, ct);
+  if (ty_is_bool(rt) && (op == OP_Add || op == OP_Mult))  /* NumPy: logical or / and */
+    return (Val){rt, op == OP_Add ? LLVMBuildOr(L->b, a.v, b.v, "") : LLVMBuildAnd(L->b, a.v, b.v, ""), false};
+  a = lower_cast(L, a, rt);
+  b = lower_cast(L, b, rt);
+  if (op == OP_Div) return (Val){rt, LLVMBuildFDiv(L->b, a.v, b.v, ""), false};  /* NumPy: inf or nan, no raise */
+  if ((op == OP_LShift || op == OP_RShift)) return (Val){rt, shift(L, op, rt, a.v, b.v), false};
+  if (op == OP_Pow && ty_is_signed(rt))
+    lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, b.v, LLVMConstNull(LLVMTypeOf(b.v)), ""), LMERR_VALUE,
+                   "Integers to negative integer powers are not allowed.");
+  /* NumPy's error model: x // 0 is 0 for integers, inf or nan for floats; x % 0 is 0 or nan */
+  bool saved = L->C->opt.error_model_numpy;
+  L->C->opt.error_model_numpy = true;
+  LLVMValueRef r = lower_binop(L, op, a, b, rt, loc);
+  L->C->opt.error_model_numpy = saved;
+  return (Val){rt, r, false};
+}
+
 /* the element of n at this iteration, as a scalar of n's element type */
 static Val eval(Lower *L, Ax *x, Node *n) {
-  if (!inner(L, n)) {
+  if (!inner(L, x, n)) {
     Leaf *f = find(x, n);
     return (Val){ty_scalar(f->v.ty->dtype), f->elem, false};
   }
   Type *rt = ty_scalar(lower_ann(L, n)->ty->dtype);
+  if (n->kind == ND_Call) {  /* a ufunc: its element from its operands' (lower_ufunc.c) */
+    Node **args;
+    Val v[LM_MAXARGS];
+    int k = lower_ufunc_operands(L, n, &args);
+    for (int i = 0; i < k; i++) v[i] = eval(L, x, args[i]);
+    return lower_ufunc_elem(L, n, v);
+  }
   if (n->kind == ND_UnaryOp) {
     Val a = lower_cast(L, eval(L, x, n->operand), rt);
     if (n->op == OP_UAdd) return a;
@@ -72,87 +111,143 @@ static Val eval(Lower *L, Ax *x, Node *n) {
     return (Val){rt, ty_is_float(rt) ? LLVMBuildFNeg(L->b, a.v, "") : LLVMBuildNeg(L->b, a.v, ""), false};
   }
   Node *rn = n->kind == ND_BinOp ? n->right : n->elts.items[0];
+  Type *ta = lower_ann(L, n->left)->ty, *tb = lower_ann(L, rn)->ty;
   Val a = eval(L, x, n->left), b = eval(L, x, rn);
-  Type *ct = ty_scalar(infer_arrayexpr_common(lower_ann(L, n->left)->ty, lower_ann(L, rn)->ty));
   if (n->kind == ND_Compare) {
-    OpKind op = n->cmpops[0];
-    return (Val){rt, cmp(L, op, ct->dtype, lower_cast(L, a, ct).v, lower_cast(L, b, ct).v), false};
+    Type *ct = ty_scalar(infer_arrayexpr_common(ta, tb));
+    return (Val){rt, cmp(L, n->cmpops[0], ct->dtype, lower_cast(L, a, ct).v, lower_cast(L, b, ct).v), false};
   }
-  a = lower_cast(L, a, ct);
-  b = lower_cast(L, b, ct);
-  if (ty_is_bool(rt) && (n->op == OP_Add || n->op == OP_Mult))  /* NumPy: logical or / and */
-    return (Val){rt, n->op == OP_Add ? LLVMBuildOr(L->b, a.v, b.v, "") : LLVMBuildAnd(L->b, a.v, b.v, ""), false};
-  if (n->op == OP_Div) {
-    a = lower_cast(L, a, rt);
-    b = lower_cast(L, b, rt);
-    return (Val){rt, LLVMBuildFDiv(L->b, a.v, b.v, ""), false};  /* NumPy: inf or nan, no raise */
-  }
-  if ((n->op == OP_FloorDiv || n->op == OP_Mod) && !ty_is_float(rt)) {
-    /* NumPy: an integer division by zero gives 0 */
-    b = lower_cast(L, b, rt);
-    LLVMValueRef z = LLVMBuildICmp(L->b, LLVMIntEQ, b.v, LLVMConstNull(LLVMTypeOf(b.v)), "");
-    Val b1 = {rt, LLVMBuildSelect(L->b, z, LLVMConstInt(LLVMTypeOf(b.v), 1, 0), b.v, ""), false};
-    LLVMValueRef r = lower_binop(L, n->op, lower_cast(L, a, rt), b1, rt, n->loc);
-    return (Val){rt, LLVMBuildSelect(L->b, z, LLVMConstNull(LLVMTypeOf(r)), r, ""), false};
-  }
-  return (Val){rt, lower_binop(L, n->op, a, b, rt, n->loc), false};
+  return binop(L, n->op, a, ta, b, tb, rt, n->loc);
 }
 
-static LLVMValueRef elem_at(Lower *L, Val a, LLVMValueRef off) {
+static LLVMValueRef elem_ptr(Lower *L, Val a, LLVMValueRef off) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
   LLVMValueRef p = LLVMBuildBitCast(L->b, lower_arr_data(L, a.v), LLVMPointerType(i8, 0), "");
   p = LLVMBuildInBoundsGEP2(L->b, i8, p, &off, 1, "");
-  p = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, a.ty->dtype), 0), "");
-  return lower_load_elem(L, a.ty->dtype, p);
+  return LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, a.ty->dtype), 0), "");
 }
 
-Val lower_arrayexpr(Lower *L, Node *n) {
-  Type *t = lower_ann(L, n)->ty;
-  int nd = t->ndim;
-  Ax x = {0};
-  collect(L, &x, n);
-  int mark = L->nheld;
-  for (int i = 0; i < x.nleaf; i++) {
-    x.leaf[i].v = lower_expr(L, x.leaf[i].n);
-    lower_hold(L, x.leaf[i].v);
+void ax_lower_leaves(Lower *L, Ax *x) {
+  for (int i = 0; i < x->nleaf; i++) {
+    if (x->leaf[i].n == NULL) continue;  /* the in-place target: lowered by the caller */
+    x->leaf[i].v = lower_expr(L, x->leaf[i].n);
+    lower_hold(L, x->leaf[i].v);
   }
-  /* the broadcast shape, NumPy's rule: axes aligned on the right, 1 stretches */
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
-  LLVMValueRef shape[LM_MAXDIM], bad = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
-  for (int k = 0; k < nd; k++) {
-    shape[k] = one;
-    for (int i = 0; i < x.nleaf; i++) {
-      Type *lt = x.leaf[i].v.ty;
-      if (lt->kind != TY_ARRAY || k - (nd - lt->ndim) < 0) continue;
-      LLVMValueRef s = lower_arr_shape(L, x.leaf[i].v.v, k - (nd - lt->ndim));
-      LLVMValueRef cur1 = LLVMBuildICmp(L->b, LLVMIntEQ, shape[k], one, "");
-      LLVMValueRef s1 = LLVMBuildICmp(L->b, LLVMIntEQ, s, one, "");
-      LLVMValueRef ne = LLVMBuildICmp(L->b, LLVMIntNE, s, shape[k], "");
-      bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, ne, LLVMBuildNot(L->b, LLVMBuildOr(L->b, cur1, s1, ""), ""), ""), "");
-      shape[k] = LLVMBuildSelect(L->b, cur1, s, shape[k], "");
+}
+
+void ax_release_leaves(Lower *L, Ax *x) {
+  for (int i = 0; i < x->nleaf; i++)
+    if (x->leaf[i].n) lower_release(L, x->leaf[i].v);
+}
+
+const char *ax_where(Lower *L, Loc loc) {
+  const Source *src = loc.src;
+  const char *chunk = src && src->chunk ? src->chunk : "?";
+  if (chunk[0] == '=' || chunk[0] == '@') chunk++;
+  char head[300];
+  snprintf(head, sizeof head, "\n%s:%d:%d: in %s", chunk, loc.line, loc.col + 1, L->spec->def->name);
+  const char *line = NULL;
+  size_t len = 0;
+  if (src && src->text) {
+    line = src->text;
+    for (int k = 1; k < loc.line && line; k++) {
+      line = strchr(line, '\n');
+      if (line) line++;
+    }
+    if (line) {
+      while (*line == ' ' || *line == '\t') line++;
+      len = strcspn(line, "\r\n");
     }
   }
-  if (nd > 0) {
-    lower_raise_if(L, bad, LMERR_VALUE, "operands could not be broadcast together");
+  size_t n = strlen(head) + len + 10;
+  char *out = arena_alloc(L->C->A, n);
+  snprintf(out, n, "%s%s%.*s", head, len ? "\n    " : "", (int)len, line ? line : "");
+  return out;
+}
+
+const char *ax_with_where(Lower *L, const char *text, Loc loc) {
+  const char *w = ax_where(L, loc);
+  size_t n = strlen(text) + strlen(w) + 1;
+  char *out = arena_alloc(L->C->A, n);
+  snprintf(out, n, "%s%s", text, w);
+  return out;
+}
+
+void ax_leaf_shape(Lower *L, Val v, LLVMValueRef *shape) {
+  for (int k = 0; v.ty->kind == TY_ARRAY && k < v.ty->ndim; k++) shape[k] = lower_arr_shape(L, v.v, k);
+}
+
+/* shape[nd0] broadcast with s1[nd1] into shape, NumPy's rule: axes aligned on
+** the right, 1 stretches; its ndim returned */
+static int broadcast(Lower *L, int nd0, LLVMValueRef *shape, int nd1, LLVMValueRef *s1, Loc loc) {
+  LLVMValueRef s[2][LM_MAXDIM];
+  int nd[2] = {nd0, nd1};
+  for (int k = 0; k < nd0; k++) s[0][k] = shape[k];
+  for (int k = 0; k < nd1; k++) s[1][k] = s1[k];
+  int r = nd0 > nd1 ? nd0 : nd1;
+  if (nd0 == 0 || nd1 == 0) {  /* with a scalar (or a 0-d array): the other's shape */
+    for (int k = 0; k < r; k++) shape[k] = s[nd0 ? 0 : 1][k];
+    return r;
   }
-  for (int i = 0; i < x.nleaf; i++) {
-    Type *lt = x.leaf[i].v.ty;
-    if (lt->kind != TY_ARRAY) { x.leaf[i].elem = x.leaf[i].v.v; continue; }
+  LLVMValueRef one = lower_i64(L, 1), bad = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 0, 0);
+  for (int k = 0; k < r; k++) {
+    int ja = k - (r - nd0), jb = k - (r - nd1);
+    if (ja < 0 || jb < 0) { shape[k] = ja < 0 ? s[1][jb] : s[0][ja]; continue; }
+    LLVMValueRef a = s[0][ja], b = s[1][jb];
+    LLVMValueRef a1 = LLVMBuildICmp(L->b, LLVMIntEQ, a, one, ""), b1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, one, "");
+    LLVMValueRef ne = LLVMBuildICmp(L->b, LLVMIntNE, a, b, "");
+    bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, ne, LLVMBuildNot(L->b, LLVMBuildOr(L->b, a1, b1, ""), ""), ""), "");
+    shape[k] = LLVMBuildSelect(L->b, a1, b, a, "");
+  }
+  lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S ", loc),
+                       2, nd, s);
+  return r;
+}
+
+int ax_shape(Lower *L, Ax *x, Node *n, LLVMValueRef *shape) {
+  if (!inner(L, x, n)) {
+    Val v = find(x, n)->v;
+    ax_leaf_shape(L, v, shape);
+    return v.ty->kind == TY_ARRAY ? v.ty->ndim : 0;
+  }
+  if (n->kind == ND_UnaryOp) return ax_shape(L, x, n->operand, shape);
+  Node **ops, *two[2];
+  int k = 2;
+  if (n->kind == ND_Call) {
+    k = lower_ufunc_operands(L, n, &ops);
+  } else {
+    two[0] = n->left;
+    two[1] = n->kind == ND_BinOp ? n->right : n->elts.items[0];
+    ops = two;
+  }
+  int r = ax_shape(L, x, ops[0], shape);
+  for (int i = 1; i < k; i++) {
+    LLVMValueRef s[LM_MAXDIM];
+    r = broadcast(L, r, shape, ax_shape(L, x, ops[i], s), s, n->loc);
+  }
+  return r;
+}
+
+void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape) {
+  LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
+  (void)shape;
+  for (int i = 0; i < x->nleaf; i++) {
+    Type *lt = x->leaf[i].v.ty;
+    if (lt->kind != TY_ARRAY) { x->leaf[i].elem = x->leaf[i].v.v; continue; }
     for (int k = 0; k < nd; k++) {
       int j = k - (nd - lt->ndim);
-      if (j < 0) { x.leaf[i].stride[k] = zero; continue; }
-      LLVMValueRef s1 = LLVMBuildICmp(L->b, LLVMIntEQ, lower_arr_shape(L, x.leaf[i].v.v, j), one, "");
-      x.leaf[i].stride[k] = LLVMBuildSelect(L->b, s1, zero, lower_arr_stride(L, x.leaf[i].v.v, j), "");
+      if (j < 0) { x->leaf[i].stride[k] = zero; continue; }
+      LLVMValueRef s1 = LLVMBuildICmp(L->b, LLVMIntEQ, lower_arr_shape(L, x->leaf[i].v.v, j), one, "");
+      x->leaf[i].stride[k] = LLVMBuildSelect(L->b, s1, zero, lower_arr_stride(L, x->leaf[i].v.v, j), "");
     }
   }
-  Val res = lower_alloc(L, t, shape);
-  lower_hold(L, res);
-  /* the loop nest: counters per axis, the result written in order */
+}
+
+void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
   LLVMValueRef ctr[LM_MAXDIM];
   LLVMBasicBlockRef head[LM_MAXDIM], exit[LM_MAXDIM];
-  LLVMValueRef lin = lower_entry_alloca(L, i64, "axlin");
-  LLVMBuildStore(L->b, zero, lin);
   for (int k = 0; k < nd; k++) {
     ctr[k] = lower_entry_alloca(L, i64, "axk");
     LLVMBuildStore(L->b, zero, ctr[k]);
@@ -165,25 +260,46 @@ Val lower_arrayexpr(Lower *L, Node *n) {
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, shape[k], ""), body, exit[k]);
     LLVMPositionBuilderAtEnd(L->b, body);
   }
-  for (int i = 0; i < x.nleaf; i++) {
-    if (x.leaf[i].v.ty->kind != TY_ARRAY) continue;
+  LLVMValueRef c[LM_MAXDIM];
+  for (int k = 0; k < nd; k++) c[k] = LLVMBuildLoad2(L->b, i64, ctr[k], "");
+  for (int i = 0; i < x->nleaf; i++) {
+    if (x->leaf[i].v.ty->kind != TY_ARRAY) continue;
     LLVMValueRef off = zero;
-    for (int k = 0; k < nd; k++)
-      off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, LLVMBuildLoad2(L->b, i64, ctr[k], ""), x.leaf[i].stride[k], ""), "");
-    x.leaf[i].elem = elem_at(L, x.leaf[i].v, off);
+    for (int k = 0; k < nd; k++) off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, c[k], x->leaf[i].stride[k], ""), "");
+    x->leaf[i].elem = lower_load_elem(L, x->leaf[i].v.ty->dtype, elem_ptr(L, x->leaf[i].v, off));
   }
-  Val e = eval(L, &x, n);
-  LLVMValueRef li = LLVMBuildLoad2(L->b, i64, lin, "");
-  LLVMValueRef dp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, t->dtype), lower_arr_data(L, res.v), &li, 1, "");
-  lower_store_elem(L, t->dtype, dp, lower_cast(L, e, ty_scalar(t->dtype)).v);
-  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, li, one, ""), lin);
+  Val e = x->root ? eval(L, x, x->root) : (Val){ty_scalar(x->leaf[0].v.ty->dtype), x->leaf[0].elem, false};
+  if (x->target >= 0) {
+    Leaf *t = &x->leaf[x->target];
+    Val cur = {ty_scalar(t->v.ty->dtype), t->elem, false};
+    Type *vt = x->root ? lower_ann(L, x->root)->ty : x->leaf[0].v.ty;
+    e = binop(L, x->op, cur, t->v.ty, e, vt, ty_scalar(x->opty->dtype), x->loc);
+  }
+  LLVMValueRef off = zero;
+  for (int k = 0; k < nd; k++) off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, c[k], lower_arr_stride(L, out.v, k), ""), "");
+  lower_store_elem(L, out.ty->dtype, elem_ptr(L, out, off), lower_cast(L, e, ty_scalar(out.ty->dtype)).v);
   for (int k = nd - 1; k >= 0; k--) {
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, LLVMBuildLoad2(L->b, i64, ctr[k], ""), one, ""), ctr[k]);
     LLVMBuildBr(L->b, head[k]);
     LLVMPositionBuilderAtEnd(L->b, exit[k]);
     if (k > 0) LLVMBuildStore(L->b, zero, ctr[k]);
   }
+}
+
+Val lower_arrayexpr(Lower *L, Node *n) {
+  Type *t = lower_ann(L, n)->ty;
+  Ax x = {.root = n, .loc = n->loc, .target = -1};
+  ax_collect(L, &x, n);
+  int mark = L->nheld;
+  ax_lower_leaves(L, &x);
+  LLVMValueRef shape[LM_MAXDIM];
+  int nd = ax_shape(L, &x, n, shape);
+  LM_ASSERT(nd == t->ndim);
+  ax_strides(L, &x, nd, shape);
+  Val res = lower_alloc(L, t, shape);
+  lower_hold(L, res);
+  ax_loop(L, &x, nd, shape, res);
   lower_unhold(L, mark);
-  for (int i = 0; i < x.nleaf; i++) lower_release(L, x.leaf[i].v);
+  ax_release_leaves(L, &x);
   return res;
 }

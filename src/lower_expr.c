@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "builtin_hooks.h"
 #include "lower.h"
 
 static LLVMTypeRef f64t(Lower *L) { return LLVMDoubleTypeInContext(L->ctx); }
@@ -335,7 +336,34 @@ Val lower_const_sym(Lower *L, const Sym *s) {
   return (Val){ty_int64, lower_i64(L, s->ival), false};
 }
 
+/* dtype values are compile-time: the value, a.dtype == np.float64 and
+** dt.itemsize fold to constants (their operands have no effects worth running) */
+static bool lower_dtype_fold(Lower *L, Node *n, Val *out) {
+  Type *t = lower_ann(L, n)->ty;
+  const CallInfo *ci = n->kind == ND_Call ? lower_ann(L, n)->aux : NULL;
+  if (t && t->kind == TY_DTYPE && (ci == NULL || ci->kind == CALL_BUILTIN)) {  /* a def's call runs */
+    *out = (Val){t, LLVMConstInt(lower_type(L, t), (unsigned long long)t->dtype, 0), false};
+    return true;
+  }
+  Node *sub = n->kind == ND_Compare ? n->left : n->kind == ND_Attribute ? n->value : NULL;
+  Type *st = sub ? lower_ann(L, sub)->ty : NULL;
+  if (st == NULL || st->kind != TY_DTYPE) return false;
+  if (n->kind == ND_Attribute) {  /* itemsize, the one attribute inference lets through */
+    *out = (Val){ty_int64, lower_i64(L, dtype_sizes[st->dtype]), false};
+    return true;
+  }
+  bool same = st->dtype == lower_ann(L, n->elts.items[0])->ty->dtype;
+  *out = (Val){ty_bool, LLVMConstInt(i1t(L), same == (n->cmpops[0] == OP_Eq), 0), false};
+  return true;
+}
+
 Val lower_expr(Lower *L, Node *n) {
+  Val folded;
+  if ((n->kind == ND_Name || n->kind == ND_Attribute || n->kind == ND_Call || n->kind == ND_Compare) &&
+      lower_dtype_fold(L, n, &folded))
+    return folded;
+  if (n->kind == ND_BinOp && n->op == OP_MatMult && !L->C->opt.lua)  /* a @ b: see infer_expr */
+    return L->C->builtins[BI_numpy_matmul].lower(L, n, lower_ann(L, n)->aux);
   if ((n->kind == ND_BinOp || n->kind == ND_UnaryOp || n->kind == ND_Compare) && lower_ann(L, n)->ty->kind == TY_ARRAY) {
     if (L->C->target->array_expr == NULL)
       compile_error(L->C, n->loc, "UnsupportedError", "whole-array arithmetic is not supported on this target");

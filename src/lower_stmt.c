@@ -36,7 +36,19 @@ static void store_target(Lower *L, Node *t, Val v) {
   }
 }
 
+static bool is_array(Lower *L, Node *n) {
+  Type *t = lower_ann(L, n)->ty;
+  if (n->kind == ND_Name && lower_ann(L, n)->slot >= 0) t = L->spec->locals[lower_ann(L, n)->slot].ty;
+  return t && t->kind == TY_ARRAY;
+}
+
 static void lower_assign(Lower *L, Node *s) {
+  Node *t0 = s->targets.items[0];
+  if (s->targets.len == 1 && t0->kind == ND_Subscript && is_array(L, t0) && is_array(L, s->value) &&
+      L->C->target->array_store) {
+    L->C->target->array_store(L, t0, OP_None, NULL, s->value, NULL);  /* fused: the expression's loop writes the view */
+    return;
+  }
   Val v = lower_expr(L, s->value);
   /* a = b = value: every target takes its own reference; the value is held
   ** while a target's indices are computed (they may raise) */
@@ -52,6 +64,12 @@ static void lower_assign(Lower *L, Node *s) {
 
 static void lower_augassign(Lower *L, Node *s) {
   Node *t = s->target;
+  if ((t->kind == ND_Name || t->kind == ND_Subscript) && is_array(L, t)) {
+    if (L->C->target->array_store == NULL)
+      compile_error(L->C, s->loc, "UnsupportedError", "in-place operators on arrays are not supported on this target");
+    L->C->target->array_store(L, t, s->op, lower_ann(L, s)->ty, s->value, NULL);  /* NumPy's in-place ufunc */
+    return;
+  }
   if (t->kind == ND_Name) {
     Val cur = {L->spec->locals[lower_ann(L, t)->slot].ty, LLVMBuildLoad2(L->b, lower_type(L, L->spec->locals[lower_ann(L, t)->slot].ty), L->slots[lower_ann(L, t)->slot], ""), false};
     cur.ty = lower_ann(L, t)->ty ? lower_ann(L, t)->ty : cur.ty;

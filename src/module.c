@@ -24,6 +24,7 @@ int luaopen_lumba_core(lua_State *L) {
   lua_pushliteral(L, LM_VERSION);
   lua_setfield(L, -2, "version");
   array_open(L);
+  array_ufunc_open(L);
   frontend_open(L);
   dispatch_open(L);
   cuda_open(L);

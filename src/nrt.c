@@ -12,6 +12,7 @@
 
 /* A process-wide statistic, not state: reads never affect behaviour. */
 static _Atomic int64_t live_count;
+static _Atomic int64_t made_count;  /* every MemInfo ever made: tests count a loop's allocations */
 
 /* Buffers of NRT_LAZY bytes and more come from calloc, which maps fresh
 ** zero pages without touching them: zeros(2^31) costs no memory until it is
@@ -56,6 +57,7 @@ static MemInfo *alloc_lazy(size_t size) {
   mi->dtor = free_block;
   mi->dtor_ud = block;
   atomic_fetch_add(&live_count, 1);
+  atomic_fetch_add(&made_count, 1);
   return mi;
 }
 
@@ -141,6 +143,7 @@ MemInfo *nrt_alloc(size_t size) {
   mi->dtor_ud = NULL;
   memset(mi->data, 0, size);
   atomic_fetch_add(&live_count, 1);
+  atomic_fetch_add(&made_count, 1);
   return mi;
 }
 
@@ -153,6 +156,7 @@ MemInfo *nrt_wrap(void *data, size_t size, MemInfoDtor dtor, void *ud) {
   mi->dtor = dtor;
   mi->dtor_ud = ud;
   atomic_fetch_add(&live_count, 1);
+  atomic_fetch_add(&made_count, 1);
   return mi;
 }
 
@@ -174,4 +178,8 @@ void nrt_decref(MemInfo *mi) {
 
 int64_t nrt_live(void) {
   return atomic_load(&live_count);
+}
+
+int64_t nrt_made(void) {
+  return atomic_load(&made_count);
 }

@@ -31,5 +31,6 @@ void nrt_incref(MemInfo *mi);  /* NULL is ignored */
 void nrt_decref(MemInfo *mi);  /* NULL is ignored */
 /* Live MemInfos in this process, for leak tests. */
 int64_t nrt_live(void);
+int64_t nrt_made(void);  /* MemInfos made since the start (live or not) */
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "libgcc.h"
+#include "linalg_rt.h"
 #include "nrt.h"
 #include "objload.h"
 #include "stack.h"
@@ -40,6 +41,8 @@ static const ExtSym table[] = {
     /* lumba's runtime in core.so (par_for and the simulator's are in backend.so: such code is not loaded here) */
     {"nrt_alloc", (void *)nrt_alloc}, {"nrt_incref", (void *)nrt_incref}, {"nrt_decref", (void *)nrt_decref},
     {"stack_limit", (void *)stack_limit},
+    /* matrix products (linalg_rt.h) */
+    {"lm_prod_shape", (void *)lm_prod_shape}, {"lm_prod", (void *)lm_prod},
 };
 
 void *objload_extern(const char *name) {

@@ -104,7 +104,55 @@ static bool const_value(Node *v, Sym *s) {
   }
 }
 
-/* imports become aliases; module-level `NAME = number` becomes a constant */
+/* a module name as the module names so far have it (an import alias, np, numpy); NULL if none */
+static const char *module_of(Compile *C, const char *name) {
+  for (int i = C->nmodnames - 1; i >= 0; i--)
+    if (strcmp(C->modnames[i].name, name) == 0) return C->modnames[i].sym.kind == SYM_MODULE ? C->modnames[i].sym.qname : NULL;
+  for (size_t i = 0; i < lm_countof(global_names); i++)
+    if (strcmp(global_names[i].name, name) == 0) return global_names[i].qname;
+  return NULL;
+}
+
+/* a literal a frozen value may hold: numbers, dtype names and np.float32 & co, tuples and lists of them */
+static bool frozen_literal(Compile *C, Node *v) {
+  Sym s;
+  if (const_value(v, &s)) return true;
+  if (v->kind == ND_Constant) return v->ckind == CK_STR || v->ckind == CK_NONE;
+  if (v->kind == ND_Tuple || v->kind == ND_List) {
+    for (int i = 0; i < v->elts.len; i++)
+      if (!frozen_literal(C, v->elts.items[i])) return false;
+    return true;
+  }
+  if (v->kind == ND_Attribute && v->value->kind == ND_Name) {
+    const char *m = module_of(C, v->value->name);
+    return m && (strcmp(m, "numpy") == 0 || strcmp(m, "numba") == 0) && qname_dtype(v->name) >= 0;
+  }
+  return false;
+}
+
+/* The module-level values Numba freezes and lumba computes in each
+** function that uses them: tuples of numbers, and np.array/asarray/zeros/
+** ones/empty/full/arange/linspace/eye/identity of literals. Anything else
+** at module level is not run. */
+static bool frozen_form(Compile *C, Node *v) {
+  if (v->kind == ND_Tuple) return frozen_literal(C, v);
+  if (v->kind != ND_Call || v->func->kind != ND_Attribute || v->func->value->kind != ND_Name) return false;
+  const char *m = module_of(C, v->func->value->name);
+  if (m == NULL || strcmp(m, "numpy") != 0) return false;
+  char q[256];
+  snprintf(q, sizeof q, "numpy.%s", v->func->name);
+  const BuiltinName *nm = builtin_find(q);
+  static const BuiltinId forms[] = {BI_numpy_array, BI_numpy_asarray, BI_numpy_zeros, BI_numpy_ones, BI_numpy_empty,
+                                    BI_numpy_full, BI_numpy_arange, BI_numpy_linspace, BI_numpy_eye, BI_numpy_identity};
+  bool ok = false;
+  for (size_t i = 0; nm && i < lm_countof(forms); i++) ok = ok || nm->id == forms[i];
+  for (int i = 0; ok && i < v->args.len; i++) ok = frozen_literal(C, v->args.items[i]);
+  for (int i = 0; ok && i < v->keywords.len; i++) ok = frozen_literal(C, v->keywords.items[i]->value);
+  return ok;
+}
+
+/* imports become aliases; module-level `NAME = number` becomes a constant,
+** `NAME = np.array([...])` or a tuple a frozen value (frozen_form) */
 void compile_collect_module_names(Compile *C) {
   NodeList *body = &C->module->body;
   for (int i = 0; i < body->len; i++) {
@@ -132,7 +180,13 @@ void compile_collect_module_names(Compile *C) {
       }
     } else if (st->kind == ND_Assign && st->targets.len == 1 && st->targets.items[0]->kind == ND_Name) {
       Sym s = {0};
-      if (const_value(st->value, &s)) add_modname(C, st->targets.items[0]->name, s);
+      if (const_value(st->value, &s)) {
+        add_modname(C, st->targets.items[0]->name, s);
+      } else if (frozen_form(C, st->value)) {
+        s.kind = SYM_FROZEN;
+        s.def = st->value;
+        add_modname(C, st->targets.items[0]->name, s);
+      }
     }
   }
 }

@@ -16,6 +16,7 @@
 #define rt_h
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "array.h"
 
@@ -27,7 +28,11 @@ typedef enum LmErrKind {
   LMERR_RAISE,          /* msg is "ValueError: text" (a user raise or failed assert) */
   LMERR_MEMORY,         /* MemoryError: msg */
   LMERR_VALUE,          /* ValueError: msg (runtime checks: negative dimensions...) */
+  LMERR_SHAPES,         /* ValueError: msg, its k-th "%S" replaced by the tuple shapes[k] (broadcasting) */
+  LMERR_VALUE_FMT,      /* ValueError: msg, each %I (%D: a dimension) in it replaced by the next of vals (lmerr_format) */
 } LmErrKind;
+
+#define LMERR_NSHAPES 3   /* shapes one error names at most (in-place: both operands and the output) */
 
 typedef struct LmErr {
   int32_t kind;         // an LmErrKind
@@ -36,7 +41,33 @@ typedef struct LmErr {
   int64_t size;         // IndexError
   const char *msg;      // RAISE/MEMORY/VALUE: constant text in the compiled module
   uint64_t stack_limit; // recursion guard: lowest frame address allowed (0: not known yet; stack.h)
+  /* SHAPES only, written on the error path alone: the shapes the message names */
+  int32_t ndims[LMERR_NSHAPES];
+  int32_t pad_;
+  int64_t shapes[LMERR_NSHAPES][LM_MAXDIM];
+  int64_t vals[LM_MAXDIM + 2];  // VALUE_FMT: the numbers of the message (a reshape's size and shape)
 } LmErr;
+
+/* msg of a VALUE_FMT error with its numbers in place of the %I's, as snprintf returns */
+static inline int lmerr_format(const LmErr *e, char *buf, size_t cap) {
+  size_t n = 0;
+  int k = 0;
+  const char *m = e->msg ? e->msg : "";
+  for (; *m && n + 1 < cap; m++) {
+    if (m[0] == '%' && (m[1] == 'I' || m[1] == 'D') && k < (int)(sizeof e->vals / sizeof e->vals[0])) {
+      /* %D: a dimension of a shape as NumPy prints it, an unknown one (-1) as "newaxis" */
+      long long v = (long long)e->vals[k++];
+      int w = m[1] == 'D' && v < 0 ? snprintf(buf + n, cap - n, "newaxis") : snprintf(buf + n, cap - n, "%lld", v);
+      n += w > 0 ? (size_t)w : 0;
+      if (n >= cap) n = cap - 1;
+      m++;
+    } else {
+      buf[n++] = *m;
+    }
+  }
+  if (cap) buf[n < cap ? n : cap - 1] = 0;
+  return (int)n;
+}
 
 #define RT_ARRAY_SLOTS ((int)(sizeof(ArrayStruct) / 8))
 

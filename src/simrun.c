@@ -460,6 +460,11 @@ int simrun_message(const SimFail *f, char *buf, size_t size) {
                       (long long)e->index, (int)e->axis, (long long)e->size);
     case LMERR_MEMORY: return snprintf(buf, size, "MemoryError %s: %s", who, e->msg ? e->msg : "");
     case LMERR_VALUE: return snprintf(buf, size, "ValueError %s: %s", who, e->msg ? e->msg : "");
+    case LMERR_VALUE_FMT: {
+      char text[512];
+      lmerr_format(e, text, sizeof text);
+      return snprintf(buf, size, "ValueError %s: %s", who, text);
+    }
     case LMERR_RAISE: {
       /* "ValueError: text" → "ValueError in block ... thread ...: text" */
       const char *m = e->msg ? e->msg : "Exception";

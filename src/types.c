@@ -17,6 +17,17 @@ static Type scalars[DT__COUNT] = {
 #undef DTYPE
 };
 
+static Type dtypes[DT__COUNT] = {
+#define DTYPE(e, nm, ctype, sz, k) {.kind = TY_DTYPE, .dtype = DT_##e, .name = "dtype(" nm ")"},
+#include "dtype.def"
+#undef DTYPE
+};
+
+Type *ty_dtype(DType dt) {
+  LM_ASSERT(dt >= 0 && dt < DT__COUNT);
+  return &dtypes[dt];
+}
+
 Type *ty_scalar(DType dt) {
   LM_ASSERT(dt >= 0 && dt < DT__COUNT);
   return &scalars[dt];
@@ -285,7 +296,7 @@ int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
 int ty_slots(const Type *t) {
   switch (t->kind) {
     case TY_NONE: return 0;
-    case TY_SCALAR: return 1;
+    case TY_SCALAR: case TY_DTYPE: return 1;
     case TY_ARRAY: return RT_ARRAY_SLOTS;
     case TY_TUPLE: {
       int n = 0;

@@ -16,6 +16,7 @@ typedef enum TypeKind {
   TY_SCALAR,  /* bool, ints, floats: the dtype says which */
   TY_ARRAY,   /* array(dtype, ndim, layout) */
   TY_TUPLE,   /* heterogeneous tuple of any types */
+  TY_DTYPE,   /* a dtype as a value (np.float64, a.dtype, np.dtype('f4')): the dtype says which, a compile-time value */
 } TypeKind;
 
 typedef struct Type Type;
@@ -44,6 +45,7 @@ Type *ty_scalar(DType dt);      /* the singleton for a dtype */
 #define ty_bool (ty_scalar(DT_BOOL))
 #define ty_int64 (ty_scalar(DT_INT64))
 #define ty_float64 (ty_scalar(DT_FLOAT64))
+Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);
 Type *ty_tuple(TypeTable *T, Type **elems, int n);
 

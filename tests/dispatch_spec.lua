@@ -191,7 +191,7 @@ describe("default arguments", function()
   it("non-constant defaults are an UnsupportedError", function()
     local ok, err = pcall(njit, "def d(x, J=1.0 + 2):\n    return x\n")
     assert.is_false(ok)
-    assert.are.equal("<string>:1:12: UnsupportedError: default values must be numbers or booleans\n"
+    assert.are.equal("<string>:1:12: UnsupportedError: default values must be numbers, booleans or dtypes\n"
       .. "    def d(x, J=1.0 + 2):\n"
       .. "               ^", err)
   end)
@@ -344,7 +344,7 @@ end)
 describe("arguments", function()
   it("rejects values compiled code cannot take", function()
     local f = njit "def f(a, b):\n    return a\n"
-    assert.are.equal("bad argument #1 to 'f' (number, boolean, table or lumba.ndarray expected, got string)",
+    assert.are.equal("bad argument #1 to 'f' (a string argument must name a dtype such as \"float64\", got \"a\")",
       H.error_of(f, "a", 2))
     assert.are.equal("bad argument #2 to 'f' (number, boolean, table or lumba.ndarray expected, got function)",
       H.error_of(f, 1, print))

@@ -126,6 +126,9 @@ describe("docs", function()
       local forms = {
         __index = "a[i]", __newindex = "a[i] = ", __len = "#a", __pairs = "pairs(a)",
         __close = "<close>", __tostring = "tostring(a)", __gc = false, __name = false,
+        __add = "a + b", __sub = "a - b", __mul = "a * b", __div = "a / b", __mod = "a % b",
+        __pow = "a ^ b", __idiv = "a // b", __band = "a & b", __bor = "a | b", __bxor = "a ~ b",
+        __shl = "a << b", __shr = "a >> b", __unm = "-a", __bnot = "~a", __lt = "a < b", __le = "a <= b",
       }
       local missing = {}
       for k in pairs(mt) do

@@ -53,6 +53,14 @@ def scaled(x):
 def twice(x):
     return 2 * x
 
+@J(nb.float64[:](nb.float64[:]))
+def doubled(x):
+    return x * 2
+
+@J("float64[:, :](float64[:, :])")
+def transposed(x):
+    return x.T.copy()
+
 if __name__ == "__main__":
     a = xp.arange(4.0)
     print(f"{total(a)!r}", [x for x in range(3)])
@@ -73,6 +81,10 @@ if __name__ == "__main__":
     assert.are.equal(1.5, m.mean(lumba.arange(4.0)))
     assert.are.equal(2, #m.corner.signatures)
     assert.are.equal(7.0, m.corner(lumba.array({ { 7.0, 1.0 }, { 2.0, 3.0 } })))
+    -- an array result declared float64[:] (any layout) takes the C array the body makes
+    assert.are.same({ 2.0, -4.0 }, m.doubled(lumba.array({ 1.0, -2.0 })):totable())
+    assert.are.same({ "(float64[:]) -> float64[:]" }, m.doubled.signatures)
+    assert.are.same({ { 1.0, 3.0 }, { 2.0, 4.0 } }, m.transposed(lumba.array({ { 1.0, 2.0 }, { 3.0, 4.0 } })):totable())
   end)
 
   it("honours a set of fast-math flags and keeps module constants", function()
@@ -84,7 +96,7 @@ if __name__ == "__main__":
     local names = {}
     for k in pairs(m) do names[#names + 1] = k end
     table.sort(names)
-    assert.are.same({ "add", "corner", "mean", "scaled", "total", "twice" }, names)
+    assert.are.same({ "add", "corner", "doubled", "mean", "scaled", "total", "transposed", "twice" }, names)
   end)
 
   it("accepts the same decorators through njit(src)", function()
@@ -186,3 +198,79 @@ def logs(x):
   end)
 end)
 
+
+describe("module-level constants, frozen as Numba freezes them", function()
+  local m = lumba.load([=[
+import numba as nb
+import numpy as np
+
+W = np.array([1.0, 2.0, 3.0])
+K = np.array([[0, 1], [1, 0]], dtype=np.int32)
+SHAPE = (3, 4)
+COEFFS = (0.5, 0.25)
+GRID = np.linspace(0.0, 1.0, 5)
+ID = np.eye(2, dtype=np.float32)
+ODD = np.arange(1, 10, 2)
+NOT_RUN = sorted([3, 1, 2])
+
+@nb.njit
+def weighted(x):
+    s = 0.0
+    for j in range(len(W)):
+        s += W[j] * x[j]
+    return s
+
+@nb.njit
+def coeff(i):
+    a, b = COEFFS
+    return COEFFS[i], a + b, len(COEFFS), SHAPE[0] * SHAPE[1]
+
+@nb.njit
+def shaped():
+    return np.zeros(SHAPE).size, K.dtype, K[0, 1] + K[1, 0], ID.dtype, GRID[1], ODD.sum()
+
+@nb.njit
+def writes():
+    W[0] = 5.0
+    return W
+
+@nb.njit
+def uses_not_run():
+    return NOT_RUN
+
+@nb.njit
+def whole():
+    return W
+]=])
+
+  it("arrays, with their dtypes, read inside compiled functions", function()
+    assert.are.equal(1 * 2 + 2 * 3 + 3 * 4, m.weighted(lumba.array { 2.0, 3.0, 4.0 }))
+    assert.are.same({ 12, "int32", 2, "float32", 0.25, 1 + 3 + 5 + 7 + 9 }, { m.shaped() })
+  end)
+
+  it("tuples of numbers: constant and run-time indices, len, unpacking", function()
+    assert.are.same({ 0.5, 0.75, 2, 12 }, { m.coeff(0) })
+    assert.are.same({ 0.25, 0.75, 2, 12 }, { m.coeff(1) })
+  end)
+
+  it("the object mode computes them too, with the compiled results", function()
+    assert.are.same({ m.coeff(1) }, { m.coeff:interpret(1) })
+    local x = lumba.array { 2.0, 3.0, 4.0 }
+    assert.are.equal(m.weighted(x), m.weighted:interpret(x))
+    assert.are.same({ m.shaped() }, { m.shaped:interpret() })
+  end)
+
+  it("are read-only: a write is a TypingError, and what Lua gets back is its own copy", function()
+    local err = H.error_of(m.writes)
+    assert.truthy(err:find("TypingError: 'W' is a module-level constant, frozen read-only", 1, true), err)
+    assert.truthy(err:find(":31:5:", 1, true), err)
+    local a = m.whole()
+    a:set(1, 9.0)
+    assert.are.same({ 1.0, 2.0, 3.0 }, m.whole():totable())
+  end)
+
+  it("other module-level statements are not run: using their names is a NameError", function()
+    local err = H.error_of(m.uses_not_run)
+    assert.truthy(err:find("NameError: name 'NOT_RUN' is not defined", 1, true), err)
+  end)
+end)

@@ -105,6 +105,9 @@ local full = {
     size = "10^7 float64", c = "fused", py = "afused.py", py_loop = "fused.py", args = { 10000000, 71 } },
   row { id = "clip-1e7", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
     size = "10^7 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000000, 37, 0.25, 0.75 } },
+  -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
+  row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
+    size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
   row { id = "ahistogram-1e7", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
     size = "10^7 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000000, 4711, 256 } },
   row { id = "psum-1e8", group = "parallel", kind = "sum", title = "parallel sum", size = "10^8 float64",
@@ -153,6 +156,8 @@ local quick = {
     size = "10^4 float64", c = "fused", py = "afused.py", py_loop = "fused.py", args = { 10000, 71 } },
   row { id = "clip-1e4", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
+  row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
+    size = "24³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 } },
   row { id = "ahistogram-1e4", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
     size = "10^4 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000, 4711, 256 } },
   row { id = "psum-1e5", group = "parallel", kind = "sum", title = "parallel sum", size = "10^5 float64",

@@ -37,6 +37,7 @@
 -- looking at the arguments.
 local pyops = require "lumba.pyops"
 local pymath = require "lumba.pymath"
+local AR = require "lumba.objmode_arrays"
 
 local objmode = {}
 
@@ -79,9 +80,36 @@ local function tuple_index1(t, i)
   return j + 1
 end
 
+local arrayish = AR.arrayish
+-- any index an array (or a tuple used as one)? then NumPy's advanced indexing
+local function any_array(...)
+  for k = 1, select("#", ...) do
+    local v = (select(k, ...))
+    if type(v) ~= "number" and type(v) ~= "boolean" and arrayish(v) then return true end
+  end
+  return false
+end
+
+-- a[i] with a 1-based i known to be >= 1: lumba arrays index by a[i]
+-- (an element of a 1-D array, a row view of an N-d one); others by get
+local ND = getmetatable(AR.core.zeros(0))
+function H.AGETP(a, i)
+  if getmetatable(a) == ND then return a[i] end
+  return a:get(i)
+end
+function H.ASETP(a, i, v)
+  if getmetatable(a) == ND then
+    if a.ndim ~= 1 then return H.SETSLICE(nil, a, nil, v, { index = i - 1 }) end
+    a[i] = v
+    return
+  end
+  a:set(i, v)
+end
+
 -- a[i] (0-based, negative from the end)
 function H.AGET1(a, i)
   if is_tuple(a) then return a[tuple_index1(a, i)] end
+  if mtype(i) ~= "integer" and any_array(i) then return AR.advanced_get(a, i) end
   local shape = a.shape
   if a.ndim ~= 1 then
     if a.ndim == 0 then raise("IndexError: too many indices for array: array is 0-dimensional, but 1 were indexed") end
@@ -92,6 +120,7 @@ end
 
 -- a[i, j]
 function H.AGET2(a, i, j)
+  if (mtype(i) ~= "integer" or mtype(j) ~= "integer") and any_array(i, j) then return AR.advanced_get(a, i, j) end
   local shape = a.shape
   if a.ndim ~= 2 then return H.AGETN(a, i, j) end
   return a:get(index1(i, shape[1], 0), index1(j, shape[2], 1))
@@ -101,12 +130,16 @@ end
 function H.AGETN(a, ...)
   local n = select("#", ...)
   if is_tuple(a) then raise("TypeError: tuple indices must be integers or slices, not tuple") end
+  if any_array(...) then return AR.advanced_get(a, ...) end
   local ndim = a.ndim
   if n ~= ndim then
     if n > ndim then
       raise(sformat("IndexError: too many indices for array: array is %d-dimensional, but %d were indexed", ndim, n))
     end
-    raise("UnsupportedError: object mode indexes arrays with one index per dimension (or slices)")
+    -- fewer indices than dimensions: a view
+    local specs = {}
+    for k = 1, n do specs[k] = { index = (select(k, ...)) } end
+    return H.SLICE(nil, a, nil, table.unpack(specs, 1, n))
   end
   local shape, idx = a.shape, { ... }
   for k = 1, n do idx[k] = index1(idx[k], shape[k], k - 1) end
@@ -115,14 +148,15 @@ end
 
 function H.ASET1(a, i, v)
   if is_tuple(a) then raise("TypeError: 'tuple' object does not support item assignment") end
-  if a.ndim ~= 1 then return H.ASETN(a, i, v) end
+  if mtype(i) ~= "integer" and any_array(i) then return AR.advanced_set(a, v, i) end
+  if a.ndim ~= 1 or type(v) ~= "number" and type(v) ~= "boolean" then return H.ASETN(a, i, v) end
   a:set(index1(i, a.shape[1], 0), v)
 end
 
 function H.ASET2(a, i, j, v)
   if is_tuple(a) then raise("TypeError: 'tuple' object does not support item assignment") end
   local shape = a.shape
-  if a.ndim ~= 2 then return H.ASETN(a, i, j, v) end
+  if a.ndim ~= 2 or type(v) ~= "number" and type(v) ~= "boolean" then return H.ASETN(a, i, j, v) end
   a:set(index1(i, shape[1], 0), index1(j, shape[2], 1), v)
 end
 
@@ -131,12 +165,17 @@ function H.ASETN(a, ...)
   if is_tuple(a) then raise("TypeError: 'tuple' object does not support item assignment") end
   local n = select("#", ...) - 1
   local args = { ... }
+  if any_array(table.unpack(args, 1, n)) then return AR.advanced_set(a, args[n + 1], table.unpack(args, 1, n)) end
   local ndim = a.ndim
-  if n ~= ndim then
+  local v = args[n + 1]
+  if n ~= ndim or (type(v) ~= "number" and type(v) ~= "boolean") then
     if n > ndim then
       raise(sformat("IndexError: too many indices for array: array is %d-dimensional, but %d were indexed", ndim, n))
     end
-    raise("UnsupportedError: object mode assigns to arrays with one index per dimension (or slices)")
+    -- a row, or an element set from an array: a store with broadcasting
+    local specs = {}
+    for k = 1, n do specs[k] = { index = args[k] } end
+    return H.SETSLICE(nil, a, nil, v, table.unpack(specs, 1, n))
   end
   local shape = a.shape
   for k = 1, n do args[k] = index1(args[k], shape[k], k - 1) end
@@ -176,16 +215,103 @@ end
 function H.RAVEL(a) return a:reshape(a.size) end
 function H.FLATTEN(a) return a:copy():reshape(a.size) end
 -- a.prod() and a.mean(), which lumba.ndarray has not either: NumPy's results
-function H.PROD(a)
-  local p = a.dtype:match("^float") and 1.0 or 1
-  local f = flat(a)
-  for i = 1, a.size do p = p * num(f:get(i)) end
-  return p
+function H.PROD(a, axis)
+  if axis == nil and not AR.is_nd(a) then
+    local p = a.dtype:match("^float") and 1.0 or 1
+    local f = flat(a)
+    for i = 1, a.size do p = p * num(f:get(i)) end
+    return p
+  end
+  return AR.PROD(a, axis)
 end
-function H.MEAN(a)
-  if a.size == 0 then return 0.0 / 0.0 end
-  return num(a:sum()) / a.size
+function H.MEAN(a, axis)
+  if axis == nil and not AR.is_nd(a) then
+    if a.size == 0 then return 0.0 / 0.0 end
+    return num(a:sum()) / a.size
+  end
+  return AR.MEAN(a, axis)
 end
+-- a.sum/min/max(axis): the receiver's own method for the whole array
+local function own_or(name, f)
+  return function(a, axis)
+    if axis == nil and not AR.is_nd(a) then return a[name](a) end
+    if axis == nil and AR.is_nd(a) and a.ndim > 0 then
+      if name ~= "sum" or a.dtype == "float64" or a.dtype == "int64" then
+        return AR.call(a[name], a)
+      end
+    end
+    return f(a, axis)
+  end
+end
+H.RSUM = own_or("sum", AR.SUM)
+H.RMIN = own_or("min", AR.MIN)
+H.RMAX = own_or("max", AR.MAX)
+H.RSTD, H.RVAR, H.RARGMIN, H.RARGMAX, H.RCUMSUM = AR.STD, AR.VAR, AR.ARGMIN, AR.ARGMAX, AR.CUMSUM
+H.RESHAPE, H.ASTYPE, H.WHERE = AR.RESHAPE, AR.ASTYPE, AR.WHERE
+H.LINSPACE, H.EYE, H.NPARRAY = AR.LINSPACE, AR.EYE, AR.ARRAY
+function H.IDENTITY(n, dt) return AR.EYE(n, nil, nil, dt) end
+function H.TRANSPOSE(a, ...)
+  local n = select("#", ...)
+  if n == 0 then return a:transpose() end
+  local axes = { ... }
+  if n == 1 and is_tuple(axes[1]) then axes = { table.unpack(axes[1], 1, axes[1].n) }; n = #axes end
+  for k = 1, n do
+    local ax = num(axes[k])
+    axes[k] = (ax < 0 and ax + a.ndim or ax) + 1
+  end
+  return AR.call(a.transpose, a, axes)
+end
+function H.COPY(a)
+  if AR.is_nd(a) or not arrayish(a) then return a:copy() end
+  return AR.nd(a):copy()
+end
+
+-- the true elements of a in C order: their 0-based indices and linear
+-- position (np.nonzero & co.; a 0-d array counts as 1-d, as NumPy 1.x)
+local function true_places(a)
+  local nd, shape, out, idx, lin = a.ndim, a.shape, {}, {}, 0
+  local function truthy(v) return v ~= 0 and v ~= false end
+  local function walk(d)
+    if d > nd then
+      if truthy(nd == 0 and a:get() or a:get(table.unpack(idx, 1, nd))) then
+        local t = { lin = lin }
+        for k = 1, nd do t[k] = idx[k] - 1 end
+        if nd == 0 then t[1] = 0 end
+        out[#out + 1] = t
+      end
+      lin = lin + 1
+      return
+    end
+    for i = 1, shape[d] do idx[d] = i; walk(d + 1) end
+  end
+  walk(1)
+  return out
+end
+local function int64s(shape) return require("lumba").zeros(shape, "int64") end
+function H.NONZERO(a)
+  local places, arrays = true_places(a), {}
+  for k = 1, math.max(a.ndim, 1) do
+    local r = int64s({ #places })
+    for j, t in ipairs(places) do r:set(j, t[k]) end
+    arrays[k] = r
+  end
+  return pyops.tuple_of(arrays, #arrays)
+end
+function H.ARGWHERE(a)
+  local places = true_places(a)
+  local r = int64s({ #places, a.ndim })
+  for j, t in ipairs(places) do
+    for k = 1, a.ndim do r:set(j, k, t[k]) end
+  end
+  return r
+end
+function H.FLATNONZERO(a)
+  local places = true_places(a)
+  local r = int64s({ #places })
+  for j, t in ipairs(places) do r:set(j, t.lin) end
+  return r
+end
+function H.COUNT_NONZERO(a) return #true_places(a) end
 
 -- Python slice (lo, hi, step; nil = absent) on a length n, as a 1-based
 -- start, a count and a step
@@ -210,12 +336,42 @@ local function slice_spec(lo, hi, step, n)
   return { start = lo + 1, count = count, step = step }
 end
 
+local cached_rt
+local function default_rt()
+  cached_rt = cached_rt or objmode.lumba_runtime()
+  return cached_rt
+end
+
 -- a[...] with slices: one spec per axis given, SI(i) for an integer index
 -- or SL(lo, hi, step) for a slice (nil parts absent); `where` is the
 -- source position for the error raised when the runtime has no views
 function H.SLICE(rt, a, where, ...)
   local n = select("#", ...)
   local specs = { ... }
+  rt = rt or default_rt()
+  -- None / np.newaxis: the view without them, then axes of size 1
+  local at
+  for k = 1, n do
+    if specs[k].newaxis then
+      at = {}
+      local plain, out_axis = {}, 0
+      for j = 1, n do
+        local sp = specs[j]
+        if sp.newaxis then at[#at + 1] = out_axis; out_axis = out_axis + 1
+        else
+          plain[#plain + 1] = sp
+          if sp.index == nil then out_axis = out_axis + 1 end
+        end
+      end
+      local v = #plain > 0 and H.SLICE(rt, a, where, table.unpack(plain)) or a
+      return AR.newaxes(v, at)
+    end
+    if specs[k].index ~= nil and mtype(specs[k].index) ~= "integer" and any_array(specs[k].index) then
+      local only = n == 1
+      if not only then raise("UnsupportedError: object mode mixes array indices with slices only as a[arr] or a[arr1, arr2]") end
+      return AR.advanced_get(a, specs[k].index)
+    end
+  end
   if is_tuple(a) then
     if n ~= 1 or specs[1].index ~= nil then raise("TypeError: tuple indices must be integers or slices") end
     local s = slice_spec(specs[1][1], specs[1][2], specs[1][3], a.n)
@@ -240,9 +396,11 @@ function H.SLICE(rt, a, where, ...)
   end
   local view = rt.view and rt.view(a, out)
   if view ~= nil then return view end
-  raise(where .. ": UnsupportedError: slicing arrays in object mode needs views from the ndarray runtime (runtime.view)")
+  raise((where or "?") .. ": UnsupportedError: slicing arrays in object mode needs views from the ndarray runtime (runtime.view)")
 end
 function H.SL(lo, hi, step) return { lo, hi, step } end
+local NEWAXIS = { newaxis = true }
+function H.SN() return NEWAXIS end
 function H.SI(i) return { index = i } end
 
 -- a[slices] = v: a view, then every element set from v (a scalar or a
@@ -250,6 +408,19 @@ function H.SI(i) return { index = i } end
 function H.SETSLICE(rt, a, where, v, ...)
   local view = H.SLICE(rt, a, where, ...)
   if is_tuple(view) then raise("TypeError: 'tuple' object does not support item assignment") end
+  if AR.is_nd(view) then
+    -- NumPy's store: v broadcast to the view's shape, cast to its dtype
+    local src = (type(v) == "number" or type(v) == "boolean") and v or AR.nd(v)
+    local ok, err = pcall(AR.core.copyto, view, src)
+    if not ok then
+      if tostring(err):find("broadcast") then
+        raise(sformat("ValueError: could not broadcast input array from shape %s into shape %s",
+          AR.shape_str(src.shape, src.ndim), AR.shape_str(view.shape, view.ndim)))
+      end
+      AR.raise((tostring(err):gsub("^[^\n]-%.lua:%d+: ", "", 1)))
+    end
+    return
+  end
   local ndim, shape = view.ndim, view.shape
   local idx = {}
   local scalar = type(v) == "number" or type(v) == "boolean"
@@ -363,6 +534,13 @@ function TableArray:sum()
 end
 function TableArray:min() return pyops.min(self) end
 function TableArray:max() return pyops.max(self) end
+-- arithmetic on a table argument: NumPy's, over a lumba array of its elements
+for mm, name in pairs { __add = "ADD", __sub = "SUB", __mul = "MUL", __div = "DIV", __idiv = "FLOORDIV",
+  __mod = "MOD", __pow = "POW", __band = "BAND", __bor = "BOR", __bxor = "BXOR", __shl = "SHL", __shr = "SHR" } do
+  TableArray[mm] = function(x, y) return AR[name](x, y) end
+end
+TableArray.__unm = function(x) return AR.NEG(x) end
+TableArray.__bnot = function(x) return AR.INVERT(x) end
 objmode.TableArray = TableArray
 
 ---------------------------------------------------------------------------
@@ -371,16 +549,30 @@ objmode.TableArray = TableArray
 H.TUP = pyops.tuple
 H.NUM = num
 H.TRUTH = pyops.truth
-H.ADD, H.SUB, H.MUL, H.DIV = pyops.add, pyops.sub, pyops.mul, pyops.div
-H.FLOORDIV, H.MOD, H.POW = pyops.floordiv, pyops.mod, pyops.pow
+-- the generic operators: pyops' on scalars, NumPy's when an operand is an array
+H.ADD, H.SUB, H.MUL, H.DIV = AR.ADD, AR.SUB, AR.MUL, AR.DIV
+H.FLOORDIV, H.MOD, H.POW = AR.FLOORDIV, AR.MOD, AR.POW
 H.FFLOORDIV, H.FMOD, H.IPOW = pyops.ffloordiv, pyops.fmod, pyops.ipow
-H.NEG, H.POS, H.INVERT = pyops.neg, pyops.pos, pyops.invert
-H.BAND, H.BOR, H.BXOR, H.SHL, H.SHR = pyops.band, pyops.bor, pyops.bxor, pyops.shl, pyops.shr
-H.EQ, H.NE, H.LT, H.LE, H.GT, H.GE = pyops.eq, pyops.ne, pyops.lt, pyops.le, pyops.gt, pyops.ge
+H.NEG, H.POS, H.INVERT = AR.NEG, AR.POS, AR.INVERT
+H.BAND, H.BOR, H.BXOR, H.SHL, H.SHR = AR.BAND, AR.BOR, AR.BXOR, AR.SHL, AR.SHR
+H.EQ, H.NE, H.LT, H.LE, H.GT, H.GE = AR.EQ, AR.NE, AR.LT, AR.LE, AR.GT, AR.GE
+-- a op= b: in place on arrays
+H.IOP = {}
+for pyop, name in pairs(AR.INPLACE_OPS) do
+  local scalar = ({ Add = H.ADD, Sub = H.SUB, Mult = H.MUL, Div = H.DIV, FloorDiv = H.FLOORDIV,
+    Mod = H.MOD, Pow = H.POW, BitAnd = H.BAND, BitOr = H.BOR, BitXor = H.BXOR, LShift = H.SHL,
+    RShift = H.SHR })[pyop]
+  H.IOP[pyop] = AR.IOP(name, scalar)
+end
+-- error positions: generated chunks register here; the entry maps messages
+function H.FINISH(ok, v)
+  if ok then return H.UNWRAP(v) end
+  error(AR.map_message(v), 0)
+end
 H.IN = pyops.contains
 H.LEN, H.ITEM, H.UNPACK = pyops.len, pyops.item, pyops.unpack
 H.RANGE = pyops.range
-H.INT, H.FLOAT, H.ROUND, H.ABS = pyops.int, pyops.float, pyops.round, pyops.abs
+H.INT, H.FLOAT, H.ROUND, H.ABS = pyops.int, pyops.float, pyops.round, AR.ABS
 H.MIN, H.MAX = pyops.min, pyops.max
 H.STR, H.EXC = pyops.str, pyops.exc_message
 H.INF, H.NAN = math.huge, pymath.nan
@@ -494,6 +686,7 @@ function H.VALUE_DT(...)
   end
   return "int64"
 end
+for name, f in pairs(require "lumba.objmode_create") do H[name] = f end  -- np.array, np.linspace, np.eye, ...
 function H.NP_SIGN(x)
   x = num(x)
   if x ~= x then return x end
@@ -522,6 +715,26 @@ end
 for name, f in pairs(pymath) do
   if type(f) == "function" then H["M_" .. name] = f end
 end
+-- NumPy's functions, on arrays too (NP_<member>: the numpy names' helpers)
+for name, f in pairs(pymath) do
+  if type(f) == "function" then H["NP_" .. name] = AR.ufunc(name, f) end
+end
+H.NP_FLOOR, H.NP_CEIL = AR.ufunc("floor", H.NP_FLOOR), AR.ufunc("ceil", H.NP_CEIL)
+H.NP_TRUNC, H.NP_RINT = AR.ufunc("trunc", H.NP_TRUNC), AR.ufunc("rint", H.NP_RINT)
+H.NP_SIGN = AR.ufunc("sign", H.NP_SIGN)
+H.NP_SQUARE = AR.ufunc("square", function(x) x = num(x); return x * x end)
+H.NP_MAXIMUM, H.NP_MINIMUM = AR.ufunc("maximum", H.NP_MAXIMUM), AR.ufunc("minimum", H.NP_MINIMUM)
+do
+  local round = H.NP_ROUND
+  H.NP_ROUND = function(x)
+    if arrayish(x) then
+      local a = AR.nd(x)
+      if a.dtype:match("^float") or a.dtype == "bool" then return AR.call(AR.core.unop, "rint", a) end
+      return a:copy()
+    end
+    return round(x)
+  end
+end
 -- the math functions Lua computes exactly as libm and that need no argument
 -- check once the argument is known to be a number
 H.L_sqrt, H.L_exp, H.L_log = math.sqrt, math.exp, math.log
@@ -535,6 +748,8 @@ objmode.helpers = H
 ---------------------------------------------------------------------------
 local translate = require("lumba.objmode_tr").translate
 local default_runtime
+local nchunks = 0
+local LIVE = setmetatable({}, { __mode = "k" })
 
 -- objmode.compile(module_ast, fname, env [, opts]) -> function, lua_source
 -- module_ast: the Module table lumba.parse returns (or one FunctionDef);
@@ -547,7 +762,12 @@ function objmode.compile(module_ast, fname, env, opts)
   end
   opts = opts or {}
   local src, upvals = translate(module_ast, fname, env, opts)
-  local chunk, err = load(src, "=objmode", "t")
+  -- a name of its own per chunk: run-time errors map its lines to Python's
+  nchunks = nchunks + 1
+  local name = "objmode#" .. nchunks
+  local info = { chunk = (opts.chunk or "?"):gsub("^[=@]", ""), src = src }
+  AR.CHUNKS[name] = info
+  local chunk, err = load(src, "=" .. name, "t")
   if not chunk then
     if err:find("too many") then
       error((opts.chunk or "?"):gsub("^[=@]", "") .. ":0:1: UnsupportedError: function too large for object mode (" .. err .. ")", 0)
@@ -559,7 +779,9 @@ function objmode.compile(module_ast, fname, env, opts)
     default_runtime = default_runtime or lumba_runtime()
     rt = default_runtime
   end
-  return chunk(H, rt, upvals), src
+  local fn = chunk(H, rt, upvals)
+  LIVE[fn] = info  -- the chunk's line map lives as long as its function
+  return fn, src
 end
 
 return objmode

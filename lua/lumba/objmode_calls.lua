@@ -68,12 +68,23 @@ local FAST = {
 -- a MATH row's result: 'F' float, 'I' int (math.floor), 'B' bool, 'X' float
 local RESULT_KIND = { F = KF, I = KINT, B = KB, X = KF }
 
+-- may the operands hold arrays? (NumPy's functions then run elementwise)
+local function any_array(kinds, count)
+  for i = 1, count do
+    if kinds[i] and has(kinds[i], KT | KU) then return true end
+  end
+  return false
+end
+
 local function math_handler(e)
   local name, nargs, rk, fast = e.names[1].member, e.lo, RESULT_KIND[e.result], FAST[e.id]
-  return function(F, n)
+  return function(F, n, via)
     local names = nargs == 1 and { "x" } or { "x", "y" }
     local args, count = bind_args(F, n, "math." .. name, names, nargs)
     local codes, kinds = F:bound_operands(args, count)
+    if via and via.numpy and any_array(kinds, count) then
+      return F:use("NP_" .. name) .. "(" .. concat(codes, ", ") .. ")", rk | KT | KU, false
+    end
     local allnum = true
     for i = 1, count do
       codes[i], kinds[i] = F:numop(codes[i], kinds[i])
@@ -87,6 +98,9 @@ end
 local function math_log(F, n, via)
   local args, count = bind_args(F, n, via.numpy and "numpy.log" or "math.log", via.numpy and { "x" } or { "x", "base" }, 1)
   local codes, kinds = F:bound_operands(args, count)
+  if via.numpy and any_array(kinds, count) then
+    return F:use("NP_log") .. "(" .. codes[1] .. ")", KF | KT | KU, false
+  end
   local allnum = true
   for i = 1, count do
     codes[i], kinds[i] = F:numop(codes[i], kinds[i])
@@ -100,7 +114,9 @@ local function np_unary(helper, kindf)
   return function(F, n)
     local args, count = bind_args(F, n, "numpy", { "x" }, 1)
     local codes, kinds = F:bound_operands(args, count)
-    return F:use(helper) .. "(" .. codes[1] .. ")", kindf(kinds[1]), false
+    local k = kindf(kinds[1])
+    if has(kinds[1], KT | KU) then k = k | KT | KU end
+    return F:use(helper) .. "(" .. codes[1] .. ")", k, false
   end
 end
 local function float_kind() return KF end
@@ -115,7 +131,7 @@ for _, via in pairs(REGISTRY) do
     local m, np = math_handler(e), NP_MATH[e.id]
     IMPL[e.id] = function(F, n, v)
       if np and (v.numpy or e.id == "math_rint") then return np(F, n) end
-      return m(F, n)
+      return m(F, n, v)
     end
   end
 end
@@ -127,6 +143,7 @@ local function np_binary(helper)
     local args, count = bind_args(F, n, "numpy", { "x1", "x2" }, 2)
     local codes, kinds = F:bound_operands(args, count)
     local k = (has(kinds[1] | kinds[2], KF) and KF or 0) | (has(kinds[1] | kinds[2], KINT | KB) and KINT or 0)
+    if any_array(kinds, 2) then k = k | KT | KU end
     return F:use(helper) .. "(" .. codes[1] .. ", " .. codes[2] .. ")", k, false
   end
 end
@@ -140,6 +157,7 @@ end
 IMPL.numpy_square = function(F, n)
   local args, count = bind_args(F, n, "numpy.square", { "x" }, 1)
   local codes, kinds, simples = F:bound_operands(args, count)
+  if has(kinds[1], KT | KU) then return F:use("NP_SQUARE") .. "(" .. codes[1] .. ")", KALL & ~KZ, false end
   local c, k = F:numop(codes[1], kinds[1])
   if not simples[1] then c = F:spill(c) end
   return "(" .. c .. " * " .. c .. ")", arith_kind("Mult", k, k), false
@@ -154,16 +172,21 @@ local function abs_handler(F, n)
     local rk = (has(k, KINT) and KP or 0) | (k & KF)
     return F:use("mabs") .. "(" .. c .. ")", rk, false
   end
-  return F:use("ABS") .. "(" .. codes[1] .. ")", KNUM, false
+  return F:use("ABS") .. "(" .. codes[1] .. ")", KNUM | (has(kinds[1], KT | KU) and (KT | KU) or 0), false
 end
 IMPL.abs = abs_handler
 
 local function minmax(which)
   return function(F, n, via)
-    if #list(n.keywords) > 0 then unsupported(F.M, n, "%s() keywords are not supported in object mode", which) end
     local nodes = list(n.args)
+    if via.numpy and #list(n.keywords) > 0 then
+      local args = bind_args(F, n, "numpy." .. which, { "a", "axis" }, 1)
+      return F:method_code("ndarray_" .. which, which, args[1], { args[2] })
+    end
+    if #list(n.keywords) > 0 then unsupported(F.M, n, "%s() keywords are not supported in object mode", which) end
     if #nodes == 0 then fail(F.M, n, "TypeError", "%s expected at least 1 argument, got 0", which) end
     if via.numpy and #nodes == 1 then return F:method_code("ndarray_" .. which, which, nodes[1], {}) end  -- np.min(a): all of a
+    if via.numpy and #nodes == 2 then return F:method_code("ndarray_" .. which, which, nodes[1], { nodes[2] }) end  -- np.min(a, axis)
     local codes, kinds = F:operands(nodes)
     local k = 0
     local allnum = #nodes > 1
@@ -282,6 +305,56 @@ local function ctor(name)
     return "_RT." .. name .. "(" .. F:use("SHAPE_ARG") .. "(" .. sc .. "), " .. dc .. ")", dtype_kind(dc), false
   end
 end
+-- np.array/asarray/ascontiguousarray, linspace/logspace, eye/identity/tri,
+-- tril/triu, diag: helpers of lumba.objmode_create, arguments in the
+-- registry row's order (nil where absent)
+local function create_call(F, n, qual, names, nreq, helper, dtype_at, extra)
+  local args, count = bind_args(F, n, qual, names, nreq)
+  local nodes = {}
+  for i = 1, #names do if i ~= dtype_at then nodes[i] = args[i] end end
+  local codes = F:bound_operands(nodes, count)
+  local out = {}
+  for i = 1, #names do
+    if i == dtype_at then out[i] = args[i] and F:dtype_arg(args[i]) or "nil"
+    else out[i] = codes[i] or "nil" end
+  end
+  if extra then out[#out + 1] = extra end
+  return F:use(helper) .. "(" .. concat(out, ", ") .. ")", KT, false
+end
+local function array_like(mode, first)
+  return function(F, n) return create_call(F, n, "numpy.array", { first, "dtype" }, 1, "NP_ARRAY", 2, mode) end
+end
+IMPL.numpy_array = array_like('"array"', "object")
+IMPL.numpy_asarray = array_like('"asarray"', "a")
+IMPL.numpy_ascontiguousarray = array_like('"contig"', "a")
+IMPL.numpy_linspace = function(F, n)
+  return create_call(F, n, "numpy.linspace", { "start", "stop", "num", "endpoint", "dtype" }, 2, "NP_LINSPACE", 5)
+end
+IMPL.numpy_logspace = function(F, n)
+  local args = bind_args(F, n, "numpy.logspace", { "start", "stop", "num", "endpoint", "base", "dtype" }, 2)
+  local codes = F:bound_operands({ args[1], args[2], args[3], args[4], args[5] }, 5)
+  local dc = args[6] and F:dtype_arg(args[6]) or "nil"
+  return F:use("NP_LINSPACE") .. "(" .. concat({ codes[1], codes[2], codes[3] or "nil", codes[4] or "nil", dc, "true",
+    codes[5] or "nil" }, ", ") .. ")", KT, false
+end
+IMPL.numpy_eye = function(F, n) return create_call(F, n, "numpy.eye", { "N", "M", "k", "dtype" }, 1, "NP_EYE", 4) end
+IMPL.numpy_tri = function(F, n) return create_call(F, n, "numpy.tri", { "N", "M", "k", "dtype" }, 1, "NP_EYE", 4, "true") end
+IMPL.numpy_identity = function(F, n)
+  local args = bind_args(F, n, "numpy.identity", { "n", "dtype" }, 1)
+  local codes = F:operands({ args[1] })
+  local dc = args[2] and F:dtype_arg(args[2]) or "nil"
+  return F:use("NP_EYE") .. "(" .. codes[1] .. ", nil, nil, " .. dc .. ")", KT, false
+end
+IMPL.numpy_tril = function(F, n) return create_call(F, n, "numpy.tril", { "m", "k" }, 1, "NP_TRIL", nil, "false") end
+IMPL.numpy_triu = function(F, n) return create_call(F, n, "numpy.triu", { "m", "k" }, 1, "NP_TRIL", nil, "true") end
+IMPL.numpy_diag = function(F, n) return create_call(F, n, "numpy.diag", { "v", "k" }, 1, "NP_DIAG") end
+
+-- np.dtype('float32'), np.dtype(np.int8), np.dtype(a.dtype): a dtype is its name
+IMPL.numpy_dtype = function(F, n)
+  local args = bind_args(F, n, "numpy.dtype", { "dtype" }, 1)
+  return F:dtype_arg(args[1]), KU, false
+end
+
 IMPL.numpy_empty = ctor("empty")
 IMPL.numpy_zeros = ctor("zeros")
 IMPL.numpy_ones = ctor("ones")
@@ -345,6 +418,7 @@ IMPL.numpy_arange = function(F, n)
     if kw.arg == "dtype" then dnode = kw.value
     else unsupported(F.M, n, "np.arange keyword '%s' is not supported in object mode", tostring(kw.arg)) end
   end
+  if #pos == 4 and not dnode then dnode = pos[4]; pos = { pos[1], pos[2], pos[3] } end  -- a positional dtype
   if #pos == 0 or #pos > 3 then fail(F.M, n, "TypeError", "arange() takes 1 to 3 positional arguments") end
   local codes, kinds, simples = F:operands(pos)
   for i = 1, #codes do
@@ -361,65 +435,136 @@ IMPL.numpy_arange = function(F, n)
     dnode and dtype_kind(dc) or KT, false
 end
 
--- methods of arrays (the registry's "ndarray." rows), by entry id: the
--- result kind given the receiver's kind
+-- np.argwhere / np.flatnonzero / np.count_nonzero(a): the runtime's helpers
+-- (np.where is the object mode's own, below)
+local function find(helper, kind)
+  return function(F, n)
+    local args = bind_args(F, n, "numpy." .. helper:lower(), { "a" }, 1)
+    return F:use(helper) .. "(" .. F:expr(args[1]) .. ")", kind, false
+  end
+end
+IMPL.numpy_argwhere = find("ARGWHERE", KT)
+IMPL.numpy_flatnonzero = find("FLATNONZERO", KT)
+IMPL.numpy_count_nonzero = find("COUNT_NONZERO", KINT)
+
+-- methods of arrays (the registry's "ndarray." rows, and the object
+-- mode's own: std, var, argmin, argmax, cumsum), by entry id: the result
+-- kind given the receiver's kind
+local function arr_or_num(k) return has(k, KU) and KALL or (KNUM | KT | KU) end
+local function same_array(k) return k & (KT | KU) end
 local METHODS = {
-  ndarray_sum = function(k) return has(k, KU) and KALL or KNUM end,
-  ndarray_min = function(k) return has(k, KU) and KALL or KNUM end,
-  ndarray_max = function(k) return has(k, KU) and KALL or KNUM end,
-  ndarray_mean = function() return KF end,
-  ndarray_prod = function(k) return has(k, KU) and KALL or KNUM end,
-  ndarray_copy = function(k) return k & (KT | KU) end,
-  ndarray_transpose = function(k) return k & (KT | KU) end,
+  ndarray_sum = arr_or_num, ndarray_min = arr_or_num, ndarray_max = arr_or_num,
+  ndarray_mean = function() return KF | KT end,
+  ndarray_prod = arr_or_num,
+  ndarray_std = function() return KF | KT end, ndarray_var = function() return KF | KT end,
+  ndarray_argmin = function() return KP | KT end, ndarray_argmax = function() return KP | KT end,
+  ndarray_cumsum = function(k) return KT | (k & KU) end,
+  ndarray_copy = same_array, ndarray_transpose = same_array,
   ndarray_fill = function() return KZ end,
   ndarray_astype = function() return KU end,
-  ndarray_reshape = function(k) return k & (KT | KU) end,
-  ndarray_ravel = function(k) return k & (KT | KU) end,
-  ndarray_flatten = function(k) return k & (KT | KU) end,
+  ndarray_reshape = same_array, ndarray_ravel = same_array, ndarray_flatten = same_array,
+  ndarray_nonzero = function() return KT end,
 }
--- methods lumba.ndarray lacks: helpers of the runtime, given the receiver
-local METHOD_HELPERS = { ndarray_mean = "MEAN", ndarray_prod = "PROD", ndarray_ravel = "RAVEL", ndarray_flatten = "FLATTEN" }
+-- a method's helper (receiver first) and the keywords it takes, in order
+local METHOD_HELPERS = {
+  ndarray_sum = { "RSUM", { "axis" } }, ndarray_min = { "RMIN", { "axis" } }, ndarray_max = { "RMAX", { "axis" } },
+  ndarray_mean = { "MEAN", { "axis" } }, ndarray_prod = { "PROD", { "axis" } },
+  ndarray_std = { "RSTD", { "axis", "ddof" } }, ndarray_var = { "RVAR", { "axis", "ddof" } },
+  ndarray_argmin = { "RARGMIN", { "axis" } }, ndarray_argmax = { "RARGMAX", { "axis" } },
+  ndarray_cumsum = { "RCUMSUM", { "axis" } },
+  ndarray_ravel = { "RAVEL", {} }, ndarray_flatten = { "FLATTEN", {} },
+  ndarray_transpose = { "TRANSPOSE", {} }, ndarray_copy = { "COPY", {} },
+  ndarray_reshape = { "RESHAPE", {} }, ndarray_astype = { "ASTYPE", { "dtype" } },
+  ndarray_nonzero = { "NONZERO", {} },
+}
 
--- recv.name(args) for registry method id; recv and args are nodes
-function Fn:method_code(id, name, recv_node, arg_nodes)
+-- recv.name(args) for registry method id; recv and args are nodes (nil holes allowed)
+function Fn:method_code(id, name, recv_node, arg_nodes, nargs)
+  nargs = nargs or #arg_nodes
   local nodes = { recv_node }
-  for _, a in ipairs(arg_nodes) do nodes[#nodes + 1] = a end
+  local where = {}
+  for i = 1, nargs do
+    if arg_nodes[i] then nodes[#nodes + 1] = arg_nodes[i]; where[#nodes] = i end
+  end
   local codes, kinds, simples = self:operands(nodes)
   local args = {}
-  for i = 2, #codes do args[i - 1] = codes[i] end
+  for i = 1, nargs do args[i] = "nil" end
+  for j, i in pairs(where) do args[i] = codes[j] end
   if id == "ndarray_astype" and arg_nodes[1] then
     args[1] = self:dtype_arg(arg_nodes[1])
   elseif id == "ndarray_reshape" then
-    if #args == 1 then
+    if nargs == 1 then
       args = { self:use("SHAPE_ARG") .. "(" .. args[1] .. ")" }
     else
       args = { "{" .. concat(args, ", ") .. "}" }
     end
   end
+  while #args > 0 and args[#args] == "nil" do args[#args] = nil end
   local k = METHODS[id](kinds[1])
   if k == 0 then k = KU end
-  if METHOD_HELPERS[id] then
+  local h = METHOD_HELPERS[id]
+  if h then
     table.insert(args, 1, codes[1])
-    return self:use(METHOD_HELPERS[id]) .. "(" .. concat(args, ", ") .. ")", k, false
+    return self:use(h[1]) .. "(" .. concat(args, ", ") .. ")", k, false
   end
   return recv(codes[1], simples[1]) .. ":" .. name .. "(" .. concat(args, ", ") .. ")", k, false
+end
+
+-- the method id of a.name: the registry's, or the object mode's own
+local function method_id(name)
+  local id = C.builtin_id("ndarray." .. name)
+  if id then return id end
+  if METHODS["ndarray_" .. name] then return "ndarray_" .. name end
+  return nil
 end
 
 function Fn:method_call(n)
   local f = n.func
   local name = f.attr
-  local id = C.builtin_id("ndarray." .. name)
-  if not METHODS[id] then unsupported(self.M, n, "method '%s' is not supported in object mode", name) end
-  if #list(n.keywords) > 0 then unsupported(self.M, n, "keywords in method calls are not supported in object mode") end
-  return self:method_code(id, name, f.value, list(n.args))
+  local id = method_id(name)
+  local via = REGISTRY["ndarray." .. name]
+  if not METHODS[id] or (via and via.entry.objmode ~= true) then
+    unsupported(self.M, n, "method '%s' is not supported in object mode", name)
+  end
+  local kws = METHOD_HELPERS[id] and METHOD_HELPERS[id][2] or {}
+  if #list(n.keywords) > 0 and #kws == 0 then
+    unsupported(self.M, n, "keywords in method calls are not supported in object mode")
+  end
+  if #list(n.keywords) == 0 then return self:method_code(id, name, f.value, list(n.args)) end
+  local args, count = bind_args(self, n, name, kws, 0)
+  return self:method_code(id, name, f.value, args, count)
 end
 
 -- np.sum(a) & co.: a registry method called by a function name
-local function method_as_function(e)
+local function method_as_function(e, id, member)
+  id = id or e.id
+  member = member or e.names[1].member
   return function(F, n)
-    local args = bind_args(F, n, e.names[1].member, { "a" }, 1)
-    return F:method_code(e.id, e.names[1].member, args[1], {})
+    local kws = METHOD_HELPERS[id] and METHOD_HELPERS[id][2] or {}
+    local names = { "a" }
+    for _, kw in ipairs(kws) do names[#names + 1] = kw end
+    if id == "ndarray_reshape" then names = { "a", "newshape" } end
+    if id == "ndarray_transpose" then names = { "a", "axes" } end
+    local args, count = bind_args(F, n, member, names, 1)
+    local rest = {}
+    for i = 2, count do rest[i - 1] = args[i] end
+    return F:method_code(id, member, args[1], rest, count - 1)
   end
+end
+
+-- np.transpose(a), np.ravel(a), np.reshape(a, shape): the methods (axes: compiled code only, for now)
+IMPL.numpy_transpose = function(F, n)
+  local args = bind_args(F, n, "transpose", { "a", "axes" }, 1)
+  if args[2] then unsupported(F.M, n, "np.transpose with axes is not supported in object mode") end
+  return F:method_code("ndarray_transpose", "transpose", args[1], {})
+end
+IMPL.numpy_ravel = function(F, n)
+  local args = bind_args(F, n, "ravel", { "a" }, 1)
+  return F:method_code("ndarray_ravel", "ravel", args[1], {})
+end
+IMPL.numpy_reshape = function(F, n)
+  local args = bind_args(F, n, "reshape", { "a", "newshape" }, 2)
+  return F:method_code("ndarray_reshape", "reshape", args[1], { args[2] })
 end
 
 -- every name of every entry the object mode implements
@@ -432,6 +577,66 @@ for q, via in pairs(REGISTRY) do
     BUILTIN[q] = method_as_function(e)
   end
 end
+
+---------------------------------------------------------------------------
+-- NumPy functions the registry does not list (yet): the object mode's own
+---------------------------------------------------------------------------
+-- (a registry row that says the object mode lacks the name wins: the
+-- row changes to OBJMODE when this implementation is to be used)
+local function own(q, h)
+  local via = REGISTRY[q]
+  if via and via.entry.objmode ~= true then return end
+  if not BUILTIN[q] then BUILTIN[q] = h end
+end
+for _, m in ipairs { "std", "var", "argmin", "argmax", "cumsum", "ravel", "reshape", "copy", "transpose" } do
+  own("numpy." .. m, method_as_function(nil, "ndarray_" .. m, m))
+end
+
+-- helper(args...) with the given parameter names; result kind k
+local function simple_call(helper, names, nreq, k)
+  return function(F, n)
+    local args, count = bind_args(F, n, "numpy", names, nreq)
+    local codes = F:bound_operands(args, count)
+    for i = 1, count do codes[i] = codes[i] or "nil" end
+    return F:use(helper) .. "(" .. concat(codes, ", ", 1, count) .. ")", k, false
+  end
+end
+own("numpy.where", simple_call("WHERE", { "condition", "x", "y" }, 1, KT | KU))
+
+-- elementwise binary ufuncs by name: the operators' helpers
+local UFUNC2 = { add = "ADD", subtract = "SUB", multiply = "MUL", divide = "DIV", true_divide = "DIV",
+  floor_divide = "FLOORDIV", remainder = "MOD", mod = "MOD", bitwise_and = "BAND", bitwise_or = "BOR",
+  bitwise_xor = "BXOR", left_shift = "SHL", right_shift = "SHR", equal = "EQ", not_equal = "NE",
+  less = "LT", less_equal = "LE", greater = "GT", greater_equal = "GE", negative = "NEG",
+  positive = "POS", invert = "INVERT", bitwise_not = "INVERT" }
+for name, helper in pairs(UFUNC2) do
+  local unary = helper == "NEG" or helper == "POS" or helper == "INVERT"
+  own("numpy." .. name, simple_call(helper, unary and { "x" } or { "x1", "x2" }, unary and 1 or 2, KALL & ~KZ))
+end
+
+-- creation functions with a dtype
+local function dtype_call(helper, names, nreq, dpos)
+  return function(F, n)
+    local args, count = bind_args(F, n, "numpy", names, nreq)
+    local dn = args[dpos]
+    args[dpos] = nil
+    local codes = F:bound_operands(args, math.max(count, dpos))
+    for i = 1, math.max(count, dpos) do codes[i] = codes[i] or "nil" end
+    if dn then codes[dpos] = F:dtype_arg(dn) end
+    local k = dn and dtype_kind(codes[dpos]) or KT
+    return F:use(helper) .. "(" .. concat(codes, ", ", 1, math.max(count, dpos)) .. ")", k, false
+  end
+end
+own("numpy.linspace", dtype_call("LINSPACE", { "start", "stop", "num", "dtype" }, 2, 4))
+own("numpy.eye", dtype_call("EYE", { "N", "M", "k", "dtype" }, 1, 4))
+own("numpy.identity", dtype_call("IDENTITY", { "n", "dtype" }, 1, 2))
+own("numpy.array", function(F, n)
+  local args = bind_args(F, n, "numpy.array", { "object", "dtype" }, 1)
+  local c = F:expr(args[1])
+  local dc = args[2] and F:dtype_arg(args[2]) or "nil"
+  return F:use("NPARRAY") .. "(" .. c .. ", " .. dc .. ")", args[2] and dtype_kind(dc) or (KT | KU), false
+end)
+BUILTIN["numpy.asarray"] = BUILTIN["numpy.asarray"] or BUILTIN["numpy.array"]
 
 -- call of a def of the module: its fast variant when no argument can be a
 -- bool (or hold bools), else its checking entry
@@ -494,7 +699,10 @@ EXPR.Call = function(F, n)
     if q:match("^builtins%.") and not BUILTIN_NAMES[q:sub(10)] then
       fail(M, f, "NameError", "name '%s' is not defined", q:sub(10))
     end
-    unsupported(M, n, "%s() is not supported in object mode", q:gsub("^builtins%.", ""):gsub("^numpy%.", "np."))
+    if q:match("^numpy%.") then
+      unsupported(M, n, "np.%s is not supported in object mode", q:sub(7))
+    end
+    unsupported(M, n, "%s() is not supported in object mode", q:gsub("^builtins%.", ""))
   end
   if f.tag == "Attribute" then return F:method_call(n) end
   unsupported(M, n, "this call is not supported in object mode")

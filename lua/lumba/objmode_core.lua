@@ -122,8 +122,10 @@ function Fn:use(name)
   return "_" .. name
 end
 
+-- each line ends with the Python position it comes from ("--@line:col"),
+-- which errors raised at run time are reported at
 function Fn:emit(line)
-  self.out[#self.out + 1] = string.rep("  ", self.ind) .. line
+  self.out[#self.out + 1] = string.rep("  ", self.ind) .. line .. (self.pos and ("  --@" .. self.pos) or "")
 end
 
 function Fn:push_pre(line) self.pre[#self.pre + 1] = line end
@@ -232,7 +234,7 @@ function Fn:module_of(n)
       if a.module then return a.module end
       return nil
     end
-    if self.M.defs[n.id] or self.M.consts[n.id] ~= nil then return nil end
+    if self.M.defs[n.id] or self.M.consts[n.id] ~= nil or self.M.frozen[n.id] then return nil end
     return DEFAULT_MODULES[n.id]
   elseif n.tag == "Attribute" then
     local m = self:module_of(n.value)
@@ -256,7 +258,7 @@ function Fn:qualname(n)
     if self.locals[id] or self.M.defs[id] then return nil end
     local a = self.M.aliases[id]
     if a and a.member then return a.member end
-    if a or self.M.consts[id] ~= nil then return nil end
+    if a or self.M.consts[id] ~= nil or self.M.frozen[id] then return nil end
     if BUILTIN_NAMES[id] or not self.M.env_has(id) then return "builtins." .. id end
     return nil
   elseif n.tag == "Attribute" then
@@ -299,6 +301,7 @@ function Fn:builtin_value(q, n)
   if id == "float" then return '"float64"', KU, true end
   if id == "int" then return '"int64"', KU, true end
   if id == "bool" then return '"bool"', KU, true end
+  if id == "numpy_newaxis" then return "nil", KZ, true end  -- None
   if q:match("^builtins%.") then
     if BUILTIN_NAMES[q:sub(10)] then
       unsupported(self.M, n, "'%s' used as a value is not supported in object mode", q:sub(10))

@@ -23,6 +23,7 @@ EXPR.Name = function(F, n)
   if M.defs[id] then
     unsupported(M, n, "functions as values ('%s') are not supported in object mode", id)
   end
+  if M.frozen[id] then return F:expr(M.frozen[id]) end  -- W = np.array([...]), SHAPE = (3, 4) at module level
   local a = M.aliases[id]
   if a and a.member then return F:builtin_value(a.member, n) end
   if a then unsupported(M, n, "module '%s' used as a value", a.module) end
@@ -95,6 +96,8 @@ local function arith_kind(op, lk, rk)
   if has(lk, KINT) and has(rk, KINT) then r = r | int_result(op, lk & KINT, rk & KINT) end
   if (has(lk, KF) and has(rk, KNUM)) or (has(rk, KF) and has(lk, KNUM)) then r = r | KF end
   if (op == "Add" or op == "Mult") and (has(lk, KT) or has(rk, KT)) then r = r | KT end
+  -- an array operand makes an array (tuples only concatenate: Add and Mult)
+  if has(lk | rk, KT) then r = r | KT end
   if r == 0 then r = KNUM end
   return r
 end
@@ -117,6 +120,16 @@ function Fn:binop(op, lc, lk, ls, rc, rk, rs, rnode, node)
     return call_generic(KALL & ~KZ)
   end
   local isbit = op == "BitAnd" or op == "BitOr" or op == "BitXor" or op == "LShift" or op == "RShift"
+  -- arrays: Lua's + - * and constant divisors reach lumba.ndarray's
+  -- metamethods; the zero checks and number paths of the rest do not apply
+  if has(lk | rk, KT) and not isbit and op ~= "Add" and op ~= "Sub" and op ~= "Mult" then
+    local rconst = rnode and const_num(rnode)
+    local k = arith_kind(op, lk & ~KB | (has(lk, KB) and KP or 0), rk & ~KB | (has(rk, KB) and KP or 0))
+    if op == "Div" then k = KF | KT end
+    if not (rconst and rconst ~= 0 and (op == "Div" or (op == "FloorDiv" or op == "Mod") and within(rk, KINT))) then
+      return call_generic(k | KU)
+    end
+  end
   if isbit then
     if within(lk, KB) and within(rk, KB) and (op == "BitAnd" or op == "BitOr" or op == "BitXor") then
       return call_generic(KB)
@@ -195,9 +208,9 @@ EXPR.UnaryOp = function(F, n)
     return "(not " .. c .. ")", KB, false
   end
   local c, k = F:expr(n.operand)
-  if has(k, KU) then
+  if has(k, KU | KT) and not (op == "USub" and not has(k, KU)) then
     local h = op == "USub" and "NEG" or op == "UAdd" and "POS" or "INVERT"
-    return F:use(h) .. "(" .. c .. ")", KALL & ~(KZ | KB), false
+    return F:use(h) .. "(" .. c .. ")", KALL & ~KZ, false
   end
   if op == "Invert" then
     if within(k, KINT) then return "(~" .. c .. ")", KINT, false end
@@ -222,7 +235,7 @@ end
 local CMP = { Eq = "==", NotEq = "~=", Lt = "<", LtE = "<=", Gt = ">", GtE = ">=" }
 local CMP_GENERIC = { Eq = "EQ", NotEq = "NE", Lt = "LT", LtE = "LE", Gt = "GT", GtE = "GE" }
 
-function Fn:compare(op, lc, lk, rc, rk, node)
+function Fn:compare(op, lc, lk, rc, rk, node, cond)
   if op == "Is" or op == "IsNot" then
     return "(" .. lc .. (op == "Is" and " == " or " ~= ") .. rc .. ")"
   end
@@ -232,7 +245,11 @@ function Fn:compare(op, lc, lk, rc, rk, node)
   end
   local sym = CMP[op]
   if not sym then unsupported(self.M, node, "comparison %s is not supported in object mode", op) end
-  if has(lk | rk, KU) then
+  -- arrays compare elementwise; as a condition, Lua's < and <= reach
+  -- lumba.ndarray's __lt/__le, which give the truth of that (an error
+  -- for more than one element, as Python's `if a < b`)
+  local ordering = op ~= "Eq" and op ~= "NotEq"
+  if has(lk | rk, KU) or (has(lk | rk, KT) and not (cond and ordering)) then
     return self:use(CMP_GENERIC[op]) .. "(" .. lc .. ", " .. rc .. ")"
   end
   if has(lk | rk, KB) then
@@ -249,9 +266,24 @@ EXPR.Compare = function(F, n)
   local ops, comps = n.ops, n.comparators
   if #ops == 1 then
     local codes, kinds = F:operands({ n.left, comps[1] })
-    return F:compare(ops[1], codes[1], kinds[1], codes[2], kinds[2], n), KB, false
+    -- arrays compare elementwise: a bool array
+    local k = KB
+    if has(kinds[1] | kinds[2], KT | KU) and ops[1] ~= "Is" and ops[1] ~= "IsNot" and ops[1] ~= "In" and ops[1] ~= "NotIn" then
+      k = KB | KU
+    end
+    return F:compare(ops[1], codes[1], kinds[1], codes[2], kinds[2], n), k, false
   end
   -- a < b < c: each operand evaluated once, the later ones only while true
+  -- (with arrays each link is the truth of a comparison, as in Python)
+  local function link(op, lc, lk, rc, rk)
+    local c = F:compare(op, lc, lk, rc, rk, n, true)
+    local k = lk | rk
+    if (has(k, KU) or (has(k, KT) and (op == "Eq" or op == "NotEq"))) and op ~= "Is" and op ~= "IsNot"
+      and op ~= "In" and op ~= "NotIn" then
+      c = F:use("TRUTH") .. "(" .. c .. ")"
+    end
+    return c
+  end
   local parts = { { F:isolated(F.expr, n.left) } }
   for i, c in ipairs(comps) do parts[i + 1] = { F:isolated(F.expr, c) } end
   local inline = true
@@ -261,7 +293,7 @@ EXPR.Compare = function(F, n)
   if inline then
     local terms = {}
     for i, op in ipairs(ops) do
-      terms[i] = F:compare(op, parts[i][1], parts[i][2], parts[i + 1][1], parts[i + 1][2], n)
+      terms[i] = link(op, parts[i][1], parts[i][2], parts[i + 1][1], parts[i + 1][2])
     end
     return "(" .. concat(terms, " and ") .. ")", KB, false
   end
@@ -276,7 +308,7 @@ EXPR.Compare = function(F, n)
     F:append_pre(p[4])
     local cur = p[1]
     if i < #ops and not p[3] then cur = F:spill(cur) end
-    F:push_pre(r .. " = " .. F:compare(op, prev_c, prev_k, cur, p[2], n))
+    F:push_pre(r .. " = " .. link(op, prev_c, prev_k, cur, p[2]))
     if i < #ops then
       F:push_pre("if " .. r .. " then")
       depth = depth + 1
@@ -373,6 +405,17 @@ function Fn:cond(n)
   if n.tag == "UnaryOp" and n.op == "Not" then
     return "(not " .. self:cond(n.operand) .. ")", KB, false
   end
+  if n.tag == "Compare" and #n.ops == 1 then
+    local codes, kinds = self:operands({ n.left, n.comparators[1] })
+    local op, k = n.ops[1], kinds[1] | kinds[2]
+    local c = self:compare(op, codes[1], kinds[1], codes[2], kinds[2], n, true)
+    -- a helper's result may be a bool array: its Python truth
+    local elementwise = op ~= "Is" and op ~= "IsNot" and op ~= "In" and op ~= "NotIn"
+    if elementwise and (has(k, KU) or (has(k, KT) and (op == "Eq" or op == "NotEq"))) then
+      c = self:use("TRUTH") .. "(" .. c .. ")"
+    end
+    return c, KB, false
+  end
   local c, k, s = self:expr(n)
   return self:truthy(c, k, s), KB, false
 end
@@ -390,12 +433,20 @@ function Fn:subscript_parts(n, extra_first)
   return nodes, all
 end
 
--- slice specs: each axis one SI(i) or SL(lo, hi, step) argument
+-- is node None or np.newaxis?
+function Fn:is_newaxis(x)
+  if x.tag == "Constant" and x.value == nil then return true end
+  return (x.tag == "Attribute" or x.tag == "Name") and self:qualname(x) == "numpy.newaxis"
+end
+
+-- slice specs: each axis one SI(i) or SL(lo, hi, step) argument (SN() for None)
 function Fn:slice_args(nodes)
   local flat = {}
   local shape = {}
   for _, x in ipairs(nodes) do
-    if x.tag == "Slice" then
+    if self:is_newaxis(x) then
+      shape[#shape + 1] = { newaxis = true }
+    elseif x.tag == "Slice" then
       local parts = {}
       for _, f in ipairs({ "lower", "upper", "step" }) do
         if x[f] then flat[#flat + 1] = x[f]; parts[#parts + 1] = #flat else parts[#parts + 1] = false end
@@ -409,7 +460,9 @@ function Fn:slice_args(nodes)
   local codes = self:operands(flat)
   local args = {}
   for i, s in ipairs(shape) do
-    if s.slice then
+    if s.newaxis then
+      args[i] = self:use("SN") .. "()"
+    elseif s.slice then
       local a = {}
       for j = 1, 3 do a[j] = s.parts[j] and codes[s.parts[j]] or "nil" end
       args[i] = self:use("SL") .. "(" .. concat(a, ", ") .. ")"
@@ -431,7 +484,9 @@ EXPR.Subscript = function(F, n)
     end
   end
   local nodes = index_nodes(sl)
-  if has_slice(nodes) then
+  local newaxis = false
+  for _, x in ipairs(nodes) do if F:is_newaxis(x) then newaxis = true end end
+  if has_slice(nodes) or newaxis then
     local c, k, s = F:expr(v)
     if not s then c = F:spill(c) end
     local args = F:slice_args(nodes)
@@ -452,6 +507,8 @@ EXPR.Subscript = function(F, n)
   local idx = {}
   if nonneg then
     for i = 2, #codes do idx[i - 1] = plus1(codes[i]) end
+    -- one index: an element of a 1-D array or a row of an N-d one
+    if #idx == 1 then return F:use("AGETP") .. "(" .. codes[1] .. ", " .. idx[1] .. ")", ek, false end
     return recv(codes[1], simples[1]) .. ":get(" .. concat(idx, ", ") .. ")", ek, false
   end
   for i = 2, #codes do idx[i - 1] = codes[i] end

@@ -7,7 +7,7 @@ local C = require "lumba.objmode_core"
 local within, elem_kind, mangle, lit_int, pos_of, fail = C.within, C.elem_kind, C.mangle, C.lit_int, C.pos_of, C.fail
 local unsupported, list, const_int, index_nodes, has_slice, plus1 = C.unsupported, C.list, C.const_int, C.index_nodes, C.has_slice, C.plus1
 local recv, KP, KM, KZ, KU, KINT = C.recv, C.KP, C.KM, C.KZ, C.KU, C.KINT
-local Fn, NODE_WORDS = C.Fn, C.NODE_WORDS
+local Fn, NODE_WORDS, has, KT = C.Fn, C.NODE_WORDS, C.has, C.KT
 
 ---------------------------------------------------------------------------
 -- statements
@@ -29,8 +29,9 @@ function Fn:with_pre(fn)
     for i = mark + 1, #self.out do self.out[i] = self.out[i]:sub(3) end
     return
   end
-  local ins = { string.rep("  ", self.ind) .. "do" }
-  for _, l in ipairs(pre) do ins[#ins + 1] = string.rep("  ", self.ind + 1) .. l end
+  local tag = self.pos and ("  --@" .. self.pos) or ""
+  local ins = { string.rep("  ", self.ind) .. "do" .. tag }
+  for _, l in ipairs(pre) do ins[#ins + 1] = string.rep("  ", self.ind + 1) .. l .. tag end
   local body = table.move(self.out, mark + 1, #self.out, 1, {})
   for i = #self.out, mark + 1, -1 do self.out[i] = nil end
   for _, l in ipairs(ins) do self.out[#self.out + 1] = l end
@@ -43,17 +44,28 @@ function Fn:block(stmts)
 end
 
 function Fn:stmt(s)
+  if s.lineno then self.pos = s.lineno .. ":" .. ((s.col_offset or 0) + 1) end
   local f = STMT[s.tag]
   if not f then unsupported(self.M, s, "%s are not supported in object mode", NODE_WORDS[s.tag] or (s.tag .. " statements")) end
   f(self, s)
 end
 
-function Fn:set_kind(id, k)
+function Fn:set_kind(id, k, aug)
   local old = self.vk[id] or 0
   local new = old | k
   if new ~= old then
     self.vk[id] = new
     self.changed = true
+  end
+  if not aug then
+    -- what plain assignments store ("!id"): an augmented assignment
+    -- updates an array in place only where one may have been stored
+    local dkey = "!" .. id
+    local dold = self.vk[dkey] or 0
+    if dold | k ~= dold then
+      self.vk[dkey] = dold | k
+      self.changed = true
+    end
   end
 end
 
@@ -116,6 +128,10 @@ function Fn:emit_aset(codes, kinds, simples, vcode)
     local r = codes[1]
     if not (simples[1] and r:match("^[%a_][%w_]*$")) then r = self:spill(r) end
     for i = 2, #codes do idx[i - 1] = plus1(codes[i]) end
+    if #idx == 1 then
+      self:emit(self:use("ASETP") .. "(" .. r .. ", " .. idx[1] .. ", " .. vcode .. ")")
+      return
+    end
     self:emit(r .. ":set(" .. concat(idx, ", ") .. ", " .. vcode .. ")")
     return
   end
@@ -177,13 +193,29 @@ STMT.AugAssign = function(F, s)
       local lc, lk = mangle(t.id), F.vk[t.id] or 0
       local rc, rk, rs = F:expr(s.value)
       local c, k = F:binop(s.op, lc, lk, true, rc, rk, rs, s.value, s)
-      F:set_kind(t.id, k)
+      local direct = F.M:get_info(F.def.name).isparam[t.id] and lk or (F.vk["!" .. t.id] or 0)
+      if has(direct, KT | KU) and s.op ~= "MatMult" then
+        -- an array is updated in place (other names of it see the change)
+        c = F:use("IOP") .. "." .. s.op .. "(" .. lc .. ", " .. rc .. ")"
+        k = k | lk
+      end
+      F:set_kind(t.id, k, true)
       F:emit(lc .. " = " .. c)
       return
     end
     if t.tag ~= "Subscript" then unsupported(F.M, t, "augmented assignment to %s", t.tag) end
     local nodes = index_nodes(t.slice)
-    if has_slice(nodes) then unsupported(F.M, t, "augmented assignment to a slice is not supported in object mode") end
+    if has_slice(nodes) then
+      -- a[1:] += v: the view, updated in place
+      local c, _, simple = F:expr(t.value)
+      if not simple then c = F:spill(c) end
+      local args = F:slice_args(nodes)
+      local rc = F:expr(s.value)
+      F.M.used.RT = true
+      F:emit("local _ = " .. F:use("IOP") .. "." .. s.op .. "(" .. F:use("SLICE") .. "(_RT, " .. c .. ", "
+        .. sformat("%q", pos_of(F.M, t)) .. ", " .. concat(args, ", ") .. "), " .. rc .. ")")
+      return
+    end
     local all = { t.value }
     for _, x in ipairs(nodes) do all[#all + 1] = x end
     local codes, kinds, simples = F:operands(all)
@@ -200,7 +232,8 @@ STMT.AugAssign = function(F, s)
     local cur
     if nonneg then
       for i = 2, #codes do idx[i - 1] = plus1(codes[i]) end
-      cur = recv(codes[1], true) .. ":get(" .. concat(idx, ", ") .. ")"
+      if #idx == 1 then cur = F:use("AGETP") .. "(" .. codes[1] .. ", " .. idx[1] .. ")"
+      else cur = recv(codes[1], true) .. ":get(" .. concat(idx, ", ") .. ")" end
     else
       for i = 2, #codes do idx[i - 1] = codes[i] end
       local h = #idx == 1 and "AGET1" or #idx == 2 and "AGET2" or "AGETN"

@@ -15,6 +15,9 @@ require "lumba.objmode_stmt"
 local mangle, int_kind, unsupported, list, const_num, KF = C.mangle, C.int_kind, C.unsupported, C.list, C.const_num, C.KF
 local KB, KZ, KT, KU, KALL, KNB = C.KB, C.KZ, C.KT, C.KU, C.KALL, C.KNB
 local Fn, DEFAULT_MODULES = C.Fn, C.DEFAULT_MODULES
+-- the NumPy calls whose module-level results compiled code freezes (resolve.c, frozen_form)
+local FROZEN_CALLS = { array = true, asarray = true, zeros = true, ones = true, empty = true, full = true, arange = true,
+  linspace = true, eye = true, identity = true }
 
 local T = {}
 
@@ -206,6 +209,11 @@ local function scan_module(M, body)
         M.consts[s.targets[1].id] = v.value
       elseif const_num(v) then
         M.consts[s.targets[1].id] = const_num(v)
+      elseif v.tag == "Tuple" or (v.tag == "Call" and v.func.tag == "Attribute" and v.func.value.tag == "Name"
+          and FROZEN_CALLS[v.func.attr]
+          and ((M.aliases[v.func.value.id] or {}).module or DEFAULT_MODULES[v.func.value.id]) == "numpy") then
+        -- a module constant compiled code freezes (resolve.c, frozen_form): computed where a function uses it
+        M.frozen[s.targets[1].id] = v
       end
     end
   end
@@ -223,7 +231,7 @@ function T.translate(module_ast, fname, env, opts)
   elseif module_ast.tag == "FunctionDef" then body = { module_ast }
   else error("objmode.compile: expected a Module or FunctionDef table, got tag " .. tostring(module_ast.tag), 2) end
   local M = setmetatable({
-    chunk = chunk, defs = {}, order = {}, aliases = {}, consts = {}, used = {}, upvals = {},
+    chunk = chunk, defs = {}, order = {}, aliases = {}, consts = {}, frozen = {}, used = {}, upvals = {},
     info = {}, ret = {}, vkinds = {}, text = {}, reach = {}, queue = {}, changed = false,
   }, Mod)
   M.env_get = function(id)
@@ -330,10 +338,11 @@ function T.translate(module_ast, fname, env, opts)
       sformat("TypeError: %s() missing required positional arguments (%d needed)", fname, nreq))
   end
   if np > 0 then out[#out + 1] = "  local " .. concat(params, ", ") .. " = ..." end
-  out[#out + 1] = "  return _H_UNWRAP(_e_" .. fname .. "(" .. concat(args, ", ") .. "))"
+  -- errors at a generated line are reported at the Python line (H.FINISH)
+  out[#out + 1] = "  return _H_FINISH(pcall(_e_" .. fname .. (np > 0 and ", " or "") .. concat(args, ", ") .. "))"
   out[#out + 1] = "end"
   -- the entry helpers are always present
-  table.insert(out, 2, "local _H_ARG, _H_UNWRAP, _H_RAISE, _H_SLOW, _H_SLOWC = H.ARG, H.UNWRAP, H.RAISE, H.SLOW, H.SLOWC")
+  table.insert(out, 2, "local _H_ARG, _H_FINISH, _H_RAISE, _H_SLOW, _H_SLOWC = H.ARG, H.FINISH, H.RAISE, H.SLOW, H.SLOWC")
   return concat(out, "\n") .. "\n", M.upvals
 end
 

@@ -22,15 +22,8 @@ def _inner(a, ax):
     return m
 
 
-def np_sum(a, axis=None):
-    if axis is None:
-        return a.sum()
-    if a.ndim <= 1:
-        _axis(axis, a.ndim)
-        return a.sum()
-    ax = _axis(axis, a.ndim)
-    out = _lumba.empty(_lumba.shape_drop(a, ax), a, "sum")
-    out.fill(0)
+# adds a's elements along axis ax into out (a's shape without ax, zeroed)
+def _add_along(a, ax, out):
     n = _lumba.dim(a, ax)
     inner = _inner(a, ax)
     if inner == 1:  # the last axis: each output is one run of n elements
@@ -46,6 +39,18 @@ def np_sum(a, axis=None):
                 for j in range(p * inner, p * inner + inner):
                     _lumba.flat_set(out, j, _lumba.flat(out, j) + _lumba.flat(a, i))
                     i += 1
+
+
+def np_sum(a, axis=None):
+    if axis is None:
+        return a.sum()
+    if a.ndim <= 1:
+        _axis(axis, a.ndim)
+        return a.sum()
+    ax = _axis(axis, a.ndim)
+    out = _lumba.empty(_lumba.shape_drop(a, ax), a, "sum")
+    out.fill(0)
+    _add_along(a, ax, out)
     return out
 
 
@@ -85,21 +90,8 @@ def np_mean(a, axis=None):
     ax = _axis(axis, a.ndim)
     out = _lumba.empty(_lumba.shape_drop(a, ax), a, "mean")
     out.fill(0)
+    _add_along(a, ax, out)
     n = _lumba.dim(a, ax)
-    inner = _inner(a, ax)
-    if inner == 1:  # the last axis: each output is one run of n elements
-        for p in range(out.size):
-            acc = _lumba.flat(out, p)
-            for i in range(p * n, p * n + n):
-                acc = acc + _lumba.flat(a, i)
-            _lumba.flat_set(out, p, acc)
-    else:
-        for p in range(out.size // inner if inner else 0):
-            for k in range(n):
-                i = (p * n + k) * inner
-                for j in range(p * inner, p * inner + inner):
-                    _lumba.flat_set(out, j, _lumba.flat(out, j) + _lumba.flat(a, i))
-                    i += 1
     for j in range(out.size):
         if n == 0:
             _lumba.flat_set(out, j, np.nan)

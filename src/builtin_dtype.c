@@ -1,0 +1,45 @@
+/*
+** builtin_dtype.c — dtypes as values: a.dtype and np.dtype(x). A dtype
+** value's type is ty_dtype(dt) (types.h), so it is known at compile time:
+** a function taking one specialises on it, as Numba's does, and its value,
+** dt.itemsize and dt == np.float64 fold to constants (lower_expr.c).
+*/
+#include "builtin_hooks.h"
+
+/* a.dtype */
+Type *bdtype_infer_attr(Infer *I, Node *n, const BuiltinName *nm, Type *base) {
+  (void)n;
+  (void)nm;
+  (void)I;
+  return ty_dtype(base->dtype);
+}
+
+Val bdtype_lower_attr(Lower *L, Node *n, BuiltinId id, Val base) {
+  (void)n;
+  (void)id;
+  lower_release(L, base);
+  Type *t = ty_dtype(base.ty->dtype);
+  return (Val){t, LLVMConstInt(lower_type(L, t), (unsigned long long)t->dtype, 0), false};
+}
+
+/* np.dtype('float32'), np.dtype(np.int32), np.dtype(a.dtype), np.dtype(float) */
+Type *bdtype_infer_dtype(Infer *I, Node *n, const BuiltinName *nm) {
+  const Builtin *b = builtin_of(nm);
+  infer_only_keywords(I, n, b->member, b->keywords);
+  infer_nargs(I, n, b->member, b->lo, b->hi);
+  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
+  ci->bi = nm->id;
+  Node *a = n->args.items[0];
+  int dt = infer_dtype_arg(I, a);
+  if (dt == -2) return NULL;
+  if (dt < 0)
+    compile_error(I->C, a->loc, "TypingError", "np.dtype() needs a dtype or its name such as 'float32'");
+  ci->dt = (DType)dt;
+  return ty_dtype(ci->dt);
+}
+
+Val bdtype_lower_dtype(Lower *L, Node *n, CallInfo *ci) {
+  (void)n;
+  Type *t = ty_dtype(ci->dt);
+  return (Val){t, LLVMConstInt(lower_type(L, t), (unsigned long long)t->dtype, 0), false};
+}

@@ -1,0 +1,47 @@
+/*
+** lower_arrayexpr.h — the fused elementwise loop shared by array
+** expressions (lower_arrayexpr.c) and stores into views (lower_arraystore.c):
+** the leaves of a tree of operations, their broadcast shape, and one loop
+** nest that reads every leaf through its strides and writes one array.
+*/
+#ifndef lower_arrayexpr_h
+#define lower_arrayexpr_h
+
+#include "lower.h"
+
+#define AX_MAXLEAF 32
+
+typedef struct Leaf {
+  Node *n;                         // NULL: the in-place target itself
+  Val v;
+  LLVMValueRef stride[LM_MAXDIM];  // bytes per step of the loop's axis k; 0 along a broadcast axis
+  LLVMValueRef elem;               // this iteration's element (or the scalar)
+} Leaf;
+
+typedef struct Ax {
+  Leaf leaf[AX_MAXLEAF];
+  int nleaf;
+  Node *root;      // the expression, or a single leaf
+  Loc loc;         // where errors point
+  /* in-place (target op= root): the operator, its type, the target's leaf */
+  OpKind op;
+  Type *opty;
+  int target;      // leaf index of the target, -1: none
+  Node *outcall;   // a ufunc call with out=: the root, fused though it has out
+} Ax;
+
+void ax_collect(Lower *L, Ax *x, Node *n);           /* the leaves of n, in order */
+void ax_lower_leaves(Lower *L, Ax *x);                /* each leaf's value, held */
+void ax_release_leaves(Lower *L, Ax *x);
+/* the broadcast shape of n (its ndim returned), checking each operation as NumPy does */
+int ax_shape(Lower *L, Ax *x, Node *n, LLVMValueRef *shape);
+void ax_leaf_shape(Lower *L, Val v, LLVMValueRef *shape);
+/* every leaf's strides over a loop of shape[nd] (leaves right-aligned, 1 broadcasts) */
+void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape);
+/* the loop: out[i] = root[i] (or target[i] op root[i]) cast to out's dtype, out read through its strides */
+void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out);
+/* "<chunk>:line:col: in f\n    source line", for runtime messages */
+const char *ax_where(Lower *L, Loc loc);
+const char *ax_with_where(Lower *L, const char *text, Loc loc);  /* text, then ax_where */
+
+#endif

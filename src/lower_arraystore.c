@@ -1,0 +1,210 @@
+/*
+** lower_arraystore.c — stores into array views as one fused loop:
+** view = expression (broadcast into the view) and target op= expression
+** (NumPy's in-place ufunc, out=target). The loop writes straight into the
+** target; only when the memory of an operand overlaps the target's (views
+** of one array: a[1:] = a[:-1] + 1) does it go through a temporary, found
+** at run time, so the result is NumPy's (the right side evaluated first).
+*/
+#include "lower_arrayexpr.h"
+
+static LLVMTypeRef i64t(Lower *L) { return LLVMInt64TypeInContext(L->ctx); }
+static LLVMValueRef i1c(Lower *L, int v) { return LLVMConstInt(LLVMInt1TypeInContext(L->ctx), (unsigned)v, 0); }
+
+/* the bytes a view touches: [lo, hi); empty is true when it has no element */
+static void extent(Lower *L, Val a, LLVMValueRef *lo, LLVMValueRef *hi, LLVMValueRef *empty) {
+  LLVMValueRef base = LLVMBuildPtrToInt(L->b, lower_arr_data(L, a.v), i64t(L), "");
+  LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
+  LLVMValueRef down = zero, up = zero;
+  *empty = i1c(L, 0);
+  for (int k = 0; k < a.ty->ndim; k++) {
+    LLVMValueRef n = lower_arr_shape(L, a.v, k);
+    *empty = LLVMBuildOr(L->b, *empty, LLVMBuildICmp(L->b, LLVMIntEQ, n, zero, ""), "");
+    LLVMValueRef span = LLVMBuildMul(L->b, LLVMBuildSub(L->b, n, one, ""), lower_arr_stride(L, a.v, k), "");
+    LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, span, zero, "");
+    down = LLVMBuildAdd(L->b, down, LLVMBuildSelect(L->b, neg, span, zero, ""), "");
+    up = LLVMBuildAdd(L->b, up, LLVMBuildSelect(L->b, neg, zero, span, ""), "");
+  }
+  *lo = LLVMBuildAdd(L->b, base, down, "");
+  *hi = LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, base, up, ""), lower_i64(L, dtype_sizes[a.ty->dtype]), "");
+}
+
+/* true at run time when some operand shares memory with the target, other than
+** reading each target element at its own position (a += a, x[:] = x * 2) */
+static LLVMValueRef overlaps(Lower *L, Ax *x, Val dst, int nd, LLVMValueRef *shape) {
+  LLVMValueRef lo, hi, dempty, any = i1c(L, 0);
+  extent(L, dst, &lo, &hi, &dempty);
+  for (int i = 0; i < x->nleaf; i++) {
+    Val v = x->leaf[i].v;
+    if (i == x->target || v.ty->kind != TY_ARRAY) continue;
+    LLVMValueRef l2, h2, e2;
+    extent(L, v, &l2, &h2, &e2);
+    LLVMValueRef meet = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, l2, hi, ""),
+                                     LLVMBuildICmp(L->b, LLVMIntULT, lo, h2, ""), "");
+    meet = LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, LLVMBuildOr(L->b, dempty, e2, ""), ""), "");
+    /* the same elements in the same order: each is read before it is written */
+    LLVMValueRef same = LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildPtrToInt(L->b, lower_arr_data(L, v.v), i64t(L), ""),
+                                      LLVMBuildPtrToInt(L->b, lower_arr_data(L, dst.v), i64t(L), ""), "");
+    if (v.ty->dtype != dst.ty->dtype) same = i1c(L, 0);
+    for (int k = 0; k < nd; k++) {
+      LLVMValueRef eq = LLVMBuildICmp(L->b, LLVMIntEQ, x->leaf[i].stride[k], lower_arr_stride(L, dst.v, k), "");
+      LLVMValueRef one = LLVMBuildICmp(L->b, LLVMIntSLE, shape[k], lower_i64(L, 1), "");
+      same = LLVMBuildAnd(L->b, same, LLVMBuildOr(L->b, eq, one, ""), "");
+    }
+    any = LLVMBuildOr(L->b, any, LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, same, ""), ""), "");
+  }
+  return any;
+}
+
+typedef struct CopyCtx {
+  DType dt;
+  LLVMValueRef src;  // C-contiguous data of the temporary, the view's shape
+} CopyCtx;
+
+static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  CopyCtx *cc = ud;
+  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
+  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), sp, ""), ptr);
+}
+
+/* NumPy's checks of a value of shape v[vnd] against the target's d[nd] */
+static void check_shapes(Lower *L, Ax *x, bool inplace, int vnd, LLVMValueRef *v, int nd, LLVMValueRef *d) {
+  LLVMValueRef one = lower_i64(L, 1), bad = i1c(L, 0), wider = i1c(L, vnd > nd);
+  LLVMValueRef s[3][LM_MAXDIM], b[LM_MAXDIM];
+  int bnd = vnd > nd ? vnd : nd;
+  for (int j = 0; j < vnd; j++) {
+    int k = j - vnd + nd;
+    LLVMValueRef v1 = LLVMBuildICmp(L->b, LLVMIntEQ, v[j], one, "");
+    if (k < 0) {  /* an axis the target lacks: a store takes it when it is 1 */
+      if (!inplace) bad = LLVMBuildOr(L->b, bad, LLVMBuildNot(L->b, v1, ""), "");
+      b[j] = v[j];
+      continue;
+    }
+    LLVMValueRef ne = LLVMBuildICmp(L->b, LLVMIntNE, v[j], d[k], "");
+    LLVMValueRef d1 = LLVMBuildICmp(L->b, LLVMIntEQ, d[k], one, "");
+    if (inplace) {
+      bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, ne, LLVMBuildNot(L->b, LLVMBuildOr(L->b, v1, d1, ""), ""), ""), "");
+      wider = LLVMBuildOr(L->b, wider, LLVMBuildAnd(L->b, ne, d1, ""), "");
+    } else {
+      bad = LLVMBuildOr(L->b, bad, LLVMBuildAnd(L->b, ne, LLVMBuildNot(L->b, v1, ""), ""), "");
+    }
+  }
+  for (int k = 0; k < bnd; k++) {
+    int j = k - bnd + vnd, i = k - bnd + nd;
+    if (j < 0) b[k] = d[i];
+    else if (i >= 0) b[k] = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, d[i], one, ""), v[j], d[i], "");
+  }
+  for (int k = 0; k < nd; k++) s[0][k] = s[2][k] = d[k];
+  for (int j = 0; j < vnd; j++) s[1][j] = v[j];
+  if (!inplace) {
+    for (int j = 0; j < vnd; j++) s[0][j] = v[j];
+    for (int k = 0; k < nd; k++) s[1][k] = d[k];
+    lower_shape_error_if(L, bad, ax_with_where(L, "could not broadcast input array from shape %S into shape %S", x->loc),
+                         2, (int[]){vnd, nd}, s);
+    return;
+  }
+  if (x->outcall)  /* NumPy lists the inputs, then out */
+    lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S ", x->loc),
+                         2, (int[]){vnd, nd}, &s[1]);
+  else
+    lower_shape_error_if(L, bad, ax_with_where(L, "operands could not be broadcast together with shapes %S %S %S ", x->loc),
+                         3, (int[]){nd, vnd, nd}, s);
+  for (int k = 0; k < bnd; k++) s[1][k] = b[k];
+  lower_shape_error_if(L, wider, ax_with_where(L, "non-broadcastable output operand with shape %S doesn't match the "
+                                               "broadcast shape %S", x->loc), 2, (int[]){nd, bnd}, s);
+}
+
+/* the store; outcall: value is a ufunc call writing into target, its out (NumPy
+** checks out as for an in-place operator: out never stretches). The target is
+** returned held. */
+static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre, bool outcall) {
+  bool inplace = op != OP_None;
+  Ax x = {.root = NULL, .loc = target->loc, .op = op, .target = -1, .outcall = outcall ? value : NULL};
+  int mark = L->nheld;
+  Val dst = {0};
+  if (inplace) {  /* Python: the target's subscript first, then the value */
+    dst = lower_expr(L, target);  /* a selection (a[mask]) gives its copy, stored back by the caller */
+    lower_hold(L, dst);
+  }
+  if (pre) {
+    x.leaf[0].v = *pre;
+    x.nleaf = 1;
+    lower_hold(L, *pre);
+  } else {
+    x.root = value;
+    ax_collect(L, &x, value);
+    ax_lower_leaves(L, &x);
+  }
+  if (!inplace) {
+    dst = lower_expr(L, target);
+    lower_hold(L, dst);
+  }
+  int nd = dst.ty->ndim;
+  LLVMValueRef d[LM_MAXDIM], v[LM_MAXDIM];
+  ax_leaf_shape(L, dst, d);
+  int vnd;
+  if (pre) {
+    ax_leaf_shape(L, *pre, v);
+    vnd = pre->ty->kind == TY_ARRAY ? pre->ty->ndim : 0;
+  } else {
+    vnd = ax_shape(L, &x, value, v);
+  }
+  check_shapes(L, &x, inplace || outcall, vnd, v, nd, d);
+  if (inplace) {
+    x.target = x.nleaf++;
+    x.leaf[x.target] = (Leaf){.n = NULL, .v = dst};
+    x.opty = opty;
+  }
+  ax_strides(L, &x, nd, d);
+  /* the temporary, only when an operand overlaps the target */
+  LLVMValueRef need = overlaps(L, &x, dst, nd, d);
+  LLVMBasicBlockRef tmpb = lower_block(L, "axtmp"), direct = LLVMGetInsertBlock(L->b), join = lower_block(L, "axjoin");
+  LLVMBuildCondBr(L->b, need, tmpb, join);
+  LLVMPositionBuilderAtEnd(L->b, tmpb);
+  Type *tt = ty_array(&L->C->S->types, dst.ty->dtype, nd, 'C');
+  Val tmp = lower_alloc(L, tt, d);
+  LLVMValueRef tv = tmp.v;
+  LLVMBasicBlockRef tmpend = LLVMGetInsertBlock(L->b);
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, join);
+  LLVMTypeRef at = lower_type(L, dst.ty);
+  LLVMValueRef w = LLVMBuildPhi(L->b, at, "axout"), own = LLVMBuildPhi(L->b, at, "axtmpown");
+  LLVMAddIncoming(w, (LLVMValueRef[]){dst.v, tv}, (LLVMBasicBlockRef[]){direct, tmpend}, 2);
+  LLVMAddIncoming(own, (LLVMValueRef[]){LLVMConstNull(at), tv}, (LLVMBasicBlockRef[]){direct, tmpend}, 2);
+  Val owned = {dst.ty, own, true};
+  lower_hold(L, owned);
+  ax_loop(L, &x, nd, d, (Val){dst.ty, w, false});
+  /* through the temporary: copy it into the target */
+  LLVMBasicBlockRef copyb = lower_block(L, "axcopy"), done = lower_block(L, "axdone");
+  LLVMBuildCondBr(L->b, need, copyb, done);
+  LLVMPositionBuilderAtEnd(L->b, copyb);
+  CopyCtx cc = {dst.ty->dtype, LLVMBuildBitCast(L->b, lower_arr_data(L, own), LLVMPointerType(lower_mem_type(L, dst.ty->dtype), 0), "")};
+  lower_foreach(L, dst, copy_elem, &cc);
+  LLVMBuildBr(L->b, done);
+  LLVMPositionBuilderAtEnd(L->b, done);
+  lower_unhold(L, mark);
+  lower_decref(L, owned);
+  if (pre) lower_release(L, *pre);
+  else ax_release_leaves(L, &x);
+  return dst;
+}
+
+void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre) {
+  if (target->kind == ND_Subscript && lower_is_selection(L, target)) {
+    /* a[mask] = v: NumPy's setitem of the value; a[idx] += v: getitem, the
+    ** operation on that copy, setitem (a repeated index is written once) */
+    Val v = op != OP_None ? store(L, target, op, opty, value, pre, false) : pre ? *pre : lower_expr(L, value);
+    int mark = lower_hold(L, v);
+    L->C->target->index_set(L, target, (Val){v.ty, v.v, false});
+    lower_unhold(L, mark);
+    lower_release(L, v);
+    return;
+  }
+  lower_release(L, store(L, target, op, opty, value, pre, false));
+}
+
+Val lower_ufunc_store(Lower *L, Node *call, Node *out) {
+  Val dst = store(L, out, OP_None, NULL, call, NULL, true);
+  if (!dst.owned) lower_incref(L, dst);
+  return (Val){dst.ty, dst.v, true};
+}
