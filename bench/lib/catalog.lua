@@ -131,6 +131,8 @@ local full = {
   -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
   row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
+  row { id = "ahistogram-1e7", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
+    size = "10^7 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000000, 4711, 256 } },
   -- calls between compiled functions and float ** int (issue 23): py is the
   -- kernel as a Numba user writes it, py_loop the same loop written out
   row { id = "hclip-1e7", group = "calls", kind = "clip", title = "clip through a helper taking the array",
@@ -190,6 +192,8 @@ local quick = {
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "24³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 } },
+  row { id = "ahistogram-1e4", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
+    size = "10^4 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000, 4711, 256 } },
   row { id = "hclip-1e4", group = "calls", kind = "clip", title = "clip through a helper taking the array",
     size = "10^4 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "pow6-1e4", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",

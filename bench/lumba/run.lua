@@ -259,6 +259,14 @@ function modes.kernel(kind, path, parallel, ...)
     alloc_note(function() return f(x, lo, hi) end, n * 8)
     result, times = measure.measure(function() return f(x, lo, hi) end, now)
     check = checksum97(result)
+  elseif kind == "nphist" then
+    local n, seed, nbins = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
+    local x = lumba.zeros(n, "float64")
+    fill_checked(lumba, "uniform", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x, nbins)
+    result, times = measure.measure(function() return f(x, nbins) end, now)
+    check = 0
+    for k = 1, nbins do check = check + result:get(k) * k end
   elseif kind == "softmax" then
     local n, m, seed = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
     local x = lumba.zeros({ n, m }, "float64")

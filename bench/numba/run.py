@@ -216,6 +216,12 @@ def kernel(kind, path, parallel, args, fastmath=False):
         alloc_note(lambda: f(x, lo, hi), n * 8)
         r, times = measure(lambda: f(x, lo, hi))
         check = checksum97(r)
+    elif kind == "nphist":
+        n, seed, nbins = int(args[0]), int(args[1]), int(args[2])
+        x = np.empty(n, dtype=np.float64)
+        fill_uniform(x, seed)
+        r, times = measure(lambda: f(x, nbins))
+        check = float(np.sum(r * np.arange(1, nbins + 1, dtype=np.int64)))
     elif kind == "softmax":
         n, m, seed = int(args[0]), int(args[1]), int(args[2])
         x = np.empty((n, m), dtype=np.float64)
