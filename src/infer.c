@@ -114,7 +114,7 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
 enum { TRUTH_FALSE, TRUTH_TRUE, TRUTH_RUNTIME, TRUTH_PENDING };
 
 /* a compile-time integer: a literal (negated too), a frozen constant or
-** bool, an array's ndim; TRUTH_TRUE if n is one (*v its value), else
+** bool, an array's ndim, the prelude's _lumba.ndim(x); TRUTH_TRUE if n is one (*v its value), else
 ** TRUTH_RUNTIME, or TRUTH_PENDING while the array's type is unknown */
 static int static_int(Infer *I, Node *n, int64_t *v) {
   if (n->kind == ND_Constant && (n->ckind == CK_INT || n->ckind == CK_BOOL)) {
@@ -133,6 +133,16 @@ static int static_int(Infer *I, Node *n, int64_t *v) {
     if (t->kind != TY_ARRAY) return TRUTH_RUNTIME;
     *v = t->ndim;
     return TRUTH_TRUE;
+  }
+  if (n->kind == ND_Call && n->args.len == 1) {  /* the prelude's _lumba.ndim(x): 0 for a scalar */
+    Sym f = resolve_static(I->C, I->spec, n->func);
+    if (f.kind == SYM_BUILTIN && f.bn && f.bn->id == BI__lumba_ndim) {
+      Type *t = infer_expr(I, n);
+      if (t == NULL) return TRUTH_PENDING;
+      Type *x = infer_ann(I, n->args.items[0])->ty;
+      *v = x && x->kind == TY_ARRAY ? x->ndim : 0;
+      return TRUTH_TRUE;
+    }
   }
   if (n->kind == ND_Name || n->kind == ND_Attribute) {
     Sym s = resolve_static(I->C, I->spec, n);

@@ -31,7 +31,8 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
       }
       case OP_Div: return ty_truediv(a, b);
       case OP_Pow:
-        if (!ty_is_float(a) && !ty_is_float(b)) return ty_arith(a, b);
+        /* float ** int keeps the float's type (Numba: float32 ** int64 is float32) */
+        if (ty_is_float(a) && ty_is_int(b)) return a;
         return ty_arith(a, b);
       case OP_LShift: case OP_RShift: case OP_BitOr: case OP_BitXor: case OP_BitAnd:
         if (ty_is_float(a) || ty_is_float(b)) break;

@@ -313,3 +313,35 @@ describe("after errors", function()
     assert.are.equal(3, f(7, 2))
   end)
 end)
+
+-- issue 24 item 3: a mistyped option is named, at the line of the user's call
+describe("a mistyped option", function()
+  local here = "tests/errors_spec.lua:"
+  local src = "def f(x):\n    return x\n"
+  local function err_at(f)
+    local line = debug.getinfo(2, "l").currentline + 1
+    local ok, e = pcall(f)
+    assert.is_false(ok)
+    return e, here .. line .. ": "
+  end
+
+  it("is named with its expected type, at the call", function()
+    local e, at = err_at(function()
+      local f = njit { chunkname = { 1 } } (src); return f end)
+    assert.are.equal(at .. "bad option 'chunkname' to 'njit' (string expected, got table)", e)
+    e, at = err_at(function()
+      local f = njit { boundscheck = { 1 } } (src); return f end)
+    assert.are.equal(at .. "bad option 'boundscheck' to 'njit' (boolean expected, got table)", e)
+    e, at = err_at(function()
+      local f = njit({ env = 1 }, src); return f end)
+    assert.are.equal(at .. "bad option 'env' to 'njit' (table expected, got number)", e)
+    e, at = err_at(function()
+      local f = lumba.jit { cache = "yes" } (src); return f end)
+    assert.are.equal(at .. "bad option 'cache' to 'jit' (boolean expected, got string)", e)
+    e, at = err_at(function()
+      local m = lumba.load(src, { env = 1 }); return m end)
+    assert.are.equal(at .. "bad option 'env' to 'load' (table expected, got number)", e)
+    -- right types still work
+    assert.are.equal(2, njit { boundscheck = false, env = {}, chunkname = "k.py" } (src)(2))
+  end)
+end)
