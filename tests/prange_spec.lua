@@ -168,13 +168,14 @@ def f(n, k):
   end)
 
   it("rejects reading a private variable after the loop", function()
-    local err = H.error_of(lumba.njit { parallel = true } [[
+    local src = [[
 def f(n):
     x = 0
     for i in prange(n):
         x = i
     return x
-]], 10)
+]]  -- through a variable: positions within the string (<string>:line)
+    local err = H.error_of(lumba.njit { parallel = true }(src), 10)
     assert.are.equal([[<string>:5:12: TypingError: 'x' is assigned inside a prange loop, where it is private to each iteration, and cannot be read after the loop (make it a reduction such as 'x += ...', or store into an array)
         return x
                ^]], err)
@@ -195,7 +196,7 @@ end)
 
 describe("parallel_diagnostics", function()
   it("lists parallel loops, reductions, private variables and serial inner loops", function()
-    local f = lumba.njit { parallel = true } [[
+    local src = [[
 def f(a):
     s = 0.0
     m = -1.0
@@ -206,7 +207,8 @@ def f(a):
         for j in prange(3):
             a[i] += j
     return s, m
-]]
+]]  -- lines counted within the string
+    local f = lumba.njit { parallel = true }(src)
     f(lumba.zeros(10))
     assert.are.equal([[
 f(): prange loop at line 4 runs in parallel on the thread pool
@@ -229,7 +231,7 @@ f(): prange loop at line 8 ran serially (nested inside another prange loop)
   -- the parfor pass keeps its records per specialization: g is typed twice
   -- on one shared tree, and each of its loops is described with its own types
   it("describes each specialization's loops, a min reduction over prange(start, stop, step)", function()
-    local f = lumba.njit { parallel = true, name = "f" } [[
+    local src = [[
 def g(a):
     s = 0
     for i in prange(a.shape[0]):
@@ -244,7 +246,8 @@ def f(a, b):
             for j in prange(k):
                 b[i] += j
     return g(a) + g(b) + lo
-]]
+]]  -- lines counted within the string
+    local f = lumba.njit { parallel = true, name = "f" }(src)
     -- b[2], b[4], b[6] and b[8] gain 1 each (j = 0, 1 when k = 2) after lo has taken the smallest, 2
     assert.are.equal(45 + 49 + 2.0, f(lumba.arange(10, "int64"), lumba.arange(10, "float64")))
     assert.are.equal([[
