@@ -81,6 +81,10 @@ local S = {
   numpy_reshape = { { "@(a, (3, 2))", A }, { "@(a, -1)", I } },
   numpy_ravel = { { "@(a)", A }, { "@(a)", I } },
   numpy_transpose = { { "@(a)", A }, { "@(a)", I } },
+  numpy_std = { { "@(a)", A }, { "@(a, axis=0)", I }, { "@(a, 1, ddof=1)", A } },
+  numpy_var = { { "@(a)", I }, { "@(a, axis=-1)", A }, { "@(a, ddof=1)", I } },
+  numpy_argmin = { { "@(a)", A }, { "@(a, axis=0)", I }, { "@(a, 1)", A } },
+  numpy_argmax = { { "@(a)", I }, { "@(a, axis=1)", A }, { "@(a, 0)", I } },
 }
 
 -- entries the object mode has and compiled code has not: the object mode's

@@ -235,7 +235,7 @@ end
 local function own_or(name, f)
   return function(a, axis)
     if axis == nil and not AR.is_nd(a) then return a[name](a) end
-    if axis == nil and AR.is_nd(a) and a.ndim > 0 then
+    if axis == nil and AR.is_nd(a) and a.ndim > 0 and a.size > 0 then  -- empty: the helper's ValueError
       if name ~= "sum" or a.dtype == "float64" or a.dtype == "int64" then
         return AR.call(a[name], a)
       end

@@ -155,3 +155,95 @@ def np_ptp(a, axis=None):
         _axis(axis, a.ndim)
         return a.max() - a.min()
     return np_max(a, axis) - np_min(a, axis)
+
+
+# argmin and argmax: the index of the first extreme; a NaN is the extreme
+# (the first NaN's index), as in NumPy. big: argmax, else argmin
+def _better(v, best, big):
+    if best != best:
+        return False
+    if v != v:
+        return True
+    if big:
+        return v > best
+    return v < best
+
+
+def _argext(a, big, axis=None):
+    if axis is None or a.ndim <= 1:
+        if axis is not None:
+            _axis(axis, a.ndim)
+        if a.size == 0:
+            if big:
+                raise ValueError("attempt to get argmax of an empty sequence")
+            raise ValueError("attempt to get argmin of an empty sequence")
+        k = 0
+        best = _lumba.flat(a, 0)
+        for i in range(1, a.size):
+            v = _lumba.flat(a, i)
+            if _better(v, best, big):
+                best = v
+                k = i
+        return k
+    ax = _axis(axis, a.ndim)
+    n = _lumba.dim(a, ax)
+    if n == 0:
+        if big:
+            raise ValueError("attempt to get argmax of an empty sequence")
+        raise ValueError("attempt to get argmin of an empty sequence")
+    shape = _lumba.shape_drop(a, ax)
+    out = np.zeros(shape, np.int64)
+    best = _lumba.empty(shape, a, "same")
+    inner = _inner(a, ax)
+    for p in range(out.size // inner if inner else 0):
+        for k in range(n):
+            i = (p * n + k) * inner
+            for j in range(p * inner, p * inner + inner):
+                v = _lumba.flat(a, i)
+                if k == 0 or _better(v, _lumba.flat(best, j), big):
+                    _lumba.flat_set(best, j, v)
+                    _lumba.flat_set(out, j, k)
+                i += 1
+    return out
+
+
+def np_argmax(a, axis=None):
+    return _argext(a, True, axis)
+
+
+def np_argmin(a, axis=None):
+    return _argext(a, False, axis)
+
+
+# all and any: every (some) element is nonzero; a NaN is nonzero. want: the
+# answer unless an element says otherwise (True for all, False for any)
+def _truth(a, want, axis=None):
+    if axis is None or a.ndim <= 1:
+        if axis is not None:
+            _axis(axis, a.ndim)
+        for i in range(a.size):
+            t = _lumba.flat(a, i) != 0
+            if t != want:
+                return t
+        return want
+    ax = _axis(axis, a.ndim)
+    n = _lumba.dim(a, ax)
+    out = np.empty(_lumba.shape_drop(a, ax), np.bool_)
+    out.fill(want)
+    inner = _inner(a, ax)
+    for p in range(out.size // inner if inner else 0):
+        for k in range(n):
+            i = (p * n + k) * inner
+            for j in range(p * inner, p * inner + inner):
+                if (_lumba.flat(a, i) != 0) != want:
+                    _lumba.flat_set(out, j, not want)
+                i += 1
+    return out
+
+
+def np_all(a, axis=None):
+    return _truth(a, True, axis)
+
+
+def np_any(a, axis=None):
+    return _truth(a, False, axis)
