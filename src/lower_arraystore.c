@@ -67,6 +67,13 @@ static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud)
   LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), sp, ""), ptr);
 }
 
+/* the other way: the view's element into the temporary */
+static void copy_in_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  CopyCtx *cc = ud;
+  LLVMValueRef tp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
+  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), ptr, ""), tp);
+}
+
 /* NumPy's checks of a value of shape v[vnd] against the target's d[nd] */
 static void check_shapes(Lower *L, Ax *x, bool inplace, int vnd, LLVMValueRef *v, int nd, LLVMValueRef *d) {
   LLVMValueRef one = lower_i64(L, 1), bad = i1c(L, 0), wider = i1c(L, vnd > nd);
@@ -164,6 +171,10 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   Type *tt = ty_array(&L->C->S->types, dst.ty->dtype, nd, 'C');
   Val tmp = lower_alloc(L, tt, d);
   LLVMValueRef tv = tmp.v;
+  if (inplace) {  /* the loop reads the target where it writes (ax_loop): a copy of it */
+    CopyCtx ci = {dst.ty->dtype, LLVMBuildBitCast(L->b, lower_arr_data(L, tv), LLVMPointerType(lower_mem_type(L, dst.ty->dtype), 0), "")};
+    lower_foreach(L, dst, copy_in_elem, &ci);
+  }
   LLVMBasicBlockRef tmpend = LLVMGetInsertBlock(L->b);
   LLVMBuildBr(L->b, join);
   LLVMPositionBuilderAtEnd(L->b, join);
