@@ -185,7 +185,10 @@ static bool step_infer(Job *job) {
   Node *def = job->def;
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (job->declared_ret && job->declared_ret != spec->ret) {
-    if (job->declared_ret->kind == TY_SCALAR && spec->ret->kind == TY_SCALAR) {
+    Type *d = job->declared_ret, *r = spec->ret;
+    bool widens = d->kind == TY_ARRAY && r->kind == TY_ARRAY && d->dtype == r->dtype && d->ndim == r->ndim &&
+                  d->layout == 'A';  /* float64[:] is any layout: a C result is returned as it is */
+    if ((d->kind == TY_SCALAR && r->kind == TY_SCALAR) || widens) {
       infer_fix_ret(C, spec, job->declared_ret);
     } else
       compile_error(C, def->loc, "TypingError", "the signature returns %s but %s() returns %s",

@@ -53,6 +53,14 @@ def scaled(x):
 def twice(x):
     return 2 * x
 
+@J(nb.float64[:](nb.float64[:]))
+def doubled(x):
+    return x * 2
+
+@J("float64[:, :](float64[:, :])")
+def transposed(x):
+    return x.T.copy()
+
 if __name__ == "__main__":
     a = xp.arange(4.0)
     print(f"{total(a)!r}", [x for x in range(3)])
@@ -73,6 +81,10 @@ if __name__ == "__main__":
     assert.are.equal(1.5, m.mean(lumba.arange(4.0)))
     assert.are.equal(2, #m.corner.signatures)
     assert.are.equal(7.0, m.corner(lumba.array({ { 7.0, 1.0 }, { 2.0, 3.0 } })))
+    -- an array result declared float64[:] (any layout) takes the C array the body makes
+    assert.are.same({ 2.0, -4.0 }, m.doubled(lumba.array({ 1.0, -2.0 })):totable())
+    assert.are.same({ "(float64[:]) -> float64[:]" }, m.doubled.signatures)
+    assert.are.same({ { 1.0, 3.0 }, { 2.0, 4.0 } }, m.transposed(lumba.array({ { 1.0, 2.0 }, { 3.0, 4.0 } })):totable())
   end)
 
   it("honours a set of fast-math flags and keeps module constants", function()
@@ -84,7 +96,7 @@ if __name__ == "__main__":
     local names = {}
     for k in pairs(m) do names[#names + 1] = k end
     table.sort(names)
-    assert.are.same({ "add", "corner", "mean", "scaled", "total", "twice" }, names)
+    assert.are.same({ "add", "corner", "doubled", "mean", "scaled", "total", "transposed", "twice" }, names)
   end)
 
   it("accepts the same decorators through njit(src)", function()

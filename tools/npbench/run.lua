@@ -126,10 +126,14 @@ for _, name in ipairs(names) do
         for i, d in ipairs(case.args) do args[i] = value_of(case_dir, d) end
         local res = table.pack(f(table.unpack(args, 1, #case.args)))
         local got = res.n > 1 and { table.unpack(res, 1, res.n) } or res[1]
-        local good, w = compare(case_dir, case.result, got, "result")
-        if not good then return "wrong", w end
+        -- a Numba version that only updates its outputs in place (adi) is
+        -- checked on them, though its NumPy version also returns one
+        if not (res.n == 0 and #case.outputs > 0) then
+          local good, w = compare(case_dir, case.result, got, "result")
+          if not good then return "wrong", w end
+        end
         for _, o in ipairs(case.outputs) do
-          good, w = compare(case_dir, o.value, args[o.index], o.name)
+          local good, w = compare(case_dir, o.value, args[o.index], o.name)
           if not good then return "wrong", w end
         end
         return "ok"
