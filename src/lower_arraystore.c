@@ -4,7 +4,8 @@
 ** (NumPy's in-place ufunc, out=target). The loop writes straight into the
 ** target; only when the memory of an operand overlaps the target's (views
 ** of one array: a[1:] = a[:-1] + 1) does it go through a temporary, found
-** at run time, so the result is NumPy's (the right side evaluated first).
+** at run time, so the result is NumPy's (the right side evaluated first);
+** for an in-place operator the temporary starts as a copy of the target.
 */
 #include "lower_arrayexpr.h"
 
