@@ -79,7 +79,7 @@ local kernels, seen = {}, {}
 for _, r in ipairs(rows) do
   if not seen[r.c] then kernels[#kernels + 1] = r.c; seen[r.c] = true end
 end
-local avail = build.c_refs(root, build_dir, kernels, { "gcc", "clang", "gcc-omp", "clang-omp" })
+local avail = build.c_refs(root, build_dir, kernels, { "gcc", "clang", "gcc-omp", "clang-omp", "gcc-fm", "clang-fm" })
 local clock_ok, clock_err = build.clock(root, build_dir)
 if not clock_ok then report.say("benchclock module not built (" .. clock_err .. "); Lua runners use luasystem") end
 avail.lua = sys.have("lua5.4") or "plain Lua: lua5.4 not found"
@@ -101,6 +101,8 @@ do
   end
 end
 avail["numba-par"], avail["lumba-par"], avail["lumba-loop"] = avail.numba, avail.lumba, avail.lumba
+avail["lumba-hand"] = avail.lumba
+avail["numba-fm"], avail["lumba-fm"] = avail.numba, avail.lumba
 report.tools(catalog.tools, avail)
 
 -- 2. the kernel rows
@@ -114,10 +116,10 @@ local function argv_of(row, tool)
       info.family, row.kind }
   elseif info.family == "numba" then
     argv = { python, root .. "/bench/numba/run.py", "kernel", row.kind,
-      root .. "/bench/kernels/" .. row.py, info.par and "1" or "0" }
+      root .. "/bench/kernels/" .. row.py, info.par and "1" or info.fm and "fm" or "0" }
   else
     argv = { "lua5.4", root .. "/bench/lumba/run.lua", "kernel", row.kind,
-      root .. "/bench/kernels/" .. (info.loop and row.py_loop or row.py), info.par and "1" or "0" }
+      root .. "/bench/kernels/" .. (info.loop and row.py_loop or row.py), info.par and "1" or info.fm and "fm" or "0" }
   end
   for _, a in ipairs(row.args) do argv[#argv + 1] = tostring(a) end
   return argv
@@ -266,6 +268,25 @@ if selected("latency") then
     for _, k in ipairs { "lumba_first", "lumba_cache", "lumba_dispatch" } do
       latency[k] = { status = "skip", reason = avail.lumba }
     end
+  end
+  -- issue 23: compile time of chains of calls, lumba.load of many
+  -- functions, calls with 3 arrays; one process per tool
+  local function scaling(tool, argv)
+    local before = sys.cpu_sample()
+    local r = sys.run(argv, env(), S.limit)
+    latency[tool .. "_scaling"] = r.ok and { status = "ok", values = r.values,
+      foreign = sys.foreign(before, sys.cpu_sample()) } or { status = "error", reason = r.error }
+  end
+  local sc = S.scaling
+  if avail.lumba == true then
+    scaling("lumba", { "lua5.4", lumba_run, "scaling", sc.chains, sc.loads, tostring(S.calls) })
+  else
+    latency.lumba_scaling = { status = "skip", reason = avail.lumba }
+  end
+  if avail.numba == true then
+    scaling("numba", { python, numba_run, "scaling", sc.chains, sc.numba_loads, tostring(S.calls // 10) })
+  else
+    latency.numba_scaling = { status = "skip", reason = avail.numba }
   end
   -- object mode (the Lua translation jit falls back to) against the loop
   -- written by hand in plain Lua, one process, best of 3 each

@@ -75,14 +75,18 @@ static l_noret closed_error(lua_State *L) {
   LM_UNREACHABLE();
 }
 
+NdArray *array_peek(lua_State *L, int idx) {
+  return UDATA_TEST(L, idx, NdArray, ARRAY_MT, ARRAY_TAG);
+}
+
 NdArray *array_test(lua_State *L, int idx) {
-  NdArray *a = luaL_testudata(L, idx, ARRAY_MT);
+  NdArray *a = array_peek(L, idx);
   if (a && (a->flags & ARR_CLOSED)) closed_error(L);
   return a;
 }
 
 NdArray *array_check(lua_State *L, int idx) {
-  NdArray *a = luaL_checkudata(L, idx, ARRAY_MT);
+  NdArray *a = UDATA_CHECK(L, idx, NdArray, ARRAY_MT, ARRAY_TAG);
   if (a->flags & ARR_CLOSED) closed_error(L);
   return a;
 }
@@ -267,6 +271,7 @@ NdArray *array_new(lua_State *L, DType dt, int ndim, const int64_t *shape,
   int64_t bytes = array_check_size(L, dt, ndim, shape, argn);
   NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(a, 0, sizeof *a);
+  a->tag = ARRAY_TAG;
   a->dtype = dt;
   a->ndim = ndim;
   a->s.itemsize = dtype_sizes[dt];
@@ -298,6 +303,7 @@ NdArray *array_push_view(lua_State *L, const NdArray *base, int ndim,
                          const int64_t *shape, const int64_t *strides, char *data) {
   NdArray *v = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(v, 0, sizeof *v);
+  v->tag = ARRAY_TAG;
   v->dtype = base->dtype;
   v->ndim = ndim;
   v->flags = base->flags & ARR_READONLY;
@@ -320,6 +326,7 @@ NdArray *array_push_struct(lua_State *L, const ArrayStruct *s, DType dt, int ndi
   LM_ASSERT(ndim >= 0 && ndim <= LM_MAXDIM);
   NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(a, 0, sizeof *a);
+  a->tag = ARRAY_TAG;
   a->s = *s;
   a->s.parent = NULL;
   a->dtype = dt;
@@ -353,14 +360,15 @@ static void release(NdArray *a) {
 }
 
 static int array_lua_gc(lua_State *L) {
-  release(luaL_checkudata(L, 1, ARRAY_MT));
+  NdArray *a = UDATA_GC_TEST(L, 1, NdArray, ARRAY_MT, ARRAY_TAG);  /* an impostor is left alone */
+  if (a) release(a);
   return 0;
 }
 
 /* __close and :close(): release the buffer now (views keep their own
 ** reference); closing twice is harmless */
 static int array_lua_close(lua_State *L) {
-  release(luaL_checkudata(L, 1, ARRAY_MT));
+  release(UDATA_CHECK(L, 1, NdArray, ARRAY_MT, ARRAY_TAG));
   return 0;
 }
 
@@ -415,7 +423,7 @@ static int push_field(lua_State *L, NdArray *a, const char *k) {
 /* a[i] (element of 1-D, row view of N-d), a.field, a:method (upvalue 1
 ** holds the methods) */
 static int array_lua_index(lua_State *L) {
-  NdArray *a = luaL_checkudata(L, 1, ARRAY_MT);
+  NdArray *a = UDATA_CHECK(L, 1, NdArray, ARRAY_MT, ARRAY_TAG);
   if (a->flags & ARR_CLOSED) {  /* only close() stays usable, as a no-op */
     if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "close") == 0) {
       lua_pushcfunction(L, array_lua_close);
@@ -530,6 +538,7 @@ static const luaL_Reg array_meta[] = {
 void array_open(lua_State *L) {
   luaL_newmetatable(L, ARRAY_MT);
   luaL_setfuncs(L, array_meta, 0);
+  udata_protect(L, -1, ARRAY_MT);
   lua_newtable(L);  /* methods */
   lua_pushcfunction(L, array_lua_close);
   lua_setfield(L, -2, "close");

@@ -10,6 +10,7 @@
 
 #include "lm.h"
 #include "nrt.h"
+#include "udata.h"
 
 typedef enum DType {
 #define DTYPE(e, name, ctype, size, kind) DT_##e,
@@ -41,9 +42,13 @@ typedef struct NdArray {
   DType dtype;
   int ndim;
   int flags;      // ARR_* (recomputed whenever shape/strides change)
+  uint32_t tag;   // ARRAY_TAG (udata.h)
 } NdArray;
 
 #define ARRAY_MT "lumba.ndarray"
+#define ARRAY_TAG UDATA_TAG('l', 'a', 'r', 'r')
+/* the array at idx whatever its state (closed too), or NULL; never raises */
+NdArray *array_peek(lua_State *L, int idx);
 
 /* dtype facts from dtype.def */
 extern const char *const dtype_names[DT__COUNT];

@@ -173,12 +173,59 @@ static bool scan_fail(Scan *S) {
   return false;
 }
 
+/* "the table" or "element [2][1]", pushed */
+static const char *push_where(Scan *S, int depth) {
+  if (depth == 0) {
+    lua_pushliteral(S->L, "the table");
+    return lua_tostring(S->L, -1);
+  }
+  return lua_pushfstring(S->L, "element %s", push_path(S, depth));
+}
+
+/* The length of the table at t (the element at depth) as Lua code reads
+** it: a table with a metatable (a read-only proxy) through __len, its
+** elements through __index (lua_geti); a plain table raw. A proxy with
+** __index and no __len, or a table with no elements but other keys (a
+** record {x = 1, y = 2}), has no length to trust: false with the message
+** pushed, rather than a silently empty array. */
+static bool table_len(Scan *S, int t, int depth, lua_Integer *len) {
+  lua_State *L = S->L;
+  if (!lua_getmetatable(L, t)) {
+    *len = (lua_Integer)lua_rawlen(L, t);
+  } else {
+    bool has_len = lua_getfield(L, -1, "__len") != LUA_TNIL;
+    bool has_index = lua_getfield(L, -2, "__index") != LUA_TNIL;
+    lua_pop(L, 3);
+    if (has_index && !has_len && lua_rawlen(L, t) == 0) {
+      lua_pushfstring(L, "%s has a metatable with __index but no __len: lumba cannot tell its length "
+                      "(give the metatable __len, or pass a plain table)", push_where(S, depth));
+      return scan_fail(S);
+    }
+    *len = luaL_len(L, t);
+    if (*len < 0) {
+      lua_pushfstring(L, "%s has a negative length (%I, from its metatable's __len)", push_where(S, depth), *len);
+      return scan_fail(S);
+    }
+  }
+  if (*len == 0) {
+    lua_pushnil(L);
+    if (lua_next(L, t)) {
+      lua_pop(L, 1);
+      const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_tolstring(L, -1, NULL);
+      lua_pushfstring(L, "%s has no elements 1..n but the key '%s': a table of records ({x = 1, y = 2}, ...) "
+                      "is not an array (make one array per field)", push_where(S, depth), key);
+      return scan_fail(S);
+    }
+  }
+  return true;
+}
+
 /* Every element at depth of the table at t, against the probed shape. */
 static bool scan_walk(Scan *S, int t, int depth) {
   lua_State *L = S->L;
   for (lua_Integer i = 1; i <= S->shape[depth]; i++) {
     S->path[depth] = i;
-    int ty = lua_rawgeti(L, t, i);
+    int ty = lua_geti(L, t, i);
     int v = lua_gettop(L);
     if (depth + 1 < S->ndim) {
       lua_Integer want = (lua_Integer)S->shape[depth + 1];
@@ -187,7 +234,8 @@ static bool scan_walk(Scan *S, int t, int depth) {
                         push_path(S, depth + 1), luaL_typename(L, v), want);
         return scan_fail(S);
       }
-      lua_Integer len = (lua_Integer)lua_rawlen(L, v);
+      lua_Integer len;
+      if (!table_len(S, v, depth + 1, &len)) return false;
       if (len != want) {
         lua_pushfstring(L, "ragged nested tables: element %s has length %I, expected %I",
                         push_path(S, depth + 1), len, want);
@@ -220,15 +268,17 @@ static bool table_scan(lua_State *L, int idx, Scan *S) {
   S->top = lua_gettop(L);
   S->kinds = 0;
   S->ndim = 0;
+  for (int d = 0; d < LM_MAXDIM; d++) S->path[d] = 1;  /* the probe goes along the first elements */
   int t = idx;
   for (;;) {
     if (S->ndim == LM_MAXDIM) {
       lua_pushfstring(L, "too many dimensions: nested tables deeper than %d", LM_MAXDIM);
       return scan_fail(S);
     }
-    lua_Integer len = (lua_Integer)lua_rawlen(L, t);
+    lua_Integer len;
+    if (!table_len(S, t, S->ndim, &len)) return false;
     S->shape[S->ndim++] = len;
-    if (len == 0 || lua_rawgeti(L, t, 1) != LUA_TTABLE) break;
+    if (len == 0 || lua_geti(L, t, 1) != LUA_TTABLE) break;
     t = lua_gettop(L);
   }
   lua_settop(L, S->top);
@@ -244,7 +294,7 @@ static DType scan_dtype(const Scan *S) {
 static void table_fill(lua_State *L, int t, int depth, const Scan *S, DType dt,
                        char **p, int argn) {
   for (lua_Integer i = 1; i <= S->shape[depth]; i++) {
-    lua_rawgeti(L, t, i);
+    lua_geti(L, t, i);
     if (depth + 1 < S->ndim) table_fill(L, lua_gettop(L), depth + 1, S, dt, p, argn);
     else {
       array_store_elem(L, dt, *p, lua_gettop(L), argn);
@@ -288,13 +338,13 @@ static void copy_back(lua_State *L, int t, const NdArray *a, int depth, const ch
     if (depth + 1 == a->ndim) {
       array_push_elem(L, a->dtype, p);
     } else {
-      if (lua_rawgeti(L, t, i + 1) != LUA_TTABLE) {
+      if (lua_geti(L, t, i + 1) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
       }
       copy_back(L, lua_gettop(L), a, depth + 1, p);
     }
-    lua_rawseti(L, t, i + 1);
+    lua_seti(L, t, i + 1);  /* through a proxy's __newindex, as Lua code writes */
   }
 }
 

@@ -345,7 +345,7 @@ static size_t last_line_len(luaL_Buffer *b) {
 }
 
 int array_tostring(lua_State *L) {
-  NdArray *a = luaL_checkudata(L, 1, ARRAY_MT);
+  NdArray *a = UDATA_CHECK(L, 1, NdArray, ARRAY_MT, ARRAY_TAG);
   if (a->flags & ARR_CLOSED) {
     lua_pushliteral(L, "array(<closed>)");
     return 1;

@@ -249,4 +249,42 @@ Val bmath_lower_len(Lower *L, Node *n, CallInfo *ci) {
   return r;
 }
 
-Val bmath_lower_cast(Lower *L, Node *n, CallInfo *ci) { return lower_cast(L, lower_arg(L, ci, 0), lower_ann(L, n)->ty); }
+#if defined(__x86_64__)
+/* int(float) on x86: cvttsd2si alone, as Numba's fptosi, with the
+** saturation (documented: NaN gives 0, out-of-range values the limits)
+** moved off the common path. cvttsd2si is defined for every input: NaN and
+** out-of-range give INT64_MIN, the only result that needs a second look.
+** llvm.fptosi.sat put a compare, a branch and a cmov on the path from
+** x to the index in histogram-like loops. */
+static Val float_to_i64(Lower *L, Val x, Type *to) {
+  LLVMTypeRef ft = LLVMTypeOf(x.v), i64 = LLVMInt64TypeInContext(L->ctx), i1 = LLVMInt1TypeInContext(L->ctx);
+  bool f32 = LLVMGetTypeKind(ft) == LLVMFloatTypeKind;
+  LLVMTypeRef vt = LLVMVectorType(ft, f32 ? 4 : 2);
+  LLVMValueRef vx = LLVMBuildInsertElement(L->b, LLVMGetUndef(vt), x.v, lower_i32(L, 0), "");
+  const char *name = f32 ? "llvm.x86.sse.cvttss2si64" : "llvm.x86.sse2.cvttsd2si64";
+  LLVMTypeRef fty = LLVMFunctionType(i64, &vt, 1, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(L->C->mod, name);
+  if (f == NULL) f = LLVMAddFunction(L->C->mod, name, fty);
+  LLVMValueRef r = LLVMBuildCall2(L->b, fty, f, &vx, 1, "");
+  LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntEQ, r, LLVMConstInt(i64, (unsigned long long)INT64_MIN, 0), "");
+  bad = lower_intrinsic(L, "llvm.expect", &i1, 1, (LLVMValueRef[]){bad, LLVMConstInt(i1, 0, 0)}, 2);
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b), fix = lower_block(L, "satfix"), join = lower_block(L, "satjoin");
+  LLVMBuildCondBr(L->b, bad, fix, join);
+  LLVMPositionBuilderAtEnd(L->b, fix);
+  LLVMValueRef s = lower_cast(L, x, to).v;  /* llvm.fptosi.sat */
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, join);
+  LLVMValueRef phi = LLVMBuildPhi(L->b, i64, "int");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){r, s}, (LLVMBasicBlockRef[]){pre, fix}, 2);
+  return (Val){to, phi, false};
+}
+#endif
+
+Val bmath_lower_cast(Lower *L, Node *n, CallInfo *ci) {
+  Val x = lower_arg(L, ci, 0);
+  Type *to = lower_ann(L, n)->ty;
+#if defined(__x86_64__)
+  if (!L->C->target->gpu && !L->C->opt.lua && ty_is_float(x.ty) && to == ty_int64) return float_to_i64(L, x, to);
+#endif
+  return lower_cast(L, x, to);
+}

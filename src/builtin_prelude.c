@@ -75,6 +75,40 @@ static void check_axis(Infer *I, Node *def, Node **args, Type **at, int na, cons
   }
 }
 
+/* Parameters that take one of a few strings (Numba wants a literal): the
+** string becomes its index here, an int the def compares (side == 1) */
+static const char *const str_params[][5] = {
+  {"side", "left", "right", NULL},
+  {"kind", "quicksort", "mergesort", "heapsort", "stable"},
+  {"mode", "full", "same", "valid", NULL},
+};
+
+static void string_args(Compile *C, Node *def, Node **args, int na, const char *fname) {
+  for (int i = 0; i < na; i++) {
+    const char *const *ch = NULL;
+    for (size_t k = 0; k < sizeof str_params / sizeof str_params[0]; k++)
+      if (strcmp(def->args.items[i]->name, str_params[k][0]) == 0) ch = str_params[k];
+    if (ch == NULL) continue;
+    Node *a = args[i];
+    if (!(a->kind == ND_Constant && a->ckind == CK_STR))
+      compile_error(C, a->loc, "TypingError", "%s(): %s must be a string literal", fname, ch[0]);
+    int j = 1;
+    while (j < 5 && ch[j] && strcmp(ch[j], a->sval) != 0) j++;
+    if (j == 5 || ch[j] == NULL) {
+      char list[128] = "";
+      for (int k = 1; k < 5 && ch[k]; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s'%s'", k > 1 ? ", " : "", ch[k]);
+      compile_error(C, a->loc, "ValueError", "%s(): %s must be one of %s, not '%s'", fname, ch[0], list, a->sval);
+    }
+    Node *c = arena_alloc(C->A, sizeof(Node));  /* a new node: ast_new's steps (it is core.so's) */
+    *c = *a;
+    c->id = C->A->nnodes++;
+    c->ckind = CK_INT;
+    c->ival = j - 1;
+    args[i] = c;
+  }
+}
+
 /* the call n of row b with positional arguments pos: a call of b's def */
 static Type *call_prelude(Infer *I, Node *n, const Builtin *b, Node **pos, int npos, CallInfo *ci) {
   Compile *C = I->C;
@@ -89,6 +123,7 @@ static Type *call_prelude(Infer *I, Node *n, const Builtin *b, Node **pos, int n
   int na;
   Node **args = infer_place_args(I, n, def, fname, pos, npos, &na);
   if (na > LM_MAXARGS) compile_error(C, n->loc, "UnsupportedError", "too many arguments");
+  string_args(C, def, args, na, fname);
   ci->kind = CALL_DEF;
   ci->qname = def->name;
   ci->args = args;
@@ -151,6 +186,25 @@ static DType rule_dtype(Infer *I, Node *rule, DType dt) {
   compile_error(I->C, rule->loc, "TypingError", "_lumba.empty(): the dtype rule must be \"same\", \"sum\" or \"mean\"");
 }
 
+/* the dtype empty()'s second argument names: an array's, a scalar's, or NumPy's
+** promotion of a tuple of them (the argument is typed, never evaluated) */
+static DType like_dtype(Infer *I, Node *n, Type *t) {
+  if (t->kind == TY_ARRAY || ty_is_number(t)) return t->dtype;
+  if (t->kind != TY_TUPLE || t->nelems == 0)
+    compile_error(I->C, n->loc, "TypingError", "_lumba.empty() needs an array, a number or a tuple of them, not %s",
+                  tyname(I->C, t));
+  Type *acc = t->elems[0];
+  for (int i = 0; i < t->nelems; i++) {
+    Type *e = t->elems[i];
+    if (e->kind != TY_ARRAY && !ty_is_number(e))
+      compile_error(I->C, n->loc, "TypingError", "_lumba.empty() cannot take a dtype from %s", tyname(I->C, e));
+    if (i == 0) continue;
+    DType d = infer_arrayexpr_common(acc, e);
+    acc = acc->kind == TY_ARRAY || e->kind == TY_ARRAY ? ty_array(&I->C->S->types, d, 1, 'C') : ty_scalar(d);
+  }
+  return acc->dtype;
+}
+
 Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;
   const Builtin *b = builtin_of(nm);
@@ -176,6 +230,9 @@ Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm) {
       int_arg(I, args[1], at[1], b->member);
       infer_scalar_arg(I, args[2], at[2], "_lumba.flat_set");
       return &ty_none;
+    case BI__lumba_ndim:  /* ndim(x): x.ndim, 0 for a scalar or None; a compile-time int (infer.c's static_int) */
+      if (at[0]->kind != TY_ARRAY && at[0]->kind != TY_NONE) infer_scalar_arg(I, args[0], at[0], "_lumba.ndim");
+      return ty_int64;
     case BI__lumba_shape_drop: {  /* shape_drop(a, k): a.shape without axis k */
       array_arg(I, args[0], at[0], b->member);
       int_arg(I, args[1], at[1], b->member);
@@ -189,9 +246,8 @@ Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm) {
       bool ok = ty_is_int(sh) || (sh->kind == TY_TUPLE && sh->nelems <= LM_MAXDIM);
       for (int i = 0; ok && sh->kind == TY_TUPLE && i < sh->nelems; i++) ok = ty_is_int(sh->elems[i]);
       if (!ok) compile_error(C, args[0]->loc, "TypingError", "_lumba.empty() needs a shape, not %s", tyname(C, sh));
-      array_arg(I, args[1], at[1], b->member);
       int nd = sh->kind == TY_TUPLE ? sh->nelems : 1;
-      return ty_array(&C->S->types, rule_dtype(I, args[2], at[1]->dtype), nd, 'C');
+      return ty_array(&C->S->types, rule_dtype(I, args[2], like_dtype(I, args[1], at[1])), nd, 'C');
     }
     default: LM_UNREACHABLE();
   }
@@ -255,6 +311,10 @@ Val bprelude_lower_intrinsic(Lower *L, Node *n, CallInfo *ci) {
       lower_store_elem(L, a.ty->dtype, p, lower_cast(L, lower_arg(L, ci, 2), ty_scalar(a.ty->dtype)).v);
       lower_release(L, a);
       return (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
+    }
+    case BI__lumba_ndim: {  /* known at compile time; x is not evaluated */
+      Type *x = lower_ann(L, ci->args[0])->ty;
+      return (Val){ty_int64, lower_i64(L, x->kind == TY_ARRAY ? x->ndim : 0), false};
     }
     case BI__lumba_shape_drop: {
       Val a = lower_arg(L, ci, 0);

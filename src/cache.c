@@ -25,6 +25,8 @@
 #include <llvm/Config/llvm-config.h>
 
 #include "cache.h"
+#include "fastmath.h"
+#include "vecmath.h"
 #include "kernel_cache.h"
 #include "cachefast.h"
 #include "cachefile.h"
@@ -146,6 +148,7 @@ void cache_key(Compile *C, LmJit *J, int disp_idx, FuncSpec *spec, Type *declare
   cachekey_str(&h, jit_triple(J));
   cachekey_str(&h, jit_cpu_name(J));
   cachekey_str(&h, jit_cpu_features(J));
+  if (C->opt.fastmath & FM_AFN) cachekey_str(&h, vecmath_name());  /* such code calls it */
   cachekey_str(&h, C->src.chunk);
   lua_getiuservalue(L, disp_idx, DISP_UV_SOURCE);
   cachekey_lua(L, C->A, &h, -1, 0);

@@ -257,6 +257,8 @@ static bool check_notes(lua_State *L, Lookup *lk, int didx, const CacheIndex *ix
   int env = lua_istable(L, -1) ? lua_gettop(L) : 0;
   lua_getiuservalue(L, didx, DISP_UV_GLOBALS);
   int globals = lua_istable(L, -1) ? lua_gettop(L) : 0;
+  lua_getiuservalue(L, didx, DISP_UV_SIBLINGS);
+  int siblings = lua_istable(L, -1) ? lua_gettop(L) : 0;
   bool ok = true;
   for (int i = 0; i < ix->nnotes && ok; i++) {
     CacheIndexNote *n = &ix->notes[i];
@@ -272,6 +274,11 @@ static bool check_notes(lua_State *L, Lookup *lk, int didx, const CacheIndex *ix
       }
       case 'D': ok = dispatch_test(L, -1); break;
       case 'd':
+        if (siblings) {  /* a function of the same lumba.load module (resolve_name) */
+          lua_getfield(L, siblings, n->name);
+          if (dispatch_test(L, -1)) lua_replace(L, -2);
+          else lua_pop(L, 1);
+        }
         ok = dispatch_test(L, -1);
         if (ok) {
           if (!check_callee(L, lk, lua_gettop(L), n, depth)) {

@@ -20,6 +20,7 @@
 
 #include "cachekey.h"
 #include "dispatch.h"
+#include "fastmath.h"
 
 /* ---- fields ---- */
 
@@ -378,6 +379,10 @@ bool cachekey_pre(lua_State *L, int didx, const char *name, const Options *opt, 
   for (int i = 0; i < nargs; i++) cachekey_str(&h, argtypes[i]->name);
   cachekey_str(&h, declared_ret ? declared_ret->name : "");
   cachekey_options(&h, opt);
+  if (opt->fastmath & FM_AFN) {  /* which vector math library such code calls (vecmath.c) */
+    const char *vm = getenv("LUMBA_VECMATH");
+    cachekey_str(&h, vm ? vm : "");
+  }
   unsigned char d[SHA256_LEN];
   sha256_final(&h, d);
   sha256_hex(d, hex);

@@ -27,6 +27,7 @@ typedef struct LmState {
   bool closed;
   bool verbose;        // report each compilation's stages on stderr (LUMBA_VERBOSE=1)
   struct CacheFast *fast;  // code the cache's fast path loaded (cachefast.h); NULL: none
+  int compiling;       // compilations running now, nested (a callee compiled for its caller)
 } LmState;
 
 LmState *lmstate_get(lua_State *L);  /* creates it on first use */
@@ -158,6 +159,12 @@ struct Compile {
   Options opt;
   int env_idx;             // stack index of the env table (0: none)
   int globals_idx;         // stack index of the caller's globals (0: none)
+  int siblings_idx;        // stack index of lumba.load's dispatchers by name (0: none; resolve_name)
+  Node *root;              // the def this compilation is for
+  bool *reaches_root;      // per module body index: the def can call root (NULL: not computed)
+  int *def_table, def_cap; // the module's defs by name, with reaches_root (resolve.c def_index)
+  /* optimised IR of called dispatchers' code, linked in for inlining (pipeline.c) */
+  struct CalleeIR { const char *ir; struct CalleeIR *next; } *callee_ir;
   /* module-level names: aliases from imports and frozen constants */
   struct ModName { const char *name; Sym sym; } *modnames;
   int nmodnames, capmodnames;

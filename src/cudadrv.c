@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "cudadrv.h"
+#include "udata.h"
 #include "devarray.h"
 
 #define STATE_MT "lumba.cudastate"
@@ -45,7 +46,18 @@ typedef struct CudaBox {
   CudaState *S;    // NULL after __gc
   CudaState *sim;  // the simulator's state, made at first use; NULL after __gc
   bool simulate;   // lumba.cuda is the simulator now
+  uint32_t tag;    // the UDATA_TAG of each kind (udata.h), here and below
 } CudaBox;
+
+#define STATE_TAG UDATA_TAG('l', 'c', 's', 't')
+#define STREAM_TAG UDATA_TAG('l', 'c', 's', 'm')
+#define EVENT_TAG UDATA_TAG('l', 'c', 'e', 'v')
+#define FUNCTION_TAG UDATA_TAG('l', 'c', 'f', 'n')
+
+typedef struct Function {
+  CUfunction f;
+  uint32_t tag;
+} Function;
 
 /* ---- the state ---- */
 
@@ -88,7 +100,8 @@ static void state_shutdown(CudaState *S) {
 }
 
 static int cudrv_lua_state_gc(lua_State *L) {
-  CudaBox *b = luaL_checkudata(L, 1, STATE_MT);
+  CudaBox *b = UDATA_GC_TEST(L, 1, CudaBox, STATE_MT, STATE_TAG);
+  if (b == NULL) return 0;  /* an impostor is left alone */
   CudaState **states[2] = {&b->S, &b->sim};
   for (int i = 0; i < 2; i++) {
     if (*states[i] == NULL) continue;
@@ -283,16 +296,18 @@ typedef struct Stream {
   CUstream s;      // NULL: the default stream
   CUcontext ctx;
   CudaState *S;    // holds a reference; NULL for the default stream
+  uint32_t tag;
 } Stream;
 
 typedef struct Event {
   CUevent e;
   CUcontext ctx;
   CudaState *S;    // holds a reference
+  uint32_t tag;
 } Event;
 
 static Stream *stream_check(lua_State *L, int idx, CudaState *S) {
-  Stream *st = luaL_checkudata(L, idx, STREAM_MT);
+  Stream *st = UDATA_CHECK(L, idx, Stream, STREAM_MT, STREAM_TAG);
   if (st->s && st->ctx != S->cur->ctx) luaL_error(L, "stream of another context");
   return st;
 }
@@ -308,6 +323,7 @@ static int cudrv_lua_stream(lua_State *L) {
   st->s = NULL;
   st->S = NULL;
   st->ctx = S->cur->ctx;
+  st->tag = STREAM_TAG;
   luaL_setmetatable(L, STREAM_MT);
   CU_CALL(L, S, cuStreamCreate, (&st->s, 0));
   st->S = S;
@@ -318,14 +334,14 @@ static int cudrv_lua_stream(lua_State *L) {
 static int cudrv_lua_default_stream(lua_State *L) {
   CudaState *S = cudrv_get(L);
   Stream *st = lua_newuserdatauv(L, sizeof *st, 0);
-  *st = (Stream){NULL, S->cur->ctx, NULL};
+  *st = (Stream){NULL, S->cur->ctx, NULL, STREAM_TAG};
   luaL_setmetatable(L, STREAM_MT);
   return 1;
 }
 
 static int cudrv_lua_stream_gc(lua_State *L) {
-  Stream *st = luaL_checkudata(L, 1, STREAM_MT);
-  if (st->S) {
+  Stream *st = UDATA_GC_TEST(L, 1, Stream, STREAM_MT, STREAM_TAG);
+  if (st && st->S) {
     if (st->s && st->S->alive) {  /* returns at once; the driver frees it when its work is done */
       cudrv_make_current(st->S, st->ctx);
       st->S->fn.cuStreamDestroy(st->s);
@@ -355,14 +371,14 @@ static int cudrv_lua_stream_query(lua_State *L) {
 }
 
 static int cudrv_lua_stream_tostring(lua_State *L) {
-  Stream *st = luaL_checkudata(L, 1, STREAM_MT);
+  Stream *st = UDATA_CHECK(L, 1, Stream, STREAM_MT, STREAM_TAG);
   if (st->s) lua_pushfstring(L, "lumba.cudastream (%p)", (void *)st->s);
   else lua_pushliteral(L, "lumba.cudastream (default)");
   return 1;
 }
 
 static Event *event_check(lua_State *L, int idx, CudaState *S) {
-  Event *ev = luaL_checkudata(L, idx, EVENT_MT);
+  Event *ev = UDATA_CHECK(L, idx, Event, EVENT_MT, EVENT_TAG);
   if (ev->ctx != S->cur->ctx) luaL_error(L, "event of another context");
   return ev;
 }
@@ -372,7 +388,7 @@ static int cudrv_lua_event(lua_State *L) {
   bool timing = lua_isnoneornil(L, 1) || lua_toboolean(L, 1);
   CudaState *S = cudrv_get(L);
   Event *ev = lua_newuserdatauv(L, sizeof *ev, 0);
-  *ev = (Event){NULL, S->cur->ctx, NULL};
+  *ev = (Event){NULL, S->cur->ctx, NULL, EVENT_TAG};
   luaL_setmetatable(L, EVENT_MT);
   CU_CALL(L, S, cuEventCreate, (&ev->e, timing ? 0 : CU_EVENT_DISABLE_TIMING));
   ev->S = S;
@@ -381,8 +397,8 @@ static int cudrv_lua_event(lua_State *L) {
 }
 
 static int cudrv_lua_event_gc(lua_State *L) {
-  Event *ev = luaL_checkudata(L, 1, EVENT_MT);
-  if (ev->S) {
+  Event *ev = UDATA_GC_TEST(L, 1, Event, EVENT_MT, EVENT_TAG);
+  if (ev && ev->S) {
     if (ev->S->alive) {
       cudrv_make_current(ev->S, ev->ctx);
       ev->S->fn.cuEventDestroy(ev->e);
@@ -756,8 +772,10 @@ static int cudrv_lua_fixup_ir(lua_State *L) {
 static int cudrv_lua_load_ptx(lua_State *L) {
   const char *ptx = luaL_checkstring(L, 1), *name = luaL_checkstring(L, 2);
   CudaState *S = cudrv_get(L);
-  CUfunction *f = lua_newuserdatauv(L, sizeof *f, 0);
-  *f = cudrv_load_ptx(L, S, ptx, name);
+  Function *f = lua_newuserdatauv(L, sizeof *f, 0);
+  f->tag = 0;
+  f->f = cudrv_load_ptx(L, S, ptx, name);
+  f->tag = FUNCTION_TAG;
   luaL_setmetatable(L, FUNCTION_MT);
   return 1;
 }
@@ -768,7 +786,7 @@ static int cudrv_lua_load_ptx(lua_State *L) {
 ** dispatcher; times > 1 launches the packed parameters again, to time the
 ** driver alone) */
 static int cudrv_lua_launch(lua_State *L) {
-  CUfunction f = *(CUfunction *)luaL_checkudata(L, 1, FUNCTION_MT);
+  CUfunction f = UDATA_CHECK(L, 1, Function, FUNCTION_MT, FUNCTION_TAG)->f;
   luaL_checktype(L, 2, LUA_TTABLE);
   const char *fmt = luaL_checkstring(L, 3);
   CudaState *S = cudrv_get(L);
@@ -879,6 +897,7 @@ static const luaL_Reg event_methods[] = {
 
 static void new_class(lua_State *L, const char *mt, lua_CFunction gc, const luaL_Reg *methods) {
   luaL_newmetatable(L, mt);
+  udata_protect(L, -1, mt);
   if (gc) {
     lua_pushcfunction(L, gc);
     lua_setfield(L, -2, "__gc");
@@ -908,6 +927,7 @@ void cuda_open(lua_State *L) {
     const char *sim = getenv("LUMBA_CUDA_SIM");
     b->sim = NULL;
     b->simulate = sim && strcmp(sim, "1") == 0;
+    b->tag = STATE_TAG;
     luaL_setmetatable(L, STATE_MT);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &box_key);
   }

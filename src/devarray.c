@@ -124,11 +124,11 @@ static void check_same(lua_State *L, const char *what, const DevArray *d, const 
 /* ---- device arrays ---- */
 
 DevArray *devarray_test(lua_State *L, int idx) {
-  return luaL_testudata(L, idx, DEVARRAY_MT);
+  return UDATA_TEST(L, idx, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
 }
 
 DevArray *devarray_check(lua_State *L, int idx, CudaState *S) {
-  DevArray *d = luaL_checkudata(L, idx, DEVARRAY_MT);
+  DevArray *d = UDATA_CHECK(L, idx, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
   if (d->buf->ctx != S->cur->ctx)
     luaL_error(L, "device array of another context (device %d; current device %d)", d->buf->devno, S->devno);
@@ -139,6 +139,7 @@ DevArray *devarray_check(lua_State *L, int idx, CudaState *S) {
 static DevArray *push_empty(lua_State *L) {
   DevArray *d = lua_newuserdatauv(L, sizeof *d, 0);
   memset(d, 0, sizeof *d);
+  d->tag = DEVARRAY_TAG;
   luaL_setmetatable(L, DEVARRAY_MT);
   return d;
 }
@@ -346,7 +347,7 @@ static int devarray_lua_copy_to(lua_State *L) {
 ** and inclusive, negative counting from the end (string.sub's rules); a
 ** view sharing d's memory */
 static int devarray_lua_slice(lua_State *L) {
-  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
   if (d->ndim == 0) luaL_error(L, "slice of a 0-d device array");
   int64_t n = d->shape[0];
@@ -368,9 +369,19 @@ static int devarray_lua_slice(lua_State *L) {
   return 1;
 }
 
-/* d:free() / __close / __gc: hands the memory to the deferred-free list */
+/* d:free() / __close / __gc: hands the memory to the deferred-free list
+** (__gc leaves an impostor alone, udata.h) */
+static int devarray_lua_gc(lua_State *L) {
+  DevArray *d = UDATA_GC_TEST(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
+  if (d && d->buf) {
+    buf_release(d->buf);
+    d->buf = NULL;
+  }
+  return 0;
+}
+
 static int devarray_lua_free(lua_State *L) {
-  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   if (d->buf) {
     buf_release(d->buf);
     d->buf = NULL;
@@ -388,7 +399,7 @@ static void push_ints(lua_State *L, int n, const int64_t *v) {
 
 /* methods first, then the fields shape, strides, dtype, size, ndim, nbytes */
 static int devarray_lua_index(lua_State *L) {
-  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
   const char *k = lua_tostring(L, 2);
@@ -409,7 +420,7 @@ static int devarray_lua_index(lua_State *L) {
 }
 
 static int devarray_lua_len(lua_State *L) {
-  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
   if (d->ndim == 0) luaL_error(L, "len() of a 0-d device array");
   lua_pushinteger(L, d->shape[0]);
@@ -417,7 +428,7 @@ static int devarray_lua_len(lua_State *L) {
 }
 
 static int devarray_lua_tostring(lua_State *L) {
-  DevArray *d = luaL_checkudata(L, 1, DEVARRAY_MT);
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   if (d->buf == NULL) {
     lua_pushliteral(L, "lumba.devicearray (freed)");
     return 1;
@@ -490,8 +501,9 @@ void devarray_open(lua_State *L) {
   luaL_newlib(L, devarray_methods);
   lua_pushcclosure(L, devarray_lua_index, 1);
   lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, devarray_lua_free);
+  lua_pushcfunction(L, devarray_lua_gc);
   lua_setfield(L, -2, "__gc");
+  udata_protect(L, -1, DEVARRAY_MT);
   lua_pushcfunction(L, devarray_lua_free);
   lua_setfield(L, -2, "__close");
   lua_pushcfunction(L, devarray_lua_len);

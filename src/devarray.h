@@ -29,9 +29,11 @@ struct DevArray {
   int64_t shape[LM_MAXDIM];
   int64_t strides[LM_MAXDIM];  // bytes
   DevBuf *buf;                 // NULL once freed
+  uint32_t tag;                // DEVARRAY_TAG (udata.h)
 };
 
 #define DEVARRAY_MT "lumba.devicearray"
+#define DEVARRAY_TAG UDATA_TAG('l', 'd', 'e', 'v')
 
 DevArray *devarray_test(lua_State *L, int idx);  /* NULL if not a device array */
 /* A live device array of S's current context; raises "attempt to use a

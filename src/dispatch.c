@@ -20,7 +20,7 @@
 
 
 bool dispatch_test(lua_State *L, int idx) {
-  return luaL_testudata(L, idx, DISPATCHER_MT) != NULL;
+  return UDATA_TEST(L, idx, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG) != NULL;
 }
 
 /* A dispatcher whose __gc has run (a finalizer called it during lua_close,
@@ -31,7 +31,7 @@ static l_noret collected(lua_State *L) {
 }
 
 static Dispatcher *check_disp(lua_State *L, int idx) {
-  Dispatcher *d = luaL_checkudata(L, idx, DISPATCHER_MT);
+  Dispatcher *d = UDATA_CHECK(L, idx, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
   if (LM_UNLIKELY(d->name == NULL)) collected(L);
   return d;
 }
@@ -361,8 +361,12 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
 ** no string lookup, and getmetatable(d).__call(x) with a foreign x raises */
 static int dispatch_lua_call(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
-  if (LM_UNLIKELY(d == NULL || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1))))
+  if (LM_UNLIKELY(d == NULL || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1)) ||
+                  lua_rawlen(L, 1) != sizeof(Dispatcher) || d->tag != DISPATCHER_TAG)) {
+    lua_settop(L, 1);
+    UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);  /* raises, naming an impostor */
     return luaL_typeerror(L, 1, DISPATCHER_MT);
+  }
   lua_pop(L, 1);
   if (LM_UNLIKELY(d->name == NULL)) collected(L);
   int nargs = lua_gettop(L) - 1;
@@ -496,7 +500,19 @@ typedef struct Probe {
   const char *chunk;
   int nparams, ndefaults;
   Arena arena;
+  struct Parsed *parsed;  // a module parsed once for all its dispatchers (lumba.load), or NULL
 } Probe;
+
+/* core._parsed(src, chunk): a module's tree parsed once, which
+** core.dispatcher takes as its 6th argument so that lumba.load does not
+** parse the whole module again for each of its functions. */
+typedef struct Parsed {
+  Arena arena;
+  Node *mod;
+  const char *text;  // the Lua string parsed: the same object is the same source
+  int cursor;        // where the previous def was found (load asks in order)
+} Parsed;
+#define PARSED_MT "lumba.parsed"
 
 static void push_default(lua_State *L, const Source *src, Node *v) {
   bool neg = false;
@@ -524,11 +540,17 @@ static void push_default(lua_State *L, const Source *src, Node *v) {
 
 static int probe_protected(lua_State *L) {
   Probe *p = lua_touserdata(L, 1);
-  Node *mod = frontend_load(L, &p->arena, p->src_idx, p->chunk);
+  Parsed *pm = p->parsed;
+  Node *mod = pm ? pm->mod : frontend_load(L, &p->arena, p->src_idx, p->chunk);
   Node *def = NULL;
-  for (int i = 0; i < mod->body.len && !def; i++) {
+  int n = mod->body.len, start = pm && p->want ? pm->cursor : 0;
+  for (int k = 0; k < n && !def; k++) {
+    int i = (start + k) % n;
     Node *s = mod->body.items[i];
-    if (s->kind == ND_FunctionDef && (!p->want || strcmp(s->name, p->want) == 0)) def = s;
+    if (s->kind == ND_FunctionDef && (!p->want || strcmp(s->name, p->want) == 0)) {
+      def = s;
+      if (pm) pm->cursor = i + 1;
+    }
   }
   if (def == NULL) {
     if (p->want) return luaL_error(L, "no function named '%s' in the source", p->want);
@@ -550,6 +572,42 @@ static int probe_protected(lua_State *L) {
   return 2;
 }
 
+
+static int parsed_protected(lua_State *L) {
+  Parsed *pm = lua_touserdata(L, 1);
+  pm->mod = frontend_load(L, &pm->arena, 2, lua_tostring(L, 3));
+  return 0;
+}
+
+static int parsed_gc(lua_State *L) {
+  Parsed *pm = luaL_checkudata(L, 1, PARSED_MT);
+  arena_free(&pm->arena);
+  pm->mod = NULL;
+  return 0;
+}
+
+static int dispatch_lua_parsed(lua_State *L) {
+  luaL_checkstring(L, 1);
+  const char *chunk = luaL_optstring(L, 2, "<string>");
+  Parsed *pm = lua_newuserdatauv(L, sizeof(Parsed), 1);
+  memset(pm, 0, sizeof *pm);
+  arena_init(&pm->arena);
+  luaL_setmetatable(L, PARSED_MT);
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, -2, 1);  /* keeps the string, so its address stays its identity */
+  pm->text = lua_tostring(L, 1);
+  lua_pushcfunction(L, parsed_protected);
+  lua_pushlightuserdata(L, pm);
+  lua_pushvalue(L, 1);
+  lua_pushstring(L, chunk);
+  if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
+    arena_free(&pm->arena);
+    pm->mod = NULL;
+    return lua_error(L);
+  }
+  return 1;
+}
+
 /* Frees a specialization and lets go of its code: the JIT removes the code
 ** once no specialization and no caller's code uses it (jit_cpu.h). Runs in
 ** the dispatcher's finalizer, when no call of it can be running (a
@@ -568,7 +626,8 @@ void dispatch_free_spec(DispSpec *s) {
 }
 
 static int disp_gc(lua_State *L) {
-  Dispatcher *d = luaL_checkudata(L, 1, DISPATCHER_MT);
+  Dispatcher *d = UDATA_GC_TEST(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
+  if (d == NULL) return 0;  /* an impostor (udata.h) is left alone */
   DispSpec *s = d->specs;
   while (s) {
     DispSpec *n = s->next;
@@ -581,7 +640,7 @@ static int disp_gc(lua_State *L) {
   return 0;
 }
 
-/* core.dispatcher(src_or_ast, opts, env, globals, chunkname) */
+/* core.dispatcher(src_or_ast, opts, env, globals, chunkname [, parsed [, siblings]]) */
 static int dispatch_lua_new(lua_State *L) {
   if (lua_type(L, 1) != LUA_TSTRING && !lua_istable(L, 1))
     return luaL_argerror(L, 1, lua_pushfstring(L, "source string or AST table expected, got %s", luaL_typename(L, 1)));
@@ -594,7 +653,9 @@ static int dispatch_lua_new(lua_State *L) {
   arena_init(&p.arena);
   p.src_idx = 2;  /* inside probe_protected: (probe, source) */
   p.chunk = chunk;
-  lua_settop(L, 5);
+  Parsed *pm = luaL_testudata(L, 6, PARSED_MT);
+  if (pm && pm->mod && lua_type(L, 1) == LUA_TSTRING && lua_tostring(L, 1) == pm->text) p.parsed = pm;
+  lua_settop(L, 7);
   if (lua_istable(L, 2)) {
     lua_getfield(L, 2, "name");  /* stays on the stack while p.want is used */
     p.want = lua_tostring(L, -1);
@@ -609,6 +670,7 @@ static int dispatch_lua_new(lua_State *L) {
   const char *name = lua_tostring(L, -1);
   Dispatcher *d = lua_newuserdatauv(L, sizeof(Dispatcher), DISP_NUV);
   memset(d, 0, sizeof *d);
+  d->tag = DISPATCHER_TAG;
   luaL_setmetatable(L, DISPATCHER_MT);
   d->opt = opt;
   d->fallback = lua_istable(L, 2) && opt_bool(L, 2, "fallback", false);
@@ -628,6 +690,10 @@ static int dispatch_lua_new(lua_State *L) {
   lua_setiuservalue(L, -2, DISP_UV_DEFAULTS);
   lua_pushstring(L, chunk);
   lua_setiuservalue(L, -2, DISP_UV_CHUNK);
+  if (lua_istable(L, 7)) {
+    lua_pushvalue(L, 7);
+    lua_setiuservalue(L, -2, DISP_UV_SIBLINGS);
+  }
   return 1;
 }
 
@@ -800,7 +866,7 @@ static int dispatch_lua_index(lua_State *L) {
 }
 
 static int dispatch_lua_tostring(lua_State *L) {
-  Dispatcher *d = luaL_checkudata(L, 1, DISPATCHER_MT);
+  Dispatcher *d = UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
   if (d->name == NULL) {
     lua_pushliteral(L, "lumba.dispatcher: (collected)");
     return 1;
@@ -824,6 +890,7 @@ static const luaL_Reg disp_methods[] = {
 void dispatch_open(lua_State *L) {
   luaL_newmetatable(L, DISPATCHER_MT);
   luaL_setfuncs(L, disp_meta, 0);
+  udata_protect(L, -1, DISPATCHER_MT);
   lua_pushvalue(L, -1);
   lua_pushcclosure(L, dispatch_lua_call, 1);
   lua_setfield(L, -2, "__call");
@@ -834,5 +901,11 @@ void dispatch_open(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, dispatch_lua_new);
   lua_setfield(L, -2, "dispatcher");
+  luaL_newmetatable(L, PARSED_MT);
+  lua_pushcfunction(L, parsed_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, dispatch_lua_parsed);
+  lua_setfield(L, -2, "_parsed");
   lmstate_get(L);
 }

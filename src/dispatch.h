@@ -12,6 +12,7 @@
 
 #include "compile.h"
 #include "rt.h"
+#include "udata.h"
 
 #define DISPATCHER_MT "lumba.dispatcher"
 
@@ -56,10 +57,16 @@ typedef struct Dispatcher {
   DispSpec *specs;     // every specialization, newest first
   DispSpec *last;      // the one used by the previous call (the fast path)
   DispBusy *busy;      // signatures being compiled now, innermost first
+  uint32_t tag;        // DISPATCHER_TAG (udata.h)
 } Dispatcher;
 
+#define DISPATCHER_TAG UDATA_TAG('l', 'd', 'i', 's')
+
 /* uservalues of a dispatcher */
-enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_UV_CHUNK, DISP_NUV = DISP_UV_CHUNK };
+/* DISP_UV_SIBLINGS: lumba.load's table of the module's dispatchers by name;
+** a call of one of them compiles it once and links it (resolve_name) */
+enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_UV_CHUNK, DISP_UV_SIBLINGS,
+       DISP_NUV = DISP_UV_SIBLINGS };
 
 void dispatch_open(lua_State *L);
 DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs);

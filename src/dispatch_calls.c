@@ -40,5 +40,12 @@ FuncSpec *dispatch_callee(Compile *C, int ref, Type **argtypes, int nargs, Loc l
   f->nargs = found->nargs;
   f->ret = found->ret;
   f->symbol = found->symbol;
+  /* its optimised IR, for inlining (pipeline.c); large code is called, never copied */
+  if (found->llvm_ir && strlen(found->llvm_ir) < 64 * 1024) {
+    struct CalleeIR *c = arena_alloc(C->A, sizeof *c);
+    c->ir = found->llvm_ir;  /* the callee's spec outlives this compilation: C holds a reference */
+    c->next = C->callee_ir;
+    C->callee_ir = c;
+  }
   return f;
 }

@@ -25,12 +25,34 @@ static void host_release(void *data, void *ud) {
   free(h);
 }
 
+/* A C programmer's dtype names: C's own types as C reads them ("float" is
+** C's float, float32, where Lua-side lumba.zeros(n, "float") follows NumPy
+** and means float64), then the dtype names and NumPy's codes
+** (docs/embedding.md lists every spelling). */
+static const struct { const char *name; DType dt; } c_dtypes[] = {
+  {"float", DT_FLOAT32}, {"double", DT_FLOAT64},
+  {"int", DT_INT32}, {"unsigned", DT_UINT32}, {"unsigned int", DT_UINT32},
+  {"short", DT_INT16}, {"unsigned short", DT_UINT16},
+  {"long", DT_INT64}, {"unsigned long", DT_UINT64},
+  {"long long", DT_INT64}, {"unsigned long long", DT_UINT64},
+  {"signed char", DT_INT8}, {"unsigned char", DT_UINT8},
+  {"int8_t", DT_INT8}, {"int16_t", DT_INT16}, {"int32_t", DT_INT32}, {"int64_t", DT_INT64},
+  {"uint8_t", DT_UINT8}, {"uint16_t", DT_UINT16}, {"uint32_t", DT_UINT32}, {"uint64_t", DT_UINT64},
+  {"_Bool", DT_BOOL},
+};
+
+static int c_dtype_from_name(const char *name) {
+  for (size_t i = 0; i < lm_countof(c_dtypes); i++)
+    if (strcmp(name, c_dtypes[i].name) == 0) return (int)c_dtypes[i].dt;
+  return dtype_from_name(name);
+}
+
 /* The userdata is made first: if Lua raises a memory error there, nothing
 ** of the host's is held yet. */
 int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
                     const int64_t *shape, const int64_t *strides_bytes,
                     lumba_Release release, void *ud) {
-  int dt = dtype ? dtype_from_name(dtype) : -1;
+  int dt = dtype ? c_dtype_from_name(dtype) : -1;
   if (dt < 0) return LUMBA_EDTYPE;
   if (ndim < 0 || ndim > LM_MAXDIM) return LUMBA_ENDIM;
   /* NumPy's rule (array_check_size): zeros aside, the product must fit */
@@ -54,6 +76,7 @@ int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
   lua_pop(L, 1);
   NdArray *a = lua_newuserdatauv(L, sizeof(NdArray), 0);
   memset(a, 0, sizeof *a);
+  a->tag = ARRAY_TAG;
   HostBuf *h = malloc(sizeof *h);
   MemInfo *mi = h ? nrt_wrap(ptr, (size_t)bytes, host_release, h) : NULL;
   if (mi == NULL) {
@@ -80,7 +103,7 @@ int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
 }
 
 void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info) {
-  NdArray *a = luaL_testudata(L, idx, ARRAY_MT);
+  NdArray *a = array_peek(L, idx);
   if (a && (a->flags & ARR_CLOSED)) a = NULL;
   if (info) {
     memset(info, 0, sizeof *info);

@@ -11,7 +11,7 @@
 
 #include "lm.h"
 
-enum { FM_ALL = 0x7f };  /* nnan ninf nsz arcp contract afn reassoc */
+enum { FM_ALL = 0x7f, FM_AFN = 1 << 5 };  /* nnan ninf nsz arcp contract afn reassoc */
 
 #define FM_NAMES "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"
 

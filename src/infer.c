@@ -90,7 +90,7 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
   Local *v = &I->spec->locals[slot];
   if (t == NULL) return;
   if (t->kind == TY_NONE)
-    compile_error(I->C, loc, "TypingError", "cannot assign None to '%s'", v->name);
+    compile_error(I->C, loc, "TypingError", "cannot assign None to '%s'", infer_shown_name(I->C, v->name));
   if (v->ty == NULL) {
     v->ty = t;
     v->def_loc = loc;
@@ -101,7 +101,7 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
   if (u == NULL)
     compile_error(I->C, loc, "TypingError",
                   "cannot unify %s and %s for variable '%s' (typed %s at %d:%d)",
-                  tyname(I->C, v->ty), tyname(I->C, t), v->name, tyname(I->C, v->ty),
+                  tyname(I->C, v->ty), tyname(I->C, t), infer_shown_name(I->C, v->name), tyname(I->C, v->ty),
                   v->def_loc.line, v->def_loc.col + 1);
   if (u != v->ty) {
     v->ty = u;
@@ -114,7 +114,7 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
 enum { TRUTH_FALSE, TRUTH_TRUE, TRUTH_RUNTIME, TRUTH_PENDING };
 
 /* a compile-time integer: a literal (negated too), a frozen constant or
-** bool, an array's ndim; TRUTH_TRUE if n is one (*v its value), else
+** bool, an array's ndim, the prelude's _lumba.ndim(x); TRUTH_TRUE if n is one (*v its value), else
 ** TRUTH_RUNTIME, or TRUTH_PENDING while the array's type is unknown */
 static int static_int(Infer *I, Node *n, int64_t *v) {
   if (n->kind == ND_Constant && (n->ckind == CK_INT || n->ckind == CK_BOOL)) {
@@ -133,6 +133,16 @@ static int static_int(Infer *I, Node *n, int64_t *v) {
     if (t->kind != TY_ARRAY) return TRUTH_RUNTIME;
     *v = t->ndim;
     return TRUTH_TRUE;
+  }
+  if (n->kind == ND_Call && n->args.len == 1) {  /* the prelude's _lumba.ndim(x): 0 for a scalar */
+    Sym f = resolve_static(I->C, I->spec, n->func);
+    if (f.kind == SYM_BUILTIN && f.bn && f.bn->id == BI__lumba_ndim) {
+      Type *t = infer_expr(I, n);
+      if (t == NULL) return TRUTH_PENDING;
+      Type *x = infer_ann(I, n->args.items[0])->ty;
+      *v = x && x->kind == TY_ARRAY ? x->ndim : 0;
+      return TRUTH_TRUE;
+    }
   }
   if (n->kind == ND_Name || n->kind == ND_Attribute) {
     Sym s = resolve_static(I->C, I->spec, n);
@@ -447,7 +457,7 @@ static bool run_passes(Compile *C, FuncSpec *spec) {
     } else if (spec->locals[i].ty == NULL) {
       /* never assigned a known type: only possible for unreachable or recursive-only code */
       compile_error(C, spec->def->loc, "TypingError", "cannot determine the type of variable '%s' in %s()",
-                    spec->locals[i].name, spec->def->name);
+                    infer_shown_name(C, spec->locals[i].name), spec->def->name);
     }
   if (spec->ret == NULL) spec->ret = &ty_none;
   return changed;
@@ -500,6 +510,7 @@ FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at) 
     spec->locals[slot].is_param = true;
     spec->locals[slot].def_loc = def->args.items[i]->loc;
   }
+  infer_ssa_rename(C, def);
   collect_locals(C, spec, &def->body);
   spec->state = 1;
   run_passes(C, spec);

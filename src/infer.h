@@ -33,6 +33,9 @@ DType infer_arrayexpr_common(const Type *a, const Type *b);
 Type *infer_arrayexpr_inplace(Infer *I, OpKind op, Type *target, Type *v, Loc loc);
 /* TypingError: an array used for one truth value (not, and, or, chained comparisons) */
 l_noret infer_arrayexpr_ambiguous(Infer *I, Type *a, Loc loc);
+/* Numba's SSA renaming of top-level reassignments (infer_ssa.c): x, x.1, x.2 */
+void infer_ssa_rename(Compile *C, Node *def);
+const char *infer_shown_name(Compile *C, const char *name);  /* "x.1" as the user wrote it: "x" */
 const char *infer_arrayexpr_ufunc(OpKind op);  /* NumPy's ufunc for an operator: "add" */
 Type *infer_call(Infer *I, Node *n);
 void infer_raise(Infer *I, Node *s);

@@ -125,6 +125,11 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q, const BuiltinName *
     compile_error(C, n->loc, "NameError", "name '_lumba' is not defined (it is lumba's prelude's own)");
   /* np.sum(a, axis=1): the calls a C row taking only the array does not take go to its prelude form */
   const BuiltinName *full = b && (n->args.len > 1 || n->keywords.len) ? builtin_find_member(q, ".prelude") : NULL;
+  /* np.round(a) of an array: the math row takes numbers, the prelude form arrays */
+  if (!full && b && b->kind == BK_FUNC && strcmp(b->family, "math") == 0 && n->args.len == 1) {
+    Type *a0 = infer_expr(I, n->args.items[0]);
+    if (a0 && a0->kind == TY_ARRAY) full = builtin_find_member(q, ".prelude");
+  }
   if (full) return C->builtins[full->id].infer(I, n, full);
   if (b && b->kind == BK_FUNC && C->builtins[bn->id].infer) return C->builtins[bn->id].infer(I, n, bn);
   if (b && b->kind == BK_METHOD && C->builtins[bn->id].infer_method) {

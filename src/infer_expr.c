@@ -31,7 +31,8 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
       }
       case OP_Div: return ty_truediv(a, b);
       case OP_Pow:
-        if (!ty_is_float(a) && !ty_is_float(b)) return ty_arith(a, b);
+        /* float ** int keeps the float's type (Numba: float32 ** int64 is float32) */
+        if (ty_is_float(a) && ty_is_int(b)) return a;
         return ty_arith(a, b);
       case OP_LShift: case OP_RShift: case OP_BitOr: case OP_BitXor: case OP_BitAnd:
         if (ty_is_float(a) || ty_is_float(b)) break;
@@ -226,7 +227,8 @@ Type *infer_expr(Infer *I, Node *n) {
         infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
         if (t == NULL && I->strict)
-          compile_error(C, n->loc, "NameError", "local variable '%s' is used before it is assigned", n->name);
+          compile_error(C, n->loc, "NameError", "local variable '%s' is used before it is assigned",
+                        infer_shown_name(C, n->name));
       } else if (s.kind == SYM_CONST) {
         infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
         *(Sym *)infer_ann(I, n)->aux = s;

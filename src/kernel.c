@@ -31,7 +31,10 @@ typedef struct Launch {
   CudaState *S;
   int devno;
   const void *devarray_mt;
+  uint32_t tag;  // LAUNCH_TAG (udata.h)
 } Launch;
+
+#define LAUNCH_TAG UDATA_TAG('l', 'l', 'c', 'h')
 
 /* per specialization: the PTX and the loaded function of each device */
 typedef struct KernelGpu {
@@ -49,6 +52,7 @@ static void kernelgpu_free(void *p) {
 int kernel_push_launch(lua_State *L, int disp_idx, int cfg_idx) {
   Launch *ln = lua_newuserdatauv(L, sizeof(Launch), 1);
   memset(ln, 0, sizeof *ln);
+  ln->tag = LAUNCH_TAG;
   luaL_setmetatable(L, LAUNCH_MT);
   lua_geti(L, cfg_idx, 1);
   lua_geti(L, cfg_idx, 2);
@@ -191,8 +195,8 @@ static bool same_types(lua_State *L, Launch *ln, CudaState *S, int nargs) {
         if (t->kind != TY_ARRAY || !lua_getmetatable(L, idx)) return false;
         bool dev = lua_topointer(L, -1) == ln->devarray_mt;
         lua_pop(L, 1);
-        const DevArray *dv = lua_touserdata(L, idx);
-        if (!dev || dv->dtype != t->dtype || dv->ndim != t->ndim) return false;
+        const DevArray *dv = dev ? devarray_test(L, idx) : NULL;  /* the tag too (udata.h) */
+        if (!dv || dv->dtype != t->dtype || dv->ndim != t->ndim) return false;
         break;
       }
       default: return false;
@@ -203,7 +207,7 @@ static bool same_types(lua_State *L, Launch *ln, CudaState *S, int nargs) {
 
 /* launch(args...) */
 static int kernel_lua_call(lua_State *L) {
-  Launch *ln = luaL_checkudata(L, 1, LAUNCH_MT);
+  Launch *ln = UDATA_CHECK(L, 1, Launch, LAUNCH_MT, LAUNCH_TAG);
   int nargs = lua_gettop(L) - 1;
   lua_getiuservalue(L, 1, 1);
   int didx = lua_gettop(L);
@@ -274,7 +278,7 @@ static int kernel_lua_call(lua_State *L) {
 }
 
 static int kernel_lua_tostring(lua_State *L) {
-  Launch *ln = luaL_checkudata(L, 1, LAUNCH_MT);
+  Launch *ln = UDATA_CHECK(L, 1, Launch, LAUNCH_MT, LAUNCH_TAG);
   lua_pushfstring(L, "lumba.kernel_launch: grid (%d, %d, %d), block (%d, %d, %d)", (int)ln->grid[0],
                   (int)ln->grid[1], (int)ln->grid[2], (int)ln->block[0], (int)ln->block[1], (int)ln->block[2]);
   return 1;
@@ -291,5 +295,6 @@ void kernel_open(lua_State *L) {
   lua_setfield(L, -2, "__call");
   lua_pushcfunction(L, kernel_lua_tostring);
   lua_setfield(L, -2, "__tostring");
+  udata_protect(L, -1, LAUNCH_MT);
   lua_pop(L, 1);
 }

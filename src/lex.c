@@ -74,6 +74,39 @@ static bool is_ident(int c) { return is_ident_start(c) || is_digit(c); }
 
 /* ---- setup ----------------------------------------------------------- */
 
+/* Bare '\r' (old Mac line ends) becomes '\n' in the copy: one byte for
+** one, so every column and offset stays as in the caller's text ("\r\n"
+** needs nothing: '\r' before '\n' is blank to the lexer). */
+static void bare_cr_to_lf(char *text, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n')) text[i] = '\n';
+}
+
+/* The blanks (spaces and tabs, byte for byte) that every line holding
+** more than blanks starts with: Python indented as a whole to sit inside
+** Lua code reads as if dedented (textwrap.dedent). indentation() skips
+** them; columns still count from the start of the line. */
+static int common_margin(const char *p) {
+  const char *margin = NULL;
+  int n = 0;
+  while (*p) {
+    int w = 0;
+    while (p[w] == ' ' || p[w] == '\t') w++;
+    bool blank = p[w] == '\n' || p[w] == '\r' || p[w] == '\0';
+    if (!blank) {
+      if (margin == NULL) margin = p, n = w;
+      int k = 0;
+      while (k < n && k < w && p[k] == margin[k]) k++;
+      n = k;
+      if (n == 0) return 0;
+    }
+    p += w;
+    while (*p && *p != '\n') p++;
+    if (*p) p++;
+  }
+  return n;
+}
+
 /* The copy keeps token slices, caret lines and every position's Source
 ** valid for the whole compilation, whatever the caller does with its
 ** strings. */
@@ -93,6 +126,7 @@ void lex_init(Lexer *X, lua_State *L, Arena *a, const Source *src) {
   char *text = lex_alloc(X, src->len + 1);
   memcpy(text, src->text, src->len);
   text[src->len] = '\0';
+  bare_cr_to_lf(text, src->len);
   X->src->text = text;
   X->src->len = src->len;
   X->p = X->line = text;
@@ -101,6 +135,7 @@ void lex_init(Lexer *X, lua_State *L, Arena *a, const Source *src) {
   /* a UTF-8 byte order mark is not part of the text */
   if (src->len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) X->p += 3;
   const char *nul = memchr(text, '\0', src->len);
+  if (nul == NULL) X->margin = common_margin(X->p);
   if (nul != NULL) {
     int line = 1;
     const char *ls = text;
@@ -140,6 +175,7 @@ static bool indentation(Lexer *X) {
   for (;;) {
     int col = 0, alt = 0;
     const char *p = X->p;
+    for (int m = X->margin; m > 0 && (*p == ' ' || *p == '\t'); m--) p++;
     for (;; p++) {
       if (*p == ' ') col++, alt++;
       else if (*p == '\t') col = (col / 8 + 1) * 8, alt++;

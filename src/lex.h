@@ -76,6 +76,7 @@ typedef struct Lexer {
   const char *p;        // next byte to read
   const char *line;     // first byte of the current physical line
   int lineno;           // current physical line, 1-based
+  int margin;           // leading blanks every non-blank line shares, skipped (textwrap.dedent)
   int indent[LM_MAXNEST + 1];     // indentation stack, tabs to multiples of 8
   int altindent[LM_MAXNEST + 1];  // the same with tabs as 1 column
   int nindent;          // entries in use; indent[0] == 0

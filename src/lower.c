@@ -358,6 +358,27 @@ LLVMValueRef lower_restate_array(Lower *L, Type *t, LLVMValueRef a) {
   return lower_arr_make(L, t, lower_arr_mi(L, a), lower_arr_data(L, a), shape, strides);
 }
 
+/* does any statement of body assign name (a target of =, op=, for)? */
+static bool target_names(Node *t, const char *name) {
+  if (t == NULL) return false;
+  if (t->kind == ND_Name) return strcmp(t->name, name) == 0;
+  if (t->kind == ND_Tuple || t->kind == ND_List)
+    for (int i = 0; i < t->elts.len; i++)
+      if (target_names(t->elts.items[i], name)) return true;
+  return false;
+}
+
+static bool assigns(NodeList *body, const char *name) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    for (int k = 0; k < s->targets.len; k++)
+      if (target_names(s->targets.items[k], name)) return true;
+    if (target_names(s->target, name)) return true;
+    if (assigns(&s->body, name) || assigns(&s->orelse, name)) return true;
+  }
+  return false;
+}
+
 static void lower_spec(Compile *C, FuncSpec *spec) {
   Lower Lw = {0}, *L = &Lw;
   L->C = C;
@@ -381,7 +402,14 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
     /* a variable read before any assignment reads zero, never garbage (Python would raise UnboundLocalError) */
     LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, v->ty)), L->slots[i]);
   }
-  /* parameters into their slots (converted when a later assignment widened them) */
+  /* parameters into their slots (converted when a later assignment widened
+  ** them). An array argument is borrowed, as in Numba: the caller holds a
+  ** reference for the whole call, so a parameter never assigned takes none
+  ** (an incref/decref pair per call was an atomic read-modify-write that
+  ** LLVM cannot remove, and under prange threads fought over its line).
+  ** Storing it elsewhere or returning it takes a reference as usual. */
+  unsigned char *borrowed = arena_alloc(C->A, (size_t)spec->nlocals + 1);
+  memset(borrowed, 0, (size_t)spec->nlocals + 1);
   int p = 2;
   for (int i = 0; i < spec->nargs; i++) {
     Type *t = spec->argtypes[i];
@@ -402,7 +430,8 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
     }
     int slot = spec_local(spec, spec->def->args.items[i]->name);
     Val cv = lower_cast(L, v, spec->locals[slot].ty);
-    lower_incref(L, cv);
+    if (has_arrays(cv.ty) && cv.ty == t && !assigns(&spec->def->body, spec->locals[slot].name)) borrowed[slot] = 1;
+    else lower_incref(L, cv);
     LLVMBuildStore(L->b, cv.v, L->slots[slot]);
   }
   /* module constants the function uses (Local.frozen): computed once per call, into their hidden locals */
@@ -431,7 +460,7 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   LLVMPositionBuilderAtEnd(L->b, L->cleanup);
   for (int i = 0; i < spec->nlocals; i++) {
     Local *v = &spec->locals[i];
-    if (has_arrays(v->ty)) lower_decref(L, (Val){v->ty, LLVMBuildLoad2(L->b, lower_type(L, v->ty), L->slots[i], ""), true});
+    if (has_arrays(v->ty) && !borrowed[i]) lower_decref(L, (Val){v->ty, LLVMBuildLoad2(L->b, lower_type(L, v->ty), L->slots[i], ""), true});
   }
   LLVMBuildRet(L->b, LLVMBuildLoad2(L->b, LLVMInt32TypeInContext(L->ctx), L->status, "st"));
 }

@@ -70,26 +70,36 @@ static void zero_check(Lower *L, LLVMValueRef b, bool is_float) {
                  is_float ? "division by zero" : "integer division or modulo by zero");
 }
 
-/* Python's a // b and a % b on integers for b != 0; b == -1 is done apart
-** because sdiv INT64_MIN, -1 traps on x86 */
+/* Python's a // b and a % b on integers for b != 0. b == -1 takes a
+** branch of its own (sdiv INT64_MIN, -1 traps on x86): with b invariant
+** in a loop, LLVM unswitches the loop on it, as Numba's code lets it, where
+** the selects it replaces stayed in the loop body. */
 static LLVMValueRef int_floordiv_mod_nz(Lower *L, LLVMValueRef a, LLVMValueRef b, bool is_signed, bool want_mod) {
   LLVMTypeRef t = LLVMTypeOf(a);
   if (!is_signed) return want_mod ? LLVMBuildURem(L->b, a, b, "") : LLVMBuildUDiv(L->b, a, b, "");
-  LLVMValueRef minus1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
-  LLVMValueRef sb = LLVMBuildSelect(L->b, minus1, LLVMConstInt(t, 1, 0), b, "");
-  LLVMValueRef q = LLVMBuildSDiv(L->b, a, sb, "");
-  LLVMValueRef r = LLVMBuildSRem(L->b, a, sb, "");
-  /* the remainder takes the divisor's sign */
   LLVMValueRef zero = LLVMConstNull(t);
+  if (LLVMIsAConstantInt(b) && LLVMConstIntGetSExtValue(b) == -1) return want_mod ? zero : LLVMBuildSub(L->b, zero, a, "");
+  LLVMValueRef minus1 = LLVMBuildICmp(L->b, LLVMIntEQ, b, LLVMConstAllOnes(t), "");
+  LLVMBasicBlockRef m1 = lower_block(L, "divm1"), div = lower_block(L, "div"), join = lower_block(L, "divjoin");
+  LLVMBuildCondBr(L->b, minus1, m1, div);
+  LLVMPositionBuilderAtEnd(L->b, m1);
+  LLVMValueRef vm1 = want_mod ? zero : LLVMBuildSub(L->b, zero, a, "");
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, div);
+  LLVMValueRef q = LLVMBuildSDiv(L->b, a, b, "");
+  LLVMValueRef r = LLVMBuildSRem(L->b, a, b, "");
+  /* the remainder takes the divisor's sign */
   LLVMValueRef adjust = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, zero, ""),
                                      LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildICmp(L->b, LLVMIntSLT, r, zero, ""),
-                                                   LLVMBuildICmp(L->b, LLVMIntSLT, sb, zero, ""), ""), "");
-  if (want_mod) {
-    LLVMValueRef m = LLVMBuildSelect(L->b, adjust, LLVMBuildAdd(L->b, r, sb, ""), r, "");
-    return LLVMBuildSelect(L->b, minus1, zero, m, "");
-  }
-  LLVMValueRef fq = LLVMBuildSelect(L->b, adjust, LLVMBuildSub(L->b, q, LLVMConstInt(t, 1, 0), ""), q, "");
-  return LLVMBuildSelect(L->b, minus1, LLVMBuildSub(L->b, zero, a, ""), fq, "");
+                                                   LLVMBuildICmp(L->b, LLVMIntSLT, b, zero, ""), ""), "");
+  LLVMValueRef v = want_mod ? LLVMBuildSelect(L->b, adjust, LLVMBuildAdd(L->b, r, b, ""), r, "")
+                            : LLVMBuildSelect(L->b, adjust, LLVMBuildSub(L->b, q, LLVMConstInt(t, 1, 0), ""), q, "");
+  LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, join);
+  LLVMValueRef phi = LLVMBuildPhi(L->b, t, "");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){vm1, v}, (LLVMBasicBlockRef[]){m1, end}, 2);
+  return phi;
 }
 
 /* a // b, a % b on integers: ZeroDivisionError, or 0 under error_model numpy */
@@ -191,6 +201,73 @@ static LLVMValueRef int_pow(Lower *L, LLVMValueRef a, LLVMValueRef e, bool is_si
   return LLVMBuildLoad2(L->b, t, result, "");
 }
 
+/* float ** integer as Numba does it: square-and-multiply (unrolled for a
+** literal exponent), 1.0 / r for a negative one, libm pow past |e| > 2^16.
+** The products come in Numba's order, so results agree bit for bit; a
+** loop of x ** 6 costs three multiplications, not a pow call. */
+#define POW_CUTOFF 0x10000
+
+static LLVMValueRef invert_pow(Lower *L, LLVMValueRef r) {
+  zero_check(L, r, true);  /* Numba's 1.0 / r: ZeroDivisionError, inf under error_model numpy */
+  return LLVMBuildFDiv(L->b, LLVMConstReal(LLVMTypeOf(r), 1.0), r, "");
+}
+
+static LLVMValueRef float_int_pow(Lower *L, LLVMValueRef x, Val e, Type *rt) {
+  LLVMTypeRef t = LLVMTypeOf(x), i64 = LLVMInt64TypeInContext(L->ctx);
+  bool sg = ty_is_signed(e.ty);
+  if (LLVMIsAConstantInt(e.v)) {
+    long long k = sg ? LLVMConstIntGetSExtValue(e.v) : (long long)LLVMConstIntGetZExtValue(e.v);
+    bool fits = sg ? (k >= -POW_CUTOFF && k <= POW_CUTOFF) : (unsigned long long)k <= POW_CUTOFF;
+    if (fits) {
+      unsigned long long m = k < 0 ? (unsigned long long)-k : (unsigned long long)k;
+      LLVMValueRef r = NULL, v = x;
+      for (; m; m >>= 1) {
+        if (m & 1) r = r ? LLVMBuildFMul(L->b, r, v, "") : v;  /* Numba's first product is 1.0 * v == v */
+        if (m > 1) v = LLVMBuildFMul(L->b, v, v, "");
+      }
+      if (r == NULL) r = LLVMConstReal(t, 1.0);
+      return k < 0 ? invert_pow(L, r) : r;
+    }
+  }
+  LLVMValueRef ev = lower_cast(L, e, ty_scalar(sg ? DT_INT64 : DT_UINT64)).v;
+  LLVMValueRef zero = lower_i64(L, 0), one = lower_i64(L, 1);
+  LLVMValueRef neg = sg ? LLVMBuildICmp(L->b, LLVMIntSLT, ev, zero, "") : LLVMConstInt(i1t(L), 0, 0);
+  LLVMValueRef m = LLVMBuildSelect(L->b, neg, LLVMBuildNeg(L->b, ev, ""), ev, "pm");
+  LLVMValueRef res = lower_entry_alloca(L, t, "powr");
+  LLVMBasicBlockRef big = lower_block(L, "powbig"), head = lower_block(L, "powhead"), body = lower_block(L, "powbody"),
+                    done = lower_block(L, "powdone"), end = lower_block(L, "powend");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntUGT, m, lower_i64(L, POW_CUTOFF), ""), big, head);
+  LLVMPositionBuilderAtEnd(L->b, big);
+  LLVMValueRef args[2] = {x, sg ? LLVMBuildSIToFP(L->b, ev, t, "") : LLVMBuildUIToFP(L->b, ev, t, "")};
+  LLVMBuildStore(L->b, L->C->target->math_call(L, "pow", "llvm.pow", args, 2, rt->dtype == DT_FLOAT32), res);
+  LLVMBuildBr(L->b, end);
+  /* while m: if m & 1: r *= a; m >>= 1; a *= a */
+  LLVMPositionBuilderAtEnd(L->b, head);
+  LLVMValueRef pr = LLVMBuildPhi(L->b, t, "r"), pa = LLVMBuildPhi(L->b, t, "a"), pm = LLVMBuildPhi(L->b, i64, "m");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, pm, zero, ""), done, body);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  LLVMValueRef bit = LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildAnd(L->b, pm, one, ""), zero, "");
+  LLVMValueRef nr = LLVMBuildSelect(L->b, bit, LLVMBuildFMul(L->b, pr, pa, ""), pr, "");
+  LLVMValueRef na = LLVMBuildFMul(L->b, pa, pa, "");
+  LLVMValueRef nm = LLVMBuildLShr(L->b, pm, one, "");
+  LLVMBuildBr(L->b, head);
+  LLVMAddIncoming(pr, (LLVMValueRef[]){LLVMConstReal(t, 1.0), nr}, (LLVMBasicBlockRef[]){pre, body}, 2);
+  LLVMAddIncoming(pa, (LLVMValueRef[]){x, na}, (LLVMBasicBlockRef[]){pre, body}, 2);
+  LLVMAddIncoming(pm, (LLVMValueRef[]){m, nm}, (LLVMBasicBlockRef[]){pre, body}, 2);
+  LLVMPositionBuilderAtEnd(L->b, done);
+  LLVMBasicBlockRef inv = lower_block(L, "powinv"), keep = lower_block(L, "powkeep");
+  LLVMBuildCondBr(L->b, neg, inv, keep);
+  LLVMPositionBuilderAtEnd(L->b, inv);
+  LLVMBuildStore(L->b, invert_pow(L, pr), res);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, keep);
+  LLVMBuildStore(L->b, pr, res);
+  LLVMBuildBr(L->b, end);
+  LLVMPositionBuilderAtEnd(L->b, end);
+  return LLVMBuildLoad2(L->b, t, res, "");
+}
+
 /* a op b, both converted to the operation's type first */
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   (void)loc;
@@ -205,7 +282,7 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
   }
   if (op == OP_Pow && ty_is_float(rt)) {
     LLVMValueRef x = lower_cast(L, a, rt).v;
-    if (ty_is_int(b.ty) && LLVMIsConstant(b.v) && LLVMConstIntGetSExtValue(b.v) == 2) return LLVMBuildFMul(L->b, x, x, "");
+    if (ty_is_int(b.ty)) return float_int_pow(L, x, b, rt);
     LLVMValueRef y = lower_cast(L, b, rt).v;
     LLVMTypeRef t = lower_type(L, rt);
     if (!L->C->opt.error_model_numpy) {

@@ -70,7 +70,7 @@ static void mark(Scan *S, int slot, char cls, Loc loc) {
   if (S->kind[slot] == PAR_PRIVATE) return;
   if (S->kind[slot] == PAR_REDUCTION && S->op[slot] != cls)
     compile_error(S->C, loc, "TypingError", "'%s' is updated with different reduction operators in one prange loop",
-                  S->spec->locals[slot].name);
+                  infer_shown_name(S->C, S->spec->locals[slot].name));
   S->kind[slot] = PAR_REDUCTION;
   S->op[slot] = cls;
 }
@@ -131,7 +131,7 @@ static void check_reads(Scan *S, Node *n, Node *skip_self_of) {
   if (n == NULL) return;
   if (n->kind == ND_Name && slot_of(S->spec, n) >= 0 && S->kind[slot_of(S->spec, n)] == PAR_REDUCTION && n != skip_self_of)
     compile_error(S->C, n->loc, "TypingError",
-                  "reduction variable '%s' cannot be read inside the prange loop (only updated)", n->name);
+                  "reduction variable '%s' cannot be read inside the prange loop (only updated)", infer_shown_name(S->C, n->name));
   Node *kids[] = {n->value, n->test, n->iter, n->left, n->right, n->operand, n->func, n->slice, n->lower,
                   n->upper, n->step, n->msg, n->exc, n->body_e, n->orelse_e};
   for (size_t i = 0; i < lm_countof(kids); i++) check_reads(S, kids[i], NULL);

@@ -14,9 +14,11 @@
 #include <lauxlib.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
 
 #include "builtin_hooks.h"
 #include "cache.h"
+#include "vecmath.h"
 #include "compile.h"
 #include "cudadrv.h"
 #include "dispatch.h"
@@ -45,6 +47,7 @@ typedef struct TargetHooks {
   const Target *target;            // the lowering's table (lower.h)
   bool kernel;                     // a CUDA kernel: it returns nothing (unless a device function)
   bool fastmath;                   // fast-math flags are set on the IR here (NVVM is given its own)
+  bool link_callees;               // called dispatchers' optimised IR is linked in for inlining
   /* after inference: the code exists already (the cache), so the pipeline ends; NULL: never */
   bool (*reuse)(Job *job);
   void (*module)(Job *job);        // the LLVM context and module the lowering fills
@@ -166,9 +169,12 @@ static bool step_resolve(Job *job) {
   C->env_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   lua_getiuservalue(L, d, DISP_UV_GLOBALS);
   C->globals_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
+  lua_getiuservalue(L, d, DISP_UV_SIBLINGS);
+  C->siblings_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   compile_collect_module_names(C);
   job->def = compile_find_def(C, job->name);
   if (job->def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);
+  C->root = job->def;
   return true;
 }
 
@@ -234,7 +240,37 @@ static bool step_lower(Job *job) {
   return true;
 }
 
+/* The optimised code of the other dispatchers this one calls, there to be
+** inlined only: every function it defines is in the JIT already
+** (available_externally), so the optimiser may inline it, then drops it,
+** and the callee's own callees stay declarations: each function is
+** lowered once however long a chain of calls is. */
+static void link_callee_ir(Job *job) {
+  Compile *C = &job->C;
+  for (struct CalleeIR *c = C->callee_ir; c; c = c->next) {
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(c->ir, strlen(c->ir), "callee");
+    LLVMModuleRef m = NULL;
+    char *err = NULL;
+    if (LLVMParseIRInContext(C->ctx, buf, &m, &err)) {  /* takes buf; the call stays a call */
+      LLVMDisposeMessage(err);
+      continue;
+    }
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+      LLVMLinkage l = LLVMGetLinkage(f);
+      if (!LLVMIsDeclaration(f) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
+        LLVMSetLinkage(f, LLVMAvailableExternallyLinkage);
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+      LLVMLinkage l = LLVMGetLinkage(g);
+      if (!LLVMIsDeclaration(g) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
+        LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
+    }
+    if (LLVMLinkModules2(C->mod, m)) luaL_error(C->L, "lumba: internal error: cannot link a callee's code");
+  }
+}
+
 static bool step_optimise(Job *job) {
+  if (job->th->link_callees) link_callee_ir(job);
   job->th->optimise(job);
   return true;
 }
@@ -296,6 +332,7 @@ static void jit_module(Job *job) {
 
 static void jit_opt(Job *job) {
   char *err = NULL;
+  if (job->C.opt.fastmath & FM_AFN) vecmath_annotate(job->C.mod, jit_cpu_features(job->J));
   if (jit_optimize(job->J, job->C.mod, 3, &err) != 0) fail_llvm(job->C.L, "internal error: invalid IR", err);
 }
 
@@ -361,6 +398,7 @@ static const TargetHooks cpu_hooks = {
     .entry = cpu_entry,
     .optimise = jit_opt,
     .link = cpu_link,
+    .link_callees = true,
 };
 
 /* LUMBA_VERBOSE=1: where the time of a compilation went */
@@ -557,7 +595,10 @@ DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Optio
   lua_pushcfunction(L, compile_protected);
   lua_pushlightuserdata(L, &job);
   lua_pushvalue(L, disp_idx);
+  LmState *S = lmstate_get(L);
+  S->compiling++;
   int status = lua_pcall(L, 2, 0, 0);
+  S->compiling--;
   /* cleanup runs whatever happened */
   d->busy = busy.next;
   if (job.b) LLVMDisposeBuilder(job.b);

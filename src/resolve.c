@@ -275,6 +275,129 @@ static bool sym_from_lua(Compile *C, Sym *s) {
   return ok;
 }
 
+/* ---- calls between the functions of one lumba.load module ---- */
+
+/* every Name under n: the defs of the module it names, into out */
+static void names_in(Node *n, int (*index_of)(Compile *, const char *), Compile *C, int *out, int *nout, int cap) {
+  if (n == NULL) return;
+  if (n->kind == ND_Name && n->name) {
+    int j = index_of(C, n->name);
+    if (j >= 0 && *nout < cap) out[(*nout)++] = j;
+  }
+  Node *kids[] = {n->value, n->target, n->test, n->iter, n->left, n->right, n->operand, n->func, n->slice,
+                  n->lower, n->upper, n->step, n->msg, n->exc, n->body_e, n->orelse_e};
+  for (size_t i = 0; i < lm_countof(kids); i++) names_in(kids[i], index_of, C, out, nout, cap);
+  NodeList *lists[] = {&n->body, &n->orelse, &n->targets, &n->args, &n->defaults, &n->keywords, &n->elts};
+  for (size_t i = 0; i < lm_countof(lists); i++)
+    for (int k = 0; k < lists[i]->len; k++) names_in(lists[i]->items[k], index_of, C, out, nout, cap);
+}
+
+/* the module's defs by name: an open-addressing table of body indices (C->def_table) */
+static unsigned name_hash(const char *s) {
+  unsigned h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+static int def_index(Compile *C, const char *name) {
+  NodeList *body = &C->module->body;
+  for (unsigned h = name_hash(name) & (unsigned)(C->def_cap - 1);; h = (h + 1) & (unsigned)(C->def_cap - 1)) {
+    int i = C->def_table[h];
+    if (i < 0) return -1;
+    if (strcmp(body->items[i]->name, name) == 0) return i;
+  }
+}
+
+/* C->reaches_root[i]: the module's i-th statement is a def that may call
+** the def being compiled, through any chain of calls (any Name naming a
+** def counts: an over-estimate only inlines more) */
+static void find_reaches_root(Compile *C) {
+  NodeList *body = &C->module->body;
+  int n = body->len;
+  C->def_cap = 16;
+  while (C->def_cap < 2 * n) C->def_cap *= 2;
+  C->def_table = arena_alloc(C->A, sizeof(int) * (size_t)C->def_cap);
+  for (int i = 0; i < C->def_cap; i++) C->def_table[i] = -1;
+  int root = -1;
+  for (int i = 0; i < n; i++) {
+    Node *st = body->items[i];
+    if (st->kind != ND_FunctionDef) continue;
+    if (st == C->root) root = i;
+    if (def_index(C, st->name) >= 0) continue;  /* the first def of a name is the one resolve finds */
+    unsigned h = name_hash(st->name) & (unsigned)(C->def_cap - 1);
+    while (C->def_table[h] >= 0) h = (h + 1) & (unsigned)(C->def_cap - 1);
+    C->def_table[h] = i;
+  }
+  /* reverse edges: callers[j] lists the defs naming def j */
+  int *start = arena_alloc(C->A, sizeof(int) * (size_t)(n + 1));
+  int cap = 1024, nedges = 0;
+  int *from = arena_alloc(C->A, sizeof(int) * (size_t)cap), *to = arena_alloc(C->A, sizeof(int) * (size_t)cap);
+  for (int i = 0; i < n; i++) {
+    Node *st = body->items[i];
+    if (st->kind != ND_FunctionDef) continue;
+    int buf[4096], nb = 0;
+    for (int k = 0; k < st->body.len; k++) names_in(st->body.items[k], def_index, C, buf, &nb, (int)lm_countof(buf));
+    if (nb == (int)lm_countof(buf)) buf[nb - 1] = root;  /* too many names to track: assume it reaches root */
+    for (int k = 0; k < nb; k++) {
+      if (nedges == cap) {
+        int *f2 = arena_alloc(C->A, sizeof(int) * (size_t)cap * 2), *t2 = arena_alloc(C->A, sizeof(int) * (size_t)cap * 2);
+        memcpy(f2, from, sizeof(int) * (size_t)cap);
+        memcpy(t2, to, sizeof(int) * (size_t)cap);
+        from = f2, to = t2, cap *= 2;
+      }
+      from[nedges] = i, to[nedges] = buf[k], nedges++;
+    }
+  }
+  memset(start, 0, sizeof(int) * (size_t)(n + 1));
+  for (int e = 0; e < nedges; e++) start[to[e] + 1]++;
+  for (int j = 0; j < n; j++) start[j + 1] += start[j];
+  int *callers = arena_alloc(C->A, sizeof(int) * (size_t)(nedges ? nedges : 1));
+  int *fill = arena_alloc(C->A, sizeof(int) * (size_t)(n + 1));
+  memcpy(fill, start, sizeof(int) * (size_t)(n + 1));
+  for (int e = 0; e < nedges; e++) callers[fill[to[e]]++] = from[e];
+  bool *seen = arena_alloc(C->A, sizeof(bool) * (size_t)(n ? n : 1));
+  memset(seen, 0, sizeof(bool) * (size_t)(n ? n : 1));
+  int *stack = fill, sp = 0;  /* each def is pushed at most once */
+  if (root >= 0) seen[root] = true, stack[sp++] = root;
+  while (sp > 0) {
+    int j = stack[--sp];
+    for (int e = start[j]; e < start[j + 1]; e++)
+      if (!seen[callers[e]]) seen[callers[e]] = true, stack[sp++] = callers[e];
+  }
+  C->reaches_root = seen;
+}
+
+static bool same_options(const Options *a, const Options *b) {
+  return a->boundscheck == b->boundscheck && a->error_model_numpy == b->error_model_numpy &&
+         a->error_model_set == b->error_model_set && a->fastmath == b->fastmath && a->parallel == b->parallel &&
+         a->cache == b->cache && a->gpu == b->gpu && a->device == b->device && a->lua == b->lua;
+}
+
+/* A def of the module that lumba.load made a dispatcher of, with the same
+** options, which cannot call back the def being compiled: called as that
+** dispatcher, whose code is compiled once (and inlined from its optimised
+** IR where it pays), instead of lowered again into every caller's module. */
+static bool sibling_dispatcher(Compile *C, Node *def, const char *name, Sym *s) {
+  lua_State *L = C->L;
+  if (C->siblings_idx == 0 || C->root == NULL || def == C->root || C->opt.gpu) return false;
+  /* each callee compiled for its caller nests a compilation on the C stack:
+  ** deeper than this, the rest of a chain is compiled into this module */
+  if (C->S->compiling > 32) return false;
+  if (C->reaches_root == NULL) find_reaches_root(C);
+  NodeList *body = &C->module->body;
+  int i = def_index(C, name);
+  if (i < 0 || body->items[i] != def || C->reaches_root[i]) return false;
+  lua_getfield(L, C->siblings_idx, name);
+  Dispatcher *d = dispatch_test(L, -1) ? lua_touserdata(L, -1) : NULL;
+  if (d == NULL || d->name == NULL || d->eager || d->objmode || !same_options(&d->opt, &C->opt)) {
+    lua_pop(L, 1);
+    return false;
+  }
+  s->kind = SYM_DISPATCHER;
+  s->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  compile_note_ref(C, s->ref);
+  return true;
+}
+
 Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
   Sym s = {0};
   int slot = spec ? spec_local(spec, name) : -1;
@@ -287,6 +410,7 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
   bool prelude = spec && compile_in_prelude(C, spec->def);
   Node *def = prelude ? module_def(C->prelude, name) : compile_find_def(C, name);
   if (prelude && def == NULL && strcmp(name, "_lumba") == 0) return sym_of_qname(C, name);
+  if (def && !prelude && sibling_dispatcher(C, def, name, &s)) return s;
   if (def) {
     s.kind = SYM_DEF;
     s.def = def;

@@ -379,16 +379,16 @@ B.rows = {
     returns = "7" },
 
   -- ---- dispatchers used wrongly ----
-  { "__call on a foreign value", [[return getmetatable(lumba.njit(ADD)).__call(io.stdout, 1, 2)]],
+  { "__call on a foreign value", [[return debug.getmetatable(lumba.njit(ADD)).__call(io.stdout, 1, 2)]],
     err = "row:1: bad argument #1 to '__call' (lumba.dispatcher expected, got FILE*)" },
-  { "__gc on a foreign value", [[return getmetatable(lumba.njit(ADD)).__gc(io.stdout)]],
+  { "__gc on a foreign value", [[return debug.getmetatable(lumba.njit(ADD)).__gc(io.stdout)]],
     err = "row:1: bad argument #1 to '__gc' (lumba.dispatcher expected, got FILE*)" },
   { "a method on a foreign value", [[local f = lumba.njit(ADD); return f.inspect_types(io.stdout)]],
     err = "row:1: bad argument #1 to 'inspect_types' (lumba.dispatcher expected, got FILE*)" },
   { "a dispatcher called after its __gc", [[
       local f = lumba.njit(ADD)
       local before = f(1, 2)
-      getmetatable(f).__gc(f)
+      debug.getmetatable(f).__gc(f)
       local ok, e = pcall(f, 1, 2)
       return before, ok, e, tostring(f)]],
     returns = "3, false, attempt to use a collected dispatcher, lumba.dispatcher: (collected)" },

@@ -107,7 +107,7 @@ describe("docs", function()
 
   describe("arrays", function()
     local a = lumba.zeros({ 2, 3 })
-    local mt = getmetatable(a)
+    local mt = debug.getmetatable(a)
     local upname, methods = debug.getupvalue(mt.__index, 1)
 
     it("documents every method", function()
@@ -126,6 +126,7 @@ describe("docs", function()
       local forms = {
         __index = "a[i]", __newindex = "a[i] = ", __len = "#a", __pairs = "pairs(a)",
         __close = "<close>", __tostring = "tostring(a)", __gc = false, __name = false,
+        __metatable = "getmetatable(a)",
         __add = "a + b", __sub = "a - b", __mul = "a * b", __div = "a / b", __mod = "a % b",
         __pow = "a ^ b", __idiv = "a // b", __band = "a & b", __bor = "a | b", __bxor = "a ~ b",
         __shl = "a << b", __shr = "a >> b", __unm = "-a", __bnot = "~a", __lt = "a < b", __le = "a <= b",

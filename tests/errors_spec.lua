@@ -115,12 +115,13 @@ end)
 
 describe("TypingError", function()
   it("a variable whose types cannot unify names the variable, both types and both places", function()
-    local f = njit "def f(a):\n    y = 1\n    y = a\n    return y\n"
-    assert.are.equal("<string>:3:5: TypingError: cannot unify int64 and float64[:] for variable 'y' (typed int64 at 2:5)\n"
-      .. "        y = a\n"
-      .. "        ^", H.error_of(f, lumba.zeros(2)))
+    -- (in a branch: a top-level assignment starts a new variable, as Numba's SSA form)
+    local f = njit "def f(a, c):\n    y = 1\n    if c:\n        y = a\n    return y\n"
+    assert.are.equal("<string>:4:9: TypingError: cannot unify int64 and float64[:] for variable 'y' (typed int64 at 2:5)\n"
+      .. "            y = a\n"
+      .. "            ^", H.error_of(f, lumba.zeros(2), true))
     -- the same dispatcher still works with arguments that type
-    assert.are.equal(2.5, f(2.5))
+    assert.are.equal(2.5, f(2.5, true))
     assert.are.equal(1, #f.signatures)
     state_works()
   end)
@@ -310,5 +311,37 @@ describe("after errors", function()
     assert.are.equal("ZeroDivisionError: integer division or modulo by zero", err)
     assert.are.equal("dead", coroutine.status(co))
     assert.are.equal(3, f(7, 2))
+  end)
+end)
+
+-- issue 24 item 3: a mistyped option is named, at the line of the user's call
+describe("a mistyped option", function()
+  local here = "tests/errors_spec.lua:"
+  local src = "def f(x):\n    return x\n"
+  local function err_at(f)
+    local line = debug.getinfo(2, "l").currentline + 1
+    local ok, e = pcall(f)
+    assert.is_false(ok)
+    return e, here .. line .. ": "
+  end
+
+  it("is named with its expected type, at the call", function()
+    local e, at = err_at(function()
+      local f = njit { chunkname = { 1 } } (src); return f end)
+    assert.are.equal(at .. "bad option 'chunkname' to 'njit' (string expected, got table)", e)
+    e, at = err_at(function()
+      local f = njit { boundscheck = { 1 } } (src); return f end)
+    assert.are.equal(at .. "bad option 'boundscheck' to 'njit' (boolean expected, got table)", e)
+    e, at = err_at(function()
+      local f = njit({ env = 1 }, src); return f end)
+    assert.are.equal(at .. "bad option 'env' to 'njit' (table expected, got number)", e)
+    e, at = err_at(function()
+      local f = lumba.jit { cache = "yes" } (src); return f end)
+    assert.are.equal(at .. "bad option 'cache' to 'jit' (boolean expected, got string)", e)
+    e, at = err_at(function()
+      local m = lumba.load(src, { env = 1 }); return m end)
+    assert.are.equal(at .. "bad option 'env' to 'load' (table expected, got number)", e)
+    -- right types still work
+    assert.are.equal(2, njit { boundscheck = false, env = {}, chunkname = "k.py" } (src)(2))
   end)
 end)

@@ -85,7 +85,12 @@ end
 -- the VAR=value words of envs: its stdout, its stderr and its exit code
 function H.run_cached(dir, script, envs)
   local q = H.shell_quote
-  local path, errf = os.tmpname(), os.tmpname()
+  -- one script path per cache directory, as a user's script run again:
+  -- a source string written in it is placed in that file (its name and line
+  -- are part of the cache key, as Numba's cache is per file and line)
+  local path, errf = dir .. ".script.lua", os.tmpname()
+  local f = io.open(path, "wb")
+  if f then f:close() else path = os.tmpname() end  -- dir under a file, on purpose
   H.spit(path, script)
   local p = io.popen(("LUMBA_CACHE_DIR=%s %s lua5.4 %s 2>%s"):format(q(dir), envs or "", q(path), q(errf)))
   local out = p:read("a")

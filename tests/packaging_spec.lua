@@ -47,3 +47,19 @@ describe("packaging", function()
     sh("rm -rf " .. dest)
   end)
 end)
+
+-- issue 24 item 6: another Lua than 5.4 is told what lumba needs
+describe("require 'lumba' from another Lua", function()
+  for _, lua in ipairs({ "luajit", "lua5.1", "lua5.2", "lua5.3" }) do
+    if sh("command -v " .. lua) then
+      it("says lumba needs Lua 5.4 (" .. lua .. ")", function()
+        local ok, out = sh(lua .. [[ -e 'package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
+          package.cpath = "build/?.so;" .. package.cpath
+          local ok, err = pcall(require, "lumba")
+          print(ok, err)']])
+        assert(ok, out)
+        assert.truthy(out:find("^false\tlumba needs Lua 5%.4 %(this is [^)]+%)"), out)
+      end)
+    end
+  end
+end)

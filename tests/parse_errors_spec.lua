@@ -147,9 +147,9 @@ describe("lumba.parse errors", function()
           "<string>:4:1: SyntaxError: expected an indented block after 'else' statement on line 3\n" ..
           "    pass\n" ..
           "    ^")
-    check("  x = 1\n",
-          "<string>:1:3: SyntaxError: unexpected indent\n" ..
-          "      x = 1\n" ..
+    check("x = 1\n  y = 2\n",
+          "<string>:2:3: SyntaxError: unexpected indent\n" ..
+          "      y = 2\n" ..
           "      ^")
     check("@njit\n    def f(): pass\n",
           "<string>:2:5: SyntaxError: unexpected indent\n" ..

@@ -215,3 +215,109 @@ describe("a Lua-syntax function's error", function()
     state_works()
   end)
 end)
+
+-- issue 24 item 1: a Python source string written in a Lua file is
+-- compiled where it stands, so its errors name the file and the line in it
+describe("a source string written in a Lua file", function()
+  local function typing(at, line, col)
+    return at .. ":" .. col .. ": TypingError: cannot shift int64 and float64\n" .. line
+  end
+
+  it("names the file and the line: njit [[...]]", function()
+    local at = here(3)
+    local f = njit [[
+def f(x):
+    return x << 1.5
+]]
+    assert.are.equal(typing(at, "        return x << 1.5\n               ^", 12), H.error_of(f, 1))
+    state_works()
+  end)
+
+  it("names the file and the line: njit{opts}(src), an eager signature, jit's warning", function()
+    -- escapes (\n) keep a string from being found as written: its own lines
+    local f = njit { boundscheck = true } ("def f(x):\n    return x << 1.5\n")
+    assert.are.equal(typing("<string>:2", "        return x << 1.5\n               ^", 12), H.error_of(f, 1))
+    local g = njit { boundscheck = true } [[def g(x): return x << 1.5]]
+    assert.are.equal(typing(here(-1), "    def g(x): return x << 1.5\n                     ^", 18), H.error_of(g, 1))
+    local at = here(1)
+    local ok, err = pcall(function() local h = njit("int64(int64)", 'def h(x): return x << 1.5'); return h end)
+    assert.is_false(ok)
+    assert.are.equal(typing(at, "    def h(x): return x << 1.5\n                     ^", 18), err)
+    -- in tail position Lua keeps no record of the calling line: the string's own lines
+    local ok3, err3 = pcall(function() return njit("int64(int64)", 'def h(x): return x << 1.5') end)
+    assert.is_false(ok3)
+    assert.are.equal(typing("<string>:1", "    def h(x): return x << 1.5\n                     ^", 18), err3)
+    local warned
+    local saved = lumba.warnings
+    lumba.warnings = function(m) warned = m end
+    local j = lumba.jit [[def j(x): return x << 1.5]]
+    at = here(-1)
+    local ok2 = pcall(j, 1)  -- object mode raises Python's TypeError
+    lumba.warnings = saved
+    assert.is_false(ok2)
+    assert.truthy(warned:find(at .. ":18: TypingError: cannot shift", 1, true), warned)
+    state_works()
+  end)
+
+  it("names the file and the line: lumba.load, decorators, an indented long string", function()
+    local at = here(6)
+    local m = lumba.load [[
+        from numba import njit
+
+        @njit
+        def g(x):
+            return x << 1.5
+    ]]
+    assert.are.equal(typing(at, "    " .. (" "):rep(12) .. "return x << 1.5\n    " .. (" "):rep(19) .. "^", 20),
+      H.error_of(m.g, 2))
+    local bad_at = here(5)
+    local ok, err = pcall(lumba.load, "from numba import njit\n@njit(parallel=True, paralel=True)\ndef h(x):\n    return x\n")
+    assert.is_false(ok)  -- built at run time: its own line numbers
+    assert.are.equal("<string>:2:22: unknown option 'paralel' of '@njit' on 'h'", err)
+    local ok2, err2 = pcall(function() local m2 = lumba.load [[
+@vectorize
+def v(x):
+    return x
+]] return m2 end)
+    assert.is_false(ok2)
+    assert.are.equal(bad_at .. ":2: unknown decorator '@vectorize' on 'v'", err2)
+    state_works()
+  end)
+
+  it("names the file and the line: cuda.jit (simulator)", function()
+    local was = cuda.simulate(true)
+    local at = here(5)
+    local k = cuda.jit [[
+def k(a):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i] = a[i] << 1.5
+]]
+    local msg = H.error_of(function() k[{ 1, 4 }](lumba.zeros(4)) end)
+    cuda.simulate(was)
+    assert.truthy(msg:find("^" .. at:gsub("%p", "%%%0") .. ":16: TypingError: "), msg)
+    state_works()
+  end)
+
+  it("names the file for \\r\\n and \\r line ends, the chunk for a string given to load", function()
+    local dirs = {}
+    local dir = H.tmpdir(dirs)
+    for _, eol in ipairs({ "\r\n", "\r" }) do
+      local path = dir .. "/crlf.lua"
+      local lines = { "local lumba = ...", "local f = lumba.njit [[", "def f(x):", "    y = x + 1",
+        "    return y << 1.5", "]]", "return f(1)" }
+      H.spit(path, table.concat(lines, eol) .. eol)
+      local ok, err = pcall(assert(loadfile(path)), lumba)
+      assert.is_false(ok)
+      assert.are.equal(path .. ":5:12: TypingError: cannot shift int64 and float64\n"
+        .. "        return y << 1.5\n               ^", err)
+    end
+    local chunk = "local lumba = ...\nlocal f = lumba.njit [[\ndef f(x):\n    return x << 1.5\n]]\nreturn f(1)"
+    local ok, err = pcall(load(chunk), lumba)
+    assert.is_false(ok)
+    assert.are.equal('[string "local lumba = ......"]:4:12: TypingError: cannot shift int64 and float64\n'
+      .. "        return x << 1.5\n               ^", err)
+    os.execute("rm -rf " .. H.shell_quote(dir))
+    state_works()
+  end)
+end)

@@ -20,6 +20,7 @@ function M.c_refs(root, dir, kernels, tools)
   for _, t in ipairs(tools) do
     local cc = t:match("^(%w+)")
     local omp = t:match("%-omp$") and " -fopenmp" or ""
+    if t:match("%-fm$") then omp = " -ffast-math" .. (cc == "clang" and " -fveclib=libmvec" or "") end
     if not sys.have(cc) then
       avail[t] = t .. ": " .. cc .. " not found"
     else

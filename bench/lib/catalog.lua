@@ -19,8 +19,21 @@ M.tools = {
   -- the array-notation rows: lumba on the same kernel written as loops (row.py_loop)
   ["lumba-loop"] = { label = "lumba njit, the kernel as loops", short = "lumba loops", family = "lumba",
     loop = true, color = "#7f0000" },
+  -- the call rows (issue 23): lumba on the same loop written out by hand
+  -- (the helper inlined, the power multiplied out): row.py_loop
+  ["lumba-hand"] = { label = "lumba njit, the loop written out by hand", short = "lumba by hand",
+    family = "lumba", loop = true, color = "#7f0000" },
   ["lumba-par"] = { label = "lumba njit{parallel=true}", short = "lumba parallel", family = "lumba",
     par = true, color = "#ff9896" },
+  -- the fastmath rows (issue 23 item 3): every tool with fast-math on
+  ["gcc-fm"] = { label = "gcc -O3 -march=native -ffast-math", short = "gcc -ffast-math", family = "c",
+    cc = "gcc", color = "#bdbdbd" },
+  ["clang-fm"] = { label = "clang -O3 -march=native -ffast-math -fveclib=libmvec", short = "clang -ffast-math",
+    family = "c", cc = "clang", color = "#7f8c95" },
+  ["numba-fm"] = { label = "Numba njit(fastmath=True)", short = "Numba fastmath", family = "numba",
+    fm = true, color = "#74c476" },
+  ["lumba-fm"] = { label = "lumba njit{fastmath=true}", short = "lumba fastmath", family = "lumba",
+    fm = true, color = "#e6550d" },
 }
 
 M.serial_tools = { "gcc", "clang", "luajit", "lua", "numba", "lumba" }
@@ -28,12 +41,22 @@ M.parallel_tools = { "gcc", "clang", "gcc-omp", "clang-omp", "numba", "numba-par
 -- the array-notation rows (issue 18): Numba and lumba run the kernel written
 -- in NumPy's array language; lumba also runs it written as loops
 M.array_tools = { "gcc", "clang", "numba", "lumba-loop", "lumba" }
+-- the call rows (issue 23): a helper taking an array, x ** 6; lumba also
+-- runs the loop written out by hand
+M.calls_tools = { "gcc", "clang", "numba", "lumba-hand", "lumba" }
+-- the fastmath rows: C with -ffast-math, Numba and lumba with fastmath; gcc
+-- and lumba without it for scale (gcc's exact result is what the others are
+-- checked against)
+M.fastmath_tools = { "gcc", "gcc-fm", "clang-fm", "numba-fm", "lumba", "lumba-fm" }
 -- the tools whose fastest run is "C" for a row's ratios
-M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" }, array = { "gcc", "clang" } }
+M.c_ref = { serial = { "gcc", "clang" }, parallel = { "gcc-omp", "clang-omp" }, array = { "gcc", "clang" },
+  calls = { "gcc", "clang" }, fastmath = { "gcc-fm", "clang-fm" } }
 
 -- the tools of a row's group, in display order
 function M.tools_of(row)
   if row.group == "array" then return M.array_tools end
+  if row.group == "calls" then return M.calls_tools end
+  if row.group == "fastmath" then return M.fastmath_tools end
   return row.group == "serial" and M.serial_tools or M.parallel_tools
 end
 
@@ -108,10 +131,21 @@ local full = {
   -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
   row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
+  row { id = "ahistogram-1e7", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
+    size = "10^7 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000000, 4711, 256 } },
+  -- calls between compiled functions and float ** int (issue 23): py is the
+  -- kernel as a Numba user writes it, py_loop the same loop written out
+  row { id = "hclip-1e7", group = "calls", kind = "clip", title = "clip through a helper taking the array",
+    size = "10^7 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000000, 37, 0.25, 0.75 } },
+  row { id = "pow6-1e7", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",
+    size = "10^7 float64", c = "pow6", py = "pow6.py", py_loop = "pow6mul.py", args = { 10000000, 12345 } },
   row { id = "psum-1e8", group = "parallel", kind = "sum", title = "parallel sum", size = "10^8 float64",
     c = "sum", py = "psum.py", args = { 100000000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e7", group = "parallel", kind = "expdecay", title = "parallel exp decay",
     size = "10^7 float64", c = "expdecay", py = "pexpdecay.py", args = { 10000000, 777, 0.5 }, rtol = 1e-9 },
+  -- fast-math results differ from glibc's exp by a few ulp
+  row { id = "fmexpdecay-1e7", group = "fastmath", kind = "expdecay", title = "fastmath exp decay",
+    size = "10^7 float64", c = "expdecay", py = "expdecay.py", args = { 10000000, 777, 0.5 }, rtol = 1e-9 },
   row { id = "pmandelbrot-1024", group = "parallel", kind = "mandelbrot", title = "parallel mandelbrot",
     size = "1024x768, 200 it", c = "mandelbrot", py = "pmandelbrot.py", args = { 1024, 768, 200 } },
   row { id = "pising-2000", group = "parallel", kind = "ising", title = "parallel Ising energy",
@@ -122,6 +156,8 @@ local full = {
     size = "2048², 100 sweeps", c = "stencil", py = "pstencil.py", args = { 2048, 100, 99 }, heavy = true },
   row { id = "pmatmul-512", group = "parallel", kind = "matmul", title = "parallel matmul",
     size = "512³ float64", c = "matmul", py = "pmatmul.py", args = { 512, 31 } },
+  row { id = "lj-2000", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
+    size = "2000 points", c = "lj", py = "plj.py", args = { 2000, 4711 }, rtol = 1e-9 },
 }
 
 local quick = {
@@ -156,10 +192,18 @@ local quick = {
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "24³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 } },
+  row { id = "ahistogram-1e4", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
+    size = "10^4 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000, 4711, 256 } },
+  row { id = "hclip-1e4", group = "calls", kind = "clip", title = "clip through a helper taking the array",
+    size = "10^4 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
+  row { id = "pow6-1e4", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",
+    size = "10^4 float64", c = "pow6", py = "pow6.py", py_loop = "pow6mul.py", args = { 10000, 12345 } },
   row { id = "psum-1e5", group = "parallel", kind = "sum", title = "parallel sum", size = "10^5 float64",
     c = "sum", py = "psum.py", args = { 100000, 12345 }, rtol = 1e-9 },
   row { id = "pexpdecay-1e4", group = "parallel", kind = "expdecay", title = "parallel exp decay",
     size = "10^4 float64", c = "expdecay", py = "pexpdecay.py", args = { 10000, 777, 0.5 }, rtol = 1e-9 },
+  row { id = "fmexpdecay-1e4", group = "fastmath", kind = "expdecay", title = "fastmath exp decay",
+    size = "10^4 float64", c = "expdecay", py = "expdecay.py", args = { 10000, 777, 0.5 }, rtol = 1e-9 },
   row { id = "pmandelbrot-64", group = "parallel", kind = "mandelbrot", title = "parallel mandelbrot",
     size = "64x48, 200 it", c = "mandelbrot", py = "pmandelbrot.py", args = { 64, 48, 200 } },
   row { id = "pising-64", group = "parallel", kind = "ising", title = "parallel Ising energy",
@@ -170,6 +214,8 @@ local quick = {
     size = "32², 10 sweeps", c = "stencil", py = "pstencil.py", args = { 32, 10, 99 } },
   row { id = "pmatmul-24", group = "parallel", kind = "matmul", title = "parallel matmul",
     size = "24³ float64", c = "matmul", py = "pmatmul.py", args = { 24, 31 } },
+  row { id = "lj-64", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
+    size = "64 points", c = "lj", py = "plj.py", args = { 64, 4711 }, rtol = 1e-9 },
 }
 
 -- Measurement policy (env of every runner) and the latency counts.
@@ -185,6 +231,8 @@ function M.settings(is_quick)
       calls = 100000,       -- dispatch calls per batch
       firstcall_n = 16,     -- lattice of the first-call measurement
       limit = 120,          -- seconds before a runner is killed
+      -- issue 23: chains of calls compiled, modules loaded (sizes of functions)
+      scaling = { chains = "3,5,10", loads = "20,200,1000", numba_loads = "20,200" },
     }
   end
   return {
@@ -202,6 +250,7 @@ function M.settings(is_quick)
     calls = 1000000,
     firstcall_n = 16,
     limit = 300,
+    scaling = { chains = "10,30,100", loads = "200,1000,2000,10000", numba_loads = "200,1000,2000" },
   }
 end
 

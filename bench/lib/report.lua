@@ -83,6 +83,9 @@ function M.row(d, tools)
     out(row.group == "serial" and "SERIAL KERNELS (x C: median / median of the faster of gcc and clang)" or
       row.group == "array" and "ARRAY NOTATION (Numba and lumba run the kernel written in NumPy's array language; " ..
         "x C as for the serial kernels)" or
+      row.group == "calls" and "CALLS AND POWERS (issue 23: a helper taking an array, x ** 6; lumba also runs " ..
+        "the loop written out by hand; x C as for the serial kernels)" or
+      row.group == "fastmath" and "FASTMATH (x C: median / median of the faster of gcc and clang with -ffast-math)" or
       "PARALLEL KERNELS (x C: median / median of the faster C+OpenMP; speed-up: serial build / parallel)")
     out(string.format("(others: cores other processes kept busy during that figure; ! above %.2f: disturbed)", noisy))
   end
@@ -149,6 +152,30 @@ function M.latency(L)
   else
     out("  Numba dispatch                   " .. lat(nd))
   end
+  out("  lumba scaling                    " .. M.scaling_text(L.lumba_scaling))
+  out("  Numba scaling                    " .. M.scaling_text(L.numba_scaling))
+end
+
+-- issue 23's figures of one runner: "chain 10: 0.05 s, ..., load 200: ..., 3 arrays: 60 ns (Lua 20 ns)"
+function M.scaling_text(r)
+  if not (r and r.status == "ok") then return lat(r) end
+  local parts = {}
+  for _, key in ipairs { "CHAIN", "LOAD" } do
+    local ns = {}
+    for k in pairs(r.values) do
+      local n = tonumber(k:match("^" .. key .. "(%d+)$"))
+      if n then ns[#ns + 1] = n end
+    end
+    table.sort(ns)
+    for _, n in ipairs(ns) do
+      parts[#parts + 1] = string.format("%s %d: %.3g s", key == "CHAIN" and "chain" or "load", n, r.values[key .. n])
+    end
+  end
+  if r.values.DISPATCH3 then
+    parts[#parts + 1] = string.format("3 arrays: %.1f ns/call", r.values.DISPATCH3) ..
+      (r.values.LUAFN3 and string.format(" (Lua function, 3 tables: %.1f)", r.values.LUAFN3) or "")
+  end
+  return table.concat(parts, ", ") .. "; others " .. fmt_others(r.foreign)
 end
 
 function M.targets(tg, quick)
@@ -305,6 +332,10 @@ function M.markdown(ctx)
       nd.values.DISPATCH, nd.values.PYCALL, fmt_others(nd.foreign)) or lat(nd)
     w("| dispatch of `def f(x): return x + 1.0`, " .. ctx.settings.calls .. " calls from a loop | " ..
       md_escape(lds) .. " | " .. md_escape(nds) .. " |")
+    w("| issue 23: a chain of n functions each calling the previous one, loaded and every one called " ..
+      "(chain n); a module of n small functions loaded (load n: lumba.load, Numba's exec of the module); " ..
+      "a call with 3 arrays | " .. md_escape(M.scaling_text(L.lumba_scaling)) .. " | " ..
+      md_escape(M.scaling_text(L.numba_scaling)) .. " |")
     local om = L.objmode
     w("| object mode (jit's fallback: the function translated to Lua) on the seed's Ising energy, best of 3 | " ..
       md_escape(om and om.status == "ok" and string.format(

@@ -86,7 +86,7 @@ function M.run(argv, env, limit)
   local r = { ok = ok, out = out, notes = {}, values = {}, cmd = cmd }
   r.timedout = how == "exit" and code == 124
   for line in out:gmatch("[^\n]+") do
-    local key, rest = line:match("^(%u+) ?(.*)$")
+    local key, rest = line:match("^(%u[%u%d]*) ?(.*)$")
     if key == "TIME" then
       r.time = {}
       for k, v in rest:gmatch("(%w+)=(%S+)") do r.time[k] = tonumber(v) end

@@ -1,4 +1,4 @@
--- targets.lua — the performance targets of issues 3, 4, 5, 8 and 18, judged from
+-- targets.lua — the performance targets of issues 3, 4, 5, 8, 18 and 23, judged from
 -- one run's figures: PASS, MISS (by how much), or why it was not measured.
 local M = {}
 
@@ -153,6 +153,48 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
   at_most(list, 8, "dispatch overhead below Numba's (lumba / Numba < 1)", ld and nd and ld / nd or nil,
     0.9999, "%.2f×", lwhy(ld and L.numba_dispatch or L.lumba_dispatch))
   noisy(L.lumba_dispatch, L.numba_dispatch)
+  -- issue 23: chains of calls compile in linear time, load is linear, calls are cheap
+  local ls = L.lumba_scaling and L.lumba_scaling.status == "ok" and L.lumba_scaling.values
+  local ns = L.numba_scaling and L.numba_scaling.status == "ok" and L.numba_scaling.values
+  local function sizes(key)
+    local t = {}
+    for k, v in pairs(ls or {}) do
+      local n = tonumber(k:match("^" .. key .. "(%d+)$"))
+      if n then t[#t + 1] = n end
+    end
+    table.sort(t)
+    return t
+  end
+  local function beside(key, n)
+    local nb = ns and ns[key .. n]
+    return nb and string.format(" (Numba %.3g s)", nb) or ""
+  end
+  local chains, loads = sizes("CHAIN"), sizes("LOAD")
+  local c1, cn = chains[1], chains[#chains]
+  at_most(list, 23, string.format("a chain of %s calling functions compiles in ≤ 1.5 s", cn or "?"),
+    cn and ls["CHAIN" .. cn], 1.5, "%.3g s", lwhy(L.lumba_scaling))
+  if cn then list[#list].measured = list[#list].measured .. beside("CHAIN", cn) end
+  noisy(L.lumba_scaling)
+  at_most(list, 23, string.format("compile time linear: chain of %s ≤ 15× chain of %s", cn or "?", c1 or "?"),
+    cn and c1 ~= cn and ls["CHAIN" .. cn] / ls["CHAIN" .. c1], 15, "%.2f×", lwhy(L.lumba_scaling))
+  noisy(L.lumba_scaling)
+  local lmax = loads[#loads]
+  at_most(list, 23, string.format("lumba.load of %s small functions ≤ 2 s", lmax or "?"),
+    lmax and ls["LOAD" .. lmax], 2, "%.3g s", lwhy(L.lumba_scaling))
+  if lmax then list[#list].measured = list[#list].measured .. beside("LOAD", lmax) end
+  noisy(L.lumba_scaling)
+  local l2k, l200 = ls and ls.LOAD2000, ls and ls.LOAD200
+  at_most(list, 23, "lumba.load linear: 2,000 functions ≤ 15× 200", l2k and l200 and l2k / l200, 15, "%.2f×",
+    lwhy(L.lumba_scaling))
+  noisy(L.lumba_scaling)
+  local luafn = L.lumba_dispatch and L.lumba_dispatch.status == "ok" and L.lumba_dispatch.values.LUAFN
+  at_most(list, 23, "a scalar call ≤ 1.6× a plain Lua call", ld and luafn and ld / luafn, 1.6, "%.2f×",
+    lwhy(L.lumba_dispatch))
+  noisy(L.lumba_dispatch)
+  at_most(list, 23, "a call with 3 arrays ≤ 4× a plain Lua call with 3 tables",
+    ls and ls.DISPATCH3 and ls.LUAFN3 and ls.DISPATCH3 / ls.LUAFN3, 4, "%.2f×", lwhy(L.lumba_scaling))
+  if ns and ns.DISPATCH3 then list[#list].measured = list[#list].measured .. string.format(" (Numba %.0f ns)", ns.DISPATCH3) end
+  noisy(L.lumba_scaling)
   -- issue 4: parallel speed-up over the same lumba function, and vs C+OpenMP
   local cores = machine.cores
   local need = cores <= 2 and 1.8 or 0.8 * cores
@@ -201,6 +243,43 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       at_most(list, 18, name .. ": faster than Numba (lumba / Numba < 1)",
         ok(a) and ok(nb) and a.time.median / nb.time.median or nil, 0.9999, "%.2f×", why_not(a, why_not(nb, "?")))
       noisy(a, nb)
+    end
+  end
+  -- issue 23: calls between compiled functions and float ** int, against Numba
+  for _, d in ipairs(done) do
+    local name = d.row.title .. " " .. d.row.size
+    local function ratio(a, b)
+      local x, y = d.results[a], d.results[b]
+      return ok(x) and ok(y) and x.time.median / y.time.median or nil, why_not(x, why_not(y, "?"))
+    end
+    if d.row.kind == "lj" then
+      local v, why = ratio("lumba", "numba")
+      at_most(list, 23, name .. ": lumba serial ≤ 1.1× Numba serial", v, 1.1, "%.2f×", why)
+      noisy(d.results.lumba, d.results.numba)
+      v, why = ratio("lumba-par", "numba-par")
+      at_most(list, 23, name .. ": lumba parallel ≤ 1.1× Numba parallel", v, 1.1, "%.2f×", why)
+      noisy(d.results["lumba-par"], d.results["numba-par"])
+      v, why = ratio("lumba-par", "lumba")
+      at_most(list, 23, string.format("%s: lumba parallel faster than lumba serial (parallel / serial < 1, %d cores)",
+        name, machine.cores), v, 0.9999, "%.2f×", why)
+      noisy(d.results["lumba-par"], d.results.lumba)
+    elseif d.row.group == "calls" then
+      local v, why = ratio("lumba", "lumba-hand")
+      at_most(list, 23, name .. ": ≤ 1.1× the loop written out by hand", v, 1.1, "%.2f×", why)
+      noisy(d.results.lumba, d.results["lumba-hand"])
+      v, why = ratio("lumba", "numba")
+      at_most(list, 23, name .. ": ≤ 1.1× Numba", v, 1.1, "%.2f×", why)
+      noisy(d.results.lumba, d.results.numba)
+    end
+  end
+  -- issue 23 item 3: fastmath exp calls a vector math library, as gcc -ffast-math does
+  for _, d in ipairs(done) do
+    if d.row.group == "fastmath" then
+      local name = d.row.title .. " " .. d.row.size
+      local f, g = d.results["lumba-fm"], d.results["gcc-fm"]
+      at_most(list, 23, name .. ": lumba fastmath ≤ 1.25× gcc -ffast-math",
+        ok(f) and ok(g) and f.time.median / g.time.median or nil, 1.25, "%.2f×", why_not(f, why_not(g, "?")))
+      noisy(f, g)
     end
   end
   if quick then

@@ -8,6 +8,7 @@
 --        lua5.4 bench/lumba/run.lua require
 --        lua5.4 bench/lumba/run.lua backendload <backend.so>
 --        lua5.4 bench/lumba/run.lua dispatch <file.py> <calls>
+--        lua5.4 bench/lumba/run.lua scaling <chain sizes> <load sizes> <calls>   (sizes: "10,30,100")
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local root = here .. "/../.."
 package.path = here .. "/../lib/?.lua;" .. root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;"
@@ -137,7 +138,8 @@ end
 -- the compiled kernel with its first call done, on the given arguments
 local function kernel_fn(lumba, path, parallel, ...)
   local args = table.pack(...)
-  return (compile(lumba, path, parallel == "1" and { parallel = true } or nil,
+  local opts = parallel == "1" and { parallel = true } or parallel == "fm" and { fastmath = true } or nil
+  return (compile(lumba, path, opts,
     function(f) return f(table.unpack(args, 1, args.n)) end))
 end
 
@@ -158,6 +160,13 @@ function modes.kernel(kind, path, parallel, ...)
     fill_checked(lumba, "uniform", x, seed, 1)
     local f = kernel_fn(lumba, path, parallel, x)
     result, times = measure.measure(function() return f(x) end, now)
+    check = result
+  elseif kind == "lj" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local c = lumba.zeros({ n, 3 }, "float64")
+    fill_checked(lumba, "uniform", c:reshape(3 * n), seed, 1)
+    local f = kernel_fn(lumba, path, parallel, c)
+    result, times = measure.measure(function() return f(c) end, now)
     check = result
   elseif kind == "expdecay" then
     local n, seed, tau = math.tointeger(args[1]), math.tointeger(args[2]), tonumber(args[3]) + 0.0
@@ -250,6 +259,14 @@ function modes.kernel(kind, path, parallel, ...)
     alloc_note(function() return f(x, lo, hi) end, n * 8)
     result, times = measure.measure(function() return f(x, lo, hi) end, now)
     check = checksum97(result)
+  elseif kind == "nphist" then
+    local n, seed, nbins = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
+    local x = lumba.zeros(n, "float64")
+    fill_checked(lumba, "uniform", x, seed, 1)
+    local f = kernel_fn(lumba, path, parallel, x, nbins)
+    result, times = measure.measure(function() return f(x, nbins) end, now)
+    check = 0
+    for k = 1, nbins do check = check + result:get(k) * k end
   elseif kind == "softmax" then
     local n, m, seed = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
     local x = lumba.zeros({ n, m }, "float64")
@@ -333,6 +350,61 @@ function modes.dispatch(path, calls)
   end
   table.sort(t)
   print(string.format("EMPTYLOOP %.6g", t[3]))
+end
+
+-- the module texts of the scaling figures, the same as bench/numba/run.py's:
+-- n functions each calling the previous one, and n independent ones
+local function chain_source(n)
+  local t = { "from numba import njit\n\n@njit\ndef f0(x):\n    return x + 1.0\n" }
+  for i = 1, n - 1 do t[#t + 1] = ("\n@njit\ndef f%d(x):\n    return f%d(x) * 0.5 + %d.0\n"):format(i, i - 1, i) end
+  return table.concat(t)
+end
+local function flat_source(n)
+  local t = { "from numba import njit\n" }
+  for i = 0, n - 1 do t[#t + 1] = ("\n@njit\ndef f%d(x):\n    return x + %d\n"):format(i, i) end
+  return table.concat(t)
+end
+
+-- issue 23: CHAIN<n> (lumba.load of a chain of n functions and one call of
+-- each, the last first: every one compiled), LOAD<n> (lumba.load alone of n
+-- functions), DISPATCH3/LUAFN3 (ns per call with 3 arrays, and of a Lua
+-- function indexing 3 tables)
+function modes.scaling(chains, loads, calls)
+  local lumba = require "lumba"
+  for n in chains:gmatch("%d+") do
+    n = math.tointeger(n)
+    local t0 = now()
+    local m = lumba.load(chain_source(n))
+    local top = m["f" .. (n - 1)](1.0)
+    for i = 0, n - 2 do m["f" .. i](1.0) end
+    print(string.format("CHAIN%d %.9g", n, now() - t0))
+    assert(top == top)
+  end
+  for n in loads:gmatch("%d+") do
+    local src = flat_source(math.tointeger(n))
+    collectgarbage()
+    local t0 = now()
+    lumba.load(src)
+    print(string.format("LOAD%s %.9g", n, now() - t0))
+  end
+  calls = math.tointeger(calls)
+  local g = lumba.njit("def g(a, b, c):\n    return a[0] + b[0] + c[0]\n")
+  local a, b, c = lumba.zeros(4), lumba.zeros(4), lumba.zeros(4)
+  local ta, tb, tc = { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+  local function luag(x, y, z) return x[1] + y[1] + z[1] end
+  g(a, b, c)
+  local function batch(fn, x, y, z)
+    local t = {}
+    for k = 1, 5 do
+      local t0 = now()
+      for _ = 1, calls do fn(x, y, z) end
+      t[k] = (now() - t0) / calls * 1e9
+    end
+    table.sort(t)
+    return t[3]
+  end
+  print(string.format("DISPATCH3 %.6g", batch(g, a, b, c)))
+  print(string.format("LUAFN3 %.6g", batch(luag, ta, tb, tc)))
 end
 
 measure.main(function()

@@ -3,10 +3,11 @@
 the harness reads, or one of the latency figures.
 
 usage:
-  python3 run.py kernel <kind> <file.py> <parallel 0|1> args...
+  python3 run.py kernel <kind> <file.py> <parallel 0|1|fm> args...  (fm: fastmath=True)
   python3 run.py firstcall <file.py> <N>
   python3 run.py import
   python3 run.py dispatch <file.py> <calls>
+  python3 run.py scaling <chain sizes> <load sizes> <calls>
 """
 import importlib.util
 import os
@@ -113,10 +114,10 @@ def alloc_note(call, result_bytes):
     return r
 
 
-def kernel(kind, path, parallel, args):
+def kernel(kind, path, parallel, args, fastmath=False):
     import numba
     import numpy as np
-    f = compiled(path, parallel)
+    f = numba.njit(fastmath=True)(load(path)) if fastmath else compiled(path, parallel)
     fill_uniform = compiled(os.path.join(KERNELS, "fill_uniform.py"), False)
     fill_spins = compiled(os.path.join(KERNELS, "fill_spins.py"), False)
     seq_sum = compiled(os.path.join(KERNELS, "sum.py"), False)
@@ -134,6 +135,12 @@ def kernel(kind, path, parallel, args):
         x = np.empty(n, dtype=np.float64)
         fill_uniform(x, seed)
         result, times = measure(lambda: f(x))
+        check = result
+    elif kind == "lj":
+        n, seed = int(args[0]), int(args[1])
+        c = np.empty((n, 3), dtype=np.float64)
+        fill_uniform(c.reshape(-1), seed)
+        result, times = measure(lambda: f(c))
         check = result
     elif kind == "expdecay":
         n, seed, tau = int(args[0]), int(args[1]), float(args[2])
@@ -209,6 +216,12 @@ def kernel(kind, path, parallel, args):
         alloc_note(lambda: f(x, lo, hi), n * 8)
         r, times = measure(lambda: f(x, lo, hi))
         check = checksum97(r)
+    elif kind == "nphist":
+        n, seed, nbins = int(args[0]), int(args[1]), int(args[2])
+        x = np.empty(n, dtype=np.float64)
+        fill_uniform(x, seed)
+        r, times = measure(lambda: f(x, nbins))
+        check = float(np.sum(r * np.arange(1, nbins + 1, dtype=np.int64)))
     elif kind == "softmax":
         n, m, seed = int(args[0]), int(args[1]), int(args[2])
         x = np.empty((n, m), dtype=np.float64)
@@ -268,16 +281,63 @@ def dispatch(path, calls):
         print("%s %.6g" % (label, batches[2]))
 
 
+def chain_source(n):
+    """the same texts as bench/lumba/run.lua's"""
+    t = ["from numba import njit\n\n@njit\ndef f0(x):\n    return x + 1.0\n"]
+    for i in range(1, n):
+        t.append("\n@njit\ndef f%d(x):\n    return f%d(x) * 0.5 + %d.0\n" % (i, i - 1, i))
+    return "".join(t)
+
+
+def flat_source(n):
+    t = ["from numba import njit\n"]
+    for i in range(n):
+        t.append("\n@njit\ndef f%d(x):\n    return x + %d\n" % (i, i))
+    return "".join(t)
+
+
+def scaling(chains, loads, calls):
+    """issue 23: CHAIN<n>, LOAD<n>, DISPATCH3 as bench/lumba/run.lua measures them"""
+    import numba
+    import numpy as np
+    for n in [int(s) for s in chains.split(",") if s]:
+        t0 = time.perf_counter()
+        ns = {}
+        exec(compile(chain_source(n), "<chain>", "exec"), ns)
+        ns["f%d" % (n - 1)](1.0)
+        for i in range(n - 1):
+            ns["f%d" % i](1.0)
+        print("CHAIN%d %.9g" % (n, time.perf_counter() - t0))
+    for n in [int(s) for s in loads.split(",") if s]:
+        src = flat_source(n)
+        t0 = time.perf_counter()
+        exec(compile(src, "<flat>", "exec"), {})
+        print("LOAD%d %.9g" % (n, time.perf_counter() - t0))
+    g = numba.njit(lambda a, b, c: a[0] + b[0] + c[0])
+    a, b, c = np.zeros(4), np.zeros(4), np.zeros(4)
+    g(a, b, c)
+    batches = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            g(a, b, c)
+        batches.append((time.perf_counter() - t0) / calls * 1e9)
+    batches.sort()
+    print("DISPATCH3 %.6g" % batches[2])
+
+
 def main(argv):
     mode = argv[1]
     if mode == "kernel":
-        kernel(argv[2], argv[3], argv[4] == "1", argv[5:])
+        kernel(argv[2], argv[3], argv[4] == "1", argv[5:], argv[4] == "fm")
     elif mode == "firstcall":
         firstcall(argv[2], int(argv[3]))
     elif mode == "import":
         import_time()
     elif mode == "dispatch":
         dispatch(argv[2], int(argv[3]))
+    elif mode == "scaling":
+        scaling(argv[2], argv[3], int(argv[4]))
     else:
         raise ValueError("unknown mode " + mode)
 

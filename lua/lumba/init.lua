@@ -2,6 +2,12 @@
 -- compiler and the CUDA binding; this file adds the decorator forms
 -- (njit(src), njit{opts}(src), njit(sig, src)), lumba.load and jit's
 -- object-mode fallback.
+-- lumba.core is built against Lua 5.4's API: another Lua (LuaJIT, 5.1,
+-- 5.3) could not even load it ("undefined symbol: lua_absindex")
+if _VERSION ~= "Lua 5.4" then
+  error(("lumba needs Lua 5.4 (this is %s): run it with lua5.4, or embed Lua 5.4 (docs/install.md)")
+    :format(type(rawget(_G, "jit")) == "table" and jit.version or _VERSION), 2)
+end
 local core = require "lumba.core"
 
 local lumba = {}
@@ -40,6 +46,106 @@ local function caller_locals(level)
   return t
 end
 
+-- ---- where a source string sits in the caller's file ----
+
+-- A string written as a literal in a Lua file (lumba.njit [[ ... ]]) is
+-- compiled as if it began on its own line of that file, so errors read
+-- script.lua:12:16. The rule: the caller's chunk is a file ("@script.lua")
+-- or a string given to load; from the start of the line of the call
+-- (debug.getinfo's currentline: where the call's expression begins) the
+-- first place the text occurs verbatim, right after a string's opening
+-- ([[, [==[, " or '), is where it starts. A string built at run time, read
+-- from a file, with escapes (\n, \") or passed on through a helper is not
+-- found there: it keeps "<string>" and its own line numbers (give
+-- chunkname to name it).
+local chunk_texts = {}  -- file name → its text, "\n" line ends (the files that called njit)
+
+local function chunk_text(source)
+  local t = chunk_texts[source]
+  if t == nil then
+    t = false
+    if source:sub(1, 1) == "@" then
+      local f = io.open(source:sub(2), "rb")
+      if f then
+        t = f:read("a") or false
+        f:close()
+      end
+    elseif source:sub(1, 1) ~= "=" then
+      t = source  -- the text given to load
+    end
+    -- Lua reads "\r\n", "\n\r" and "\r" inside a long string as "\n"
+    if t then t = t:gsub("\r\n", "\n"):gsub("\n\r", "\n"):gsub("\r", "\n") end
+    chunk_texts[source] = t
+  end
+  return t
+end
+
+-- (chunkname, lines above the text) for a source string the code `level`
+-- levels up passed, or nil where it is not found as written
+local function origin_of(src, level)
+  if type(src) ~= "string" or src == "" then return nil end
+  -- njit called in tail position (return lumba.njit [[...]]): Lua keeps
+  -- no record of the line that called it
+  local entry = debug.getinfo(level, "t")
+  if not entry or entry.istailcall then return nil end
+  local info = debug.getinfo(level + 1, "Sl")
+  if not info or not info.currentline or info.currentline < 1 then return nil end
+  local text = chunk_text(info.source)
+  if not text then return nil end
+  local pos, line = 1, 1
+  while line < info.currentline do
+    pos = text:find("\n", pos, true)
+    if not pos then return nil end
+    pos, line = pos + 1, line + 1
+  end
+  local at = pos
+  while true do
+    at = text:find(src, at, true)
+    if not at then return nil end
+    local before = text:sub(math.max(1, at - 64), at - 1)
+    if before:find("%[=*%[\n?$") or before:find("[\"']$") then break end
+    at = at + 1
+  end
+  local _, above = text:sub(pos, at - 1):gsub("\n", "")
+  local chunk = info.source:sub(1, 1) == "@" and info.source or "=" .. info.short_src
+  return chunk, line - 1 + above
+end
+
+-- src as compiled: preceded by the lines above it in the caller's file,
+-- and the name of that file, unless opts names the chunk
+local function placed(src, opts, level)
+  if opts and opts.chunkname ~= nil then return src, opts end
+  local chunk, above = origin_of(src, level + 1)
+  if not chunk then return src, opts end
+  local o = {}
+  for k, v in pairs(opts or {}) do o[k] = v end
+  o.chunkname = chunk
+  return ("\n"):rep(above) .. src, o
+end
+
+-- the types an option may have, for the options whose meaning a value of
+-- another type would silently change (njit{boundscheck = {1}} is not "on")
+local OPTION_TYPES = {
+  boundscheck = "boolean", cache = "boolean", nopython = "boolean", forceobj = "boolean",
+  nogil = "boolean", debug = "boolean", device = "boolean", lineinfo = "boolean", fallback = "boolean",
+  parallel = "boolean or table", fastmath = "boolean or table", signatures = "string or table",
+  name = "string", chunkname = "string", env = "table",
+}
+
+-- nil, or what option k should have been ("boolean") when v is not that
+local function option_type_error(k, v)
+  local want = OPTION_TYPES[k]
+  if want == nil or v == nil then return nil end
+  local tv = type(v)
+  if want == tv or want:find("^" .. tv .. " or ") or want:find(" or " .. tv .. "$") then return nil end
+  return want
+end
+
+-- the decorator a set of options came through, for messages
+local function decorator_name(opts)
+  return opts.target == "cuda" and "cuda.jit" or opts.fallback and "jit" or "njit"
+end
+
 local make  -- defined below, after the decorator helpers
 
 -- the object-mode function of a dispatcher, built on first use
@@ -54,7 +160,8 @@ function lumba.njit(a, b)
   local globals, locals = caller_globals(2), caller_locals(2)
   -- make reports the caller's mistakes 3 levels up: no tail calls to it
   if is_source(a) and b == nil then
-    local d = make(a, nil, globals, locals)
+    local src, o = placed(a, nil, 2)
+    local d = make(src, o, globals, locals)
     return d
   end
   local opts
@@ -69,11 +176,13 @@ function lumba.njit(a, b)
       .. type(a) .. ")", 2)
   end
   if b ~= nil then
-    local d = make(b, opts, globals, locals)
+    local src, o = placed(b, opts, 2)
+    local d = make(src, o, globals, locals)
     return d
   end
   return function(src)
-    local d = make(src, opts, globals, caller_locals(2))
+    local s, o = placed(src, opts, 2)
+    local d = make(s, o, globals, caller_locals(2))
     return d
   end
 end
@@ -167,14 +276,20 @@ local function sig_text(node, mod, depth)
   end
 end
 
--- the signatures of a decorator's first argument: one or a list of them
-local function signatures_of(node, mod)
+-- the signatures of a decorator's first argument: one or a list of them;
+-- what (chunk, "'@njit' on 'f'") names the decorator in errors
+local function signatures_of(node, mod, chunk, what)
   local v = node.tag == "Name" and not mod.names[node.id] and mod.values[node.id] or node
   local list = (v.tag == "List" or v.tag == "Tuple") and v.elts or { v }
   local sigs = {}
   for i, e in ipairs(list) do
     sigs[i] = sig_text(e, mod)
-    if not sigs[i] then const_value(e, "a signature") end  -- the error
+    if not sigs[i] then
+      local at = e.lineno and e or node
+      error(("%s:%d:%d: the signature of %s must be a string or a type expression such as "
+        .. "float64(float64[:]), not %s"):format(chunk, at.lineno or 0, (at.col_offset or 0) + 1, what,
+        e.tag == "Constant" and ("the constant " .. tostring(e.value)) or "this expression"), 0)
+    end
   end
   return sigs
 end
@@ -205,6 +320,7 @@ local CUDA_OPTIONS = {
 -- options of one def from its decorator list: kind ("njit"/"jit"/"cuda") and a table
 local function decorator_options(def, chunk, mod)
   mod = mod or module_names()
+  chunk = chunk:gsub("^[@=]", "")  -- as the compiler's messages show it
   local kind, opts = nil, {}
   for _, dec in ipairs(def.decorator_list or {}) do
     local call = dec.tag == "Call" and dec or nil
@@ -217,9 +333,14 @@ local function decorator_options(def, chunk, mod)
     kind = k
     if call then
       local known = k == "cuda" and CUDA_OPTIONS or CPU_OPTIONS
-      for i, a in ipairs(call.args) do
-        if i == 1 then opts.signatures = signatures_of(a, mod) end
+      local what = ("'@%s' on '%s'"):format(name, def.name)
+      local extra = call.args[2]
+      if extra then
+        error(("%s:%d:%d: %s takes one positional argument, the signature or a list of them "
+          .. "(got %d); write the options as keywords (cache=True)"):format(chunk, extra.lineno,
+          extra.col_offset + 1, what, #call.args), 0)
       end
+      if call.args[1] then opts.signatures = signatures_of(call.args[1], mod, chunk, what) end
       for _, kw in ipairs(call.keywords) do
         local honour = kw.arg and known[kw.arg]
         if honour == nil then
@@ -227,7 +348,16 @@ local function decorator_options(def, chunk, mod)
           error(("%s:%d:%d: unknown option '%s' of '@%s' on '%s'"):format(chunk, at.lineno, at.col_offset + 1,
             kw.arg or "**", name, def.name), 0)
         end
-        if honour then opts[kw.arg] = const_value(kw.value, "decorator option " .. kw.arg) end
+        if honour then
+          local v = const_value(kw.value, "decorator option " .. kw.arg)
+          local want = option_type_error(kw.arg, v)
+          if want then
+            local at = kw.value
+            error(("%s:%d:%d: option '%s' of '@%s' on '%s' must be a %s, not %s"):format(chunk, at.lineno,
+              at.col_offset + 1, kw.arg, name, def.name, want, type(v) == "table" and "a list" or "a " .. type(v)), 0)
+          end
+          opts[kw.arg] = v
+        end
       end
     end
   end
@@ -257,19 +387,28 @@ local function with_decorators(src, opts)
   return opts
 end
 
+-- the locals a source text names
+local function named_locals(locals, src)
+  local used = {}
+  for name, v in pairs(locals) do
+    if src:find("%f[%w_]" .. name .. "%f[^%w_]") then used[name] = v end
+  end
+  return used
+end
+
 function make(src, opts, globals, locals)
+  for k, v in pairs(opts or {}) do  -- reported at the user's call, 3 levels up
+    local want = option_type_error(k, v)
+    if want then
+      error(("bad option '%s' to '%s' (%s expected, got %s)"):format(k, decorator_name(opts), want, type(v)), 3)
+    end
+  end
   local fn  -- a function written in Lua (lumba.luafront): its AST, and it is its own object mode
   if type(src) == "function" then fn, src, opts, globals, locals = src, require("lumba.luafront").translate(src, opts, lumba) end
   opts = with_decorators(src, opts or {})
   -- only the locals a source text names: holding the others (an earlier
   -- function kept in a local, say) would keep them alive as long as this one
-  if locals and type(src) == "string" then
-    local used = {}
-    for name, v in pairs(locals) do
-      if src:find("%f[%w_]" .. name .. "%f[^%w_]") then used[name] = v end
-    end
-    locals = used
-  end
+  if locals and type(src) == "string" and not opts.locals_named then locals = named_locals(locals, src) end
   if locals and next(locals) then
     local env = opts.env
     local proxy = setmetatable({}, { __index = function(_, k)
@@ -286,9 +425,12 @@ function make(src, opts, globals, locals)
   end
   local o = {}
   for k, v in pairs(opts) do
-    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" then o[k] = v end
+    if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" and k ~= "parsed"
+        and k ~= "locals_named" and k ~= "siblings" then
+      o[k] = v
+    end
   end
-  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname)
+  local ok, d = pcall(core.dispatcher, src, o, opts.env, globals, opts.chunkname, opts.parsed, opts.siblings)
   if not ok then
     -- an error about the call (bad option...) is reported at the user's call,
     -- not inside this file; errors about the source carry their own position
@@ -321,13 +463,21 @@ function lumba.load(src, options)
   if type(src) ~= "string" then
     error("bad argument #1 to 'load' (source string expected, got " .. type(src) .. ")", 2)
   end
-  options = options or {}
   local globals, locals = caller_globals(2), caller_locals(2)
+  for k, v in pairs(type(options) == "table" and options or {}) do
+    local want = option_type_error(k, v)
+    if want then error(("bad option '%s' to 'load' (%s expected, got %s)"):format(k, want, type(v)), 2) end
+  end
+  src, options = placed(src, options, 2)
+  options = options or {}
   local chunk = options.chunkname or "<string>"
   -- the defs' decorators and the imports: a plain Python helper lumba
   -- cannot compile is left out (it raises its error if something calls it)
   local tree = core.parse(src, chunk, "decorators")
   local names = module_names(tree.imports)
+  -- one parse and one scan of the locals for all the module's dispatchers
+  local parsed = core._parsed(src, chunk)
+  locals = named_locals(locals, src)
   local mod = {}
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" then
@@ -336,11 +486,14 @@ function lumba.load(src, options)
       opts.env = options.env
       opts.chunkname = chunk
       opts.decorators_read = true
+      opts.parsed = parsed
       if kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
       else
         if kind == "jit" then opts.fallback = true end
+        opts.locals_named = true
+        opts.siblings = mod  -- calls between them link compiled code (resolve.c)
         mod[st.name] = make(src, opts, globals, locals)
       end
     end
@@ -393,10 +546,10 @@ function lumba.jit(a, b)
     local d = make(src, o, globals, locals)  -- not a tail call: make reports 3 levels up
     return d
   end
-  if is_source(a) and b == nil then return build(a, nil) end
+  if is_source(a) and b == nil then return build(placed(a, nil, 2)) end
   if type(a) == "table" and a.tag == nil then
-    if b ~= nil then return build(b, a) end
-    return function(src) return build(src, a) end
+    if b ~= nil then return build(placed(b, a, 2)) end
+    return function(src) return build(placed(src, a, 2)) end
   end
   error("bad argument #1 to 'jit' (source string, function, AST table or options table expected, got " .. type(a) .. ")", 2)
 end
@@ -412,7 +565,7 @@ function lumba.cuda.jit(a, b)
     local d = make(src, o, globals, locals)  -- not a tail call: make reports 3 levels up
     return d
   end
-  if is_source(a) and b == nil then return build(a) end
+  if is_source(a) and b == nil then return build(placed(a, nil, 2)) end
   local opts
   if type(a) == "string" then
     opts = { signatures = { a } }
@@ -423,8 +576,8 @@ function lumba.cuda.jit(a, b)
   else
     error("bad argument #1 to 'cuda.jit' (source, options or signature expected, got " .. type(a) .. ")", 2)
   end
-  if b ~= nil then return build(b, opts) end
-  return function(src) return build(src, opts) end
+  if b ~= nil then return build(placed(b, opts, 2)) end
+  return function(src) return build(placed(src, opts, 2)) end
 end
 
 -- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based

@@ -684,7 +684,8 @@ EXPR.Call = function(F, n)
     if M.defs[id] then return F:def_call(n, M.defs[id]) end
     local found, v = M.env_get(id)
     if found and not M.aliases[id] and not BUILTIN_NAMES[id] then
-      if type(v) ~= "function" and not (getmetatable(v) and getmetatable(v).__call) then
+      local mt = debug.getmetatable(v)  -- lumba's metatables are protected (__metatable)
+      if type(v) ~= "function" and not (type(mt) == "table" and mt.__call) then
         fail(M, n, "TypeError", "'%s' object is not callable", type(v))
       end
       local codes = F:operands(list(n.args))

@@ -97,6 +97,34 @@ int main(void) {
   ASSERT_STR("ragged nested tables: element [2] has length 2, expected 1", lua_tostring(L, -1));
   lua_settop(L, 0);
 
+  /* C's type names mean C's types: "float" is float32 (a C float buffer is
+  ** read as 4-byte floats, not past its end), "int" int32, "double" float64 */
+  {
+    static const struct { const char *name, *dtype; int size; } c_names[] = {
+      {"float", "float32", 4}, {"double", "float64", 8}, {"int", "int32", 4},
+      {"long", "int64", 8}, {"unsigned char", "uint8", 1}, {"uint16_t", "uint16", 2},
+      {"int64_t", "int64", 8}, {"_Bool", "bool", 1}, {"f4", "float32", 4}, {"float64", "float64", 8},
+    };
+    static float fbuf[3] = {1.5f, 2.5f, 3.5f};
+    int64_t n3 = 3;
+    for (size_t i = 0; i < sizeof c_names / sizeof c_names[0]; i++) {
+      lumba_ArrayInfo info;
+      ASSERT(LUMBA_OK, lumba_pusharray(L, fbuf, c_names[i].name, 1, &n3, NULL, NULL, NULL));
+      lumba_toarray(L, -1, &info);
+      ASSERT_STR(c_names[i].dtype, info.dtype);
+      ASSERT(c_names[i].size, (int)info.itemsize);
+      lua_pop(L, 1);
+    }
+    ASSERT(LUMBA_OK, lumba_pusharray(L, fbuf, "float", 1, &n3, NULL, NULL, NULL));
+    lua_setglobal(L, "cf");
+    eval(L, "cf[1] == 1.5 and cf[3] == 3.5 and #cf == 3");
+    ASSERT(1, lua_toboolean(L, -1));
+    lua_settop(L, 0);
+    lua_pushnil(L);
+    lua_setglobal(L, "cf");
+    lua_gc(L, LUA_GCCOLLECT, 0);
+  }
+
   /* lumba_pusharray rejects bad arguments without pushing or raising */
   static double buf[6] = {1, 2, 3, 4, 5, 6};
   int64_t shape[2] = {2, 3}, bad[2] = {2, -3};
