@@ -4,6 +4,8 @@
 ** np.mean(a), min(a), max(a)) over every element, NaN propagating as in
 ** NumPy. No axis yet: the argument is refused rather than ignored.
 */
+#include <math.h>
+
 #include "builtin_hooks.h"
 
 static Type *elem_sum_type(Type *a) {
@@ -28,6 +30,7 @@ typedef struct ReduceCtx {
   DType dt;
   Type *acc_ty;
   LLVMValueRef acc;   // alloca
+  LLVMValueRef nan;   // alloca: min/max of floats, a NaN met (else the initial NaN-free 0)
 } ReduceCtx;
 
 static void reduce_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
@@ -41,24 +44,33 @@ static void reduce_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *u
   if (r->op == BI_ndarray_sum || r->op == BI_ndarray_mean) nv = fl ? LLVMBuildFAdd(L->b, cur, x.v, "") : LLVMBuildAdd(L->b, cur, x.v, "");
   else if (r->op == BI_ndarray_prod) nv = fl ? LLVMBuildFMul(L->b, cur, x.v, "") : LLVMBuildMul(L->b, cur, x.v, "");
   else {
+    /* from the identity (-inf, INT_MIN, ...): a short dependence chain per
+    ** element; a NaN is kept aside and wins at the end, as in NumPy */
     bool mx = r->op == BI_ndarray_max;
     LLVMValueRef better;
-    if (fl) /* NaN propagates, as in NumPy */
-      better = LLVMBuildOr(L->b, LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, x.v, cur, ""),
-                           LLVMBuildFCmp(L->b, LLVMRealUNO, x.v, x.v, ""), "");
-    else
+    if (fl) {
+      better = LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, x.v, cur, "");
+      LLVMValueRef isnan = LLVMBuildFCmp(L->b, LLVMRealUNO, x.v, x.v, "");
+      LLVMValueRef seen = LLVMBuildLoad2(L->b, at, r->nan, "");
+      LLVMBuildStore(L->b, LLVMBuildSelect(L->b, isnan, x.v, seen, ""), r->nan);
+    } else {
       better = LLVMBuildICmp(L->b, mx ? (ty_is_signed(r->acc_ty) ? LLVMIntSGT : LLVMIntUGT)
                                       : (ty_is_signed(r->acc_ty) ? LLVMIntSLT : LLVMIntULT), x.v, cur, "");
-    if (!fl) { /* bool */ }
-    LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, linear, lower_i64(L, 0), "");
-    nv = LLVMBuildSelect(L->b, LLVMBuildOr(L->b, first, better, ""), x.v, cur, "");
-    if (fl) {
-      /* once NaN, stay NaN */
-      LLVMValueRef isnan = LLVMBuildFCmp(L->b, LLVMRealUNO, cur, cur, "");
-      nv = LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, isnan, LLVMBuildNot(L->b, first, ""), ""), cur, nv, "");
     }
+    nv = LLVMBuildSelect(L->b, better, x.v, cur, "");
   }
   LLVMBuildStore(L->b, nv, r->acc);
+}
+
+/* where min/max start: the value every element beats or equals */
+static LLVMValueRef minmax_identity(Lower *L, BuiltinId id, Type *t) {
+  LLVMTypeRef lt = lower_type(L, t);
+  bool mx = id == BI_ndarray_max;
+  if (ty_is_float(t)) return LLVMConstReal(lt, mx ? -INFINITY : INFINITY);
+  unsigned w = LLVMGetIntTypeWidth(lt);
+  if (!ty_is_signed(t)) return mx ? LLVMConstNull(lt) : LLVMConstAllOnes(lt);
+  LLVMValueRef top = LLVMConstShl(LLVMConstInt(lt, 1, 0), LLVMConstInt(lt, w - 1, 0));  /* INT_MIN */
+  return mx ? top : LLVMConstNot(top);
 }
 
 Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs) {
@@ -67,11 +79,16 @@ Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs
   (void)nargs;
   Type *acc_ty = lower_ann(L, n)->ty;
   if (id == BI_ndarray_mean) acc_ty = ty_float64;
-  ReduceCtx r = {id, t->dtype, acc_ty, lower_entry_alloca(L, lower_type(L, acc_ty), "acc")};
+  ReduceCtx r = {id, t->dtype, acc_ty, lower_entry_alloca(L, lower_type(L, acc_ty), "acc"), NULL};
   bool is_minmax = id == BI_ndarray_min || id == BI_ndarray_max;
   LLVMValueRef init = id == BI_ndarray_prod ? lower_cast(L, (Val){ty_int64, lower_i64(L, 1), false}, acc_ty).v
-                                            : LLVMConstNull(lower_type(L, acc_ty));
+                    : is_minmax           ? minmax_identity(L, id, acc_ty)
+                                          : LLVMConstNull(lower_type(L, acc_ty));
   LLVMBuildStore(L->b, init, r.acc);
+  if (is_minmax && ty_is_float(acc_ty)) {
+    r.nan = lower_entry_alloca(L, lower_type(L, acc_ty), "nan");
+    LLVMBuildStore(L->b, LLVMConstNull(lower_type(L, acc_ty)), r.nan);
+  }
   LLVMValueRef size = lower_i64(L, 1);
   for (int k = 0; k < t->ndim; k++) size = LLVMBuildMul(L->b, size, lower_arr_shape(L, a.v, k), "");
   if (is_minmax)
@@ -80,6 +97,10 @@ Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs
                                         : "zero-size array to reduction operation maximum which has no identity");
   lower_foreach(L, a, reduce_elem, &r);
   LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, acc_ty), r.acc, "");
+  if (r.nan) {
+    LLVMValueRef seen = LLVMBuildLoad2(L->b, lower_type(L, acc_ty), r.nan, "");
+    v = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealUNO, seen, seen, ""), seen, v, "");
+  }
   lower_release(L, a);
   if (id == BI_ndarray_mean) {
     v = LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, size, LLVMDoubleTypeInContext(L->ctx), ""), "");

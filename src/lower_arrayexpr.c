@@ -120,13 +120,6 @@ static Val eval(Lower *L, Ax *x, Node *n) {
   return binop(L, n->op, a, ta, b, tb, rt, n->loc);
 }
 
-static LLVMValueRef elem_ptr(Lower *L, Val a, LLVMValueRef off) {
-  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
-  LLVMValueRef p = LLVMBuildBitCast(L->b, lower_arr_data(L, a.v), LLVMPointerType(i8, 0), "");
-  p = LLVMBuildInBoundsGEP2(L->b, i8, p, &off, 1, "");
-  return LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, a.ty->dtype), 0), "");
-}
-
 void ax_lower_leaves(Lower *L, Ax *x) {
   for (int i = 0; i < x->nleaf; i++) {
     if (x->leaf[i].n == NULL) continue;  /* the in-place target: lowered by the caller */
@@ -243,12 +236,89 @@ void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape) {
   }
 }
 
+static LLVMValueRef byte_ptr(Lower *L, LLVMValueRef p) {
+  return LLVMBuildBitCast(L->b, p, LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), "");
+}
+
+static LLVMValueRef byte_gep(Lower *L, LLVMValueRef p, LLVMValueRef off) {
+  return LLVMBuildInBoundsGEP2(L->b, LLVMInt8TypeInContext(L->ctx), p, &off, 1, "");
+}
+
+/* one innermost loop over c < n: each leaf's element read from its row
+** pointer row[i] (out's: row[nleaf]), either contiguously (the elements are
+** adjacent: a typed pointer indexed by c, which LLVM vectorises) or through
+** the axis' byte stride (the general path). An in-place target is read where
+** out is written (the store path makes out the target or its copy) */
+static void inner_loop(Lower *L, Ax *x, LLVMValueRef n, LLVMValueRef *row, LLVMValueRef ostride, Val out,
+                       bool contig) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  int nd = out.ty->ndim;
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b), body = lower_block(L, contig ? "axvec" : "axgen");
+  LLVMBasicBlockRef done = lower_block(L, "axrowend");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, n, lower_i64(L, 0), ""), body, done);
+  LLVMPositionBuilderAtEnd(L->b, body);
+  LLVMValueRef c = LLVMBuildPhi(L->b, i64, "axi");
+  LLVMValueRef ptr[AX_MAXLEAF + 1];
+  for (int i = 0; i <= x->nleaf; i++) {
+    Val v = i < x->nleaf ? x->leaf[i].v : out;
+    if (i == x->target || v.ty->kind != TY_ARRAY) continue;
+    LLVMTypeRef mt = lower_mem_type(L, v.ty->dtype);
+    LLVMValueRef p;
+    if (v.ty->ndim == 0) {  /* a 0-d array: one element for every c */
+      p = LLVMBuildBitCast(L->b, row[i], LLVMPointerType(mt, 0), "");
+    } else if (contig) {
+      p = LLVMBuildBitCast(L->b, row[i], LLVMPointerType(mt, 0), "");
+      p = LLVMBuildInBoundsGEP2(L->b, mt, p, &c, 1, "");
+    } else {
+      LLVMValueRef s = i < x->nleaf ? x->leaf[i].stride[nd - 1] : ostride;
+      p = LLVMBuildBitCast(L->b, byte_gep(L, row[i], LLVMBuildMul(L->b, c, s, "")), LLVMPointerType(mt, 0), "");
+    }
+    ptr[i] = p;
+    if (i < x->nleaf) x->leaf[i].elem = lower_load_elem(L, v.ty->dtype, p);
+  }
+  if (x->target >= 0) x->leaf[x->target].elem = lower_load_elem(L, x->leaf[x->target].v.ty->dtype, ptr[x->nleaf]);
+  Val e = x->root ? eval(L, x, x->root) : (Val){ty_scalar(x->leaf[0].v.ty->dtype), x->leaf[0].elem, false};
+  if (x->target >= 0) {
+    Leaf *t = &x->leaf[x->target];
+    Val cur = {ty_scalar(t->v.ty->dtype), t->elem, false};
+    Type *vt = x->root ? lower_ann(L, x->root)->ty : x->leaf[0].v.ty;
+    e = binop(L, x->op, cur, t->v.ty, e, vt, ty_scalar(x->opty->dtype), x->loc);
+  }
+  lower_store_elem(L, out.ty->dtype, ptr[x->nleaf], lower_cast(L, e, ty_scalar(out.ty->dtype)).v);
+  LLVMValueRef next = LLVMBuildNSWAdd(L->b, c, lower_i64(L, 1), "");
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);  /* eval may have branched (raises) */
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, next, n, ""), body, done);
+  LLVMAddIncoming(c, (LLVMValueRef[]){lower_i64(L, 0), next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
+  LLVMPositionBuilderAtEnd(L->b, done);
+}
+
+/* The loop nest: the outer axes count rows, each leaf's row pointer moved by
+** its strides there; the innermost axis runs one of two loops, chosen once
+** before the nest: every operand contiguous along it (the usual case: whole
+** arrays, rows, slices with step 1), or the general strided one. */
 void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef one = lower_i64(L, 1), zero = lower_i64(L, 0);
-  LLVMValueRef ctr[LM_MAXDIM];
+  LLVMValueRef ctr[LM_MAXDIM], ostride[LM_MAXDIM];
   LLVMBasicBlockRef head[LM_MAXDIM], exit[LM_MAXDIM];
-  for (int k = 0; k < nd; k++) {
+  LLVMValueRef data[AX_MAXLEAF + 1], row[AX_MAXLEAF + 1];
+  int nl = x->nleaf;
+  for (int k = 0; k < nd; k++) ostride[k] = lower_arr_stride(L, out.v, k);
+  LLVMValueRef contig = LLVMConstInt(LLVMInt1TypeInContext(L->ctx), 1, 0);
+  for (int i = 0; i <= nl; i++) {
+    Val v = i < nl ? x->leaf[i].v : out;
+    if (i == x->target || v.ty->kind != TY_ARRAY) continue;
+    data[i] = byte_ptr(L, lower_arr_data(L, v.v));
+    if (nd == 0 || v.ty->ndim == 0) continue;
+    LLVMValueRef s = i < nl ? x->leaf[i].stride[nd - 1] : ostride[nd - 1];
+    LLVMValueRef size = lower_i64(L, dtype_sizes[v.ty->dtype]);
+    contig = LLVMBuildAnd(L->b, contig, LLVMBuildICmp(L->b, LLVMIntEQ, s, size, ""), "");
+  }
+  if (nd == 0) {  /* one element: both paths are the same */
+    inner_loop(L, x, one, data, zero, out, true);
+    return;
+  }
+  for (int k = 0; k < nd - 1; k++) {
     ctr[k] = lower_entry_alloca(L, i64, "axk");
     LLVMBuildStore(L->b, zero, ctr[k]);
     head[k] = lower_block(L, "ax");
@@ -261,24 +331,25 @@ void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out) {
     LLVMPositionBuilderAtEnd(L->b, body);
   }
   LLVMValueRef c[LM_MAXDIM];
-  for (int k = 0; k < nd; k++) c[k] = LLVMBuildLoad2(L->b, i64, ctr[k], "");
-  for (int i = 0; i < x->nleaf; i++) {
-    if (x->leaf[i].v.ty->kind != TY_ARRAY) continue;
+  for (int k = 0; k < nd - 1; k++) c[k] = LLVMBuildLoad2(L->b, i64, ctr[k], "");
+  for (int i = 0; i <= nl; i++) {
+    Val v = i < nl ? x->leaf[i].v : out;
+    if (i == x->target || v.ty->kind != TY_ARRAY) continue;
     LLVMValueRef off = zero;
-    for (int k = 0; k < nd; k++) off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, c[k], x->leaf[i].stride[k], ""), "");
-    x->leaf[i].elem = lower_load_elem(L, x->leaf[i].v.ty->dtype, elem_ptr(L, x->leaf[i].v, off));
+    for (int k = 0; k < nd - 1; k++)
+      off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, c[k], i < nl ? x->leaf[i].stride[k] : ostride[k], ""), "");
+    row[i] = byte_gep(L, data[i], off);
   }
-  Val e = x->root ? eval(L, x, x->root) : (Val){ty_scalar(x->leaf[0].v.ty->dtype), x->leaf[0].elem, false};
-  if (x->target >= 0) {
-    Leaf *t = &x->leaf[x->target];
-    Val cur = {ty_scalar(t->v.ty->dtype), t->elem, false};
-    Type *vt = x->root ? lower_ann(L, x->root)->ty : x->leaf[0].v.ty;
-    e = binop(L, x->op, cur, t->v.ty, e, vt, ty_scalar(x->opty->dtype), x->loc);
-  }
-  LLVMValueRef off = zero;
-  for (int k = 0; k < nd; k++) off = LLVMBuildAdd(L->b, off, LLVMBuildMul(L->b, c[k], lower_arr_stride(L, out.v, k), ""), "");
-  lower_store_elem(L, out.ty->dtype, elem_ptr(L, out, off), lower_cast(L, e, ty_scalar(out.ty->dtype)).v);
-  for (int k = nd - 1; k >= 0; k--) {
+  LLVMBasicBlockRef vec = lower_block(L, "axcontig"), gen = lower_block(L, "axstrided"), join = lower_block(L, "axrow");
+  LLVMBuildCondBr(L->b, contig, vec, gen);
+  LLVMPositionBuilderAtEnd(L->b, vec);
+  inner_loop(L, x, shape[nd - 1], row, ostride[nd - 1], out, true);
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, gen);
+  inner_loop(L, x, shape[nd - 1], row, ostride[nd - 1], out, false);
+  LLVMBuildBr(L->b, join);
+  LLVMPositionBuilderAtEnd(L->b, join);
+  for (int k = nd - 2; k >= 0; k--) {
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, LLVMBuildLoad2(L->b, i64, ctr[k], ""), one, ""), ctr[k]);
     LLVMBuildBr(L->b, head[k]);
     LLVMPositionBuilderAtEnd(L->b, exit[k]);

@@ -38,7 +38,9 @@ int ax_shape(Lower *L, Ax *x, Node *n, LLVMValueRef *shape);
 void ax_leaf_shape(Lower *L, Val v, LLVMValueRef *shape);
 /* every leaf's strides over a loop of shape[nd] (leaves right-aligned, 1 broadcasts) */
 void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape);
-/* the loop: out[i] = root[i] (or target[i] op root[i]) cast to out's dtype, out read through its strides */
+/* the loop: out[i] = root[i] (or target[i] op root[i], the target read from
+** out: out is the target or a copy of it) cast to out's dtype; the innermost
+** axis versioned at run time: all operands contiguous there, or strided */
 void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out);
 /* "<chunk>:line:col: in f\n    source line", for runtime messages */
 const char *ax_where(Lower *L, Loc loc);

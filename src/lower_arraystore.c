@@ -4,7 +4,8 @@
 ** (NumPy's in-place ufunc, out=target). The loop writes straight into the
 ** target; only when the memory of an operand overlaps the target's (views
 ** of one array: a[1:] = a[:-1] + 1) does it go through a temporary, found
-** at run time, so the result is NumPy's (the right side evaluated first).
+** at run time, so the result is NumPy's (the right side evaluated first);
+** for an in-place operator the temporary starts as a copy of the target.
 */
 #include "lower_arrayexpr.h"
 
@@ -65,6 +66,13 @@ static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud)
   CopyCtx *cc = ud;
   LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
   LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), sp, ""), ptr);
+}
+
+/* the other way: the view's element into the temporary */
+static void copy_in_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  CopyCtx *cc = ud;
+  LLVMValueRef tp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
+  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), ptr, ""), tp);
 }
 
 /* NumPy's checks of a value of shape v[vnd] against the target's d[nd] */
@@ -164,6 +172,10 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   Type *tt = ty_array(&L->C->S->types, dst.ty->dtype, nd, 'C');
   Val tmp = lower_alloc(L, tt, d);
   LLVMValueRef tv = tmp.v;
+  if (inplace) {  /* the loop reads the target where it writes (ax_loop): a copy of it */
+    CopyCtx ci = {dst.ty->dtype, LLVMBuildBitCast(L->b, lower_arr_data(L, tv), LLVMPointerType(lower_mem_type(L, dst.ty->dtype), 0), "")};
+    lower_foreach(L, dst, copy_in_elem, &ci);
+  }
   LLVMBasicBlockRef tmpend = LLVMGetInsertBlock(L->b);
   LLVMBuildBr(L->b, join);
   LLVMPositionBuilderAtEnd(L->b, join);
