@@ -217,6 +217,10 @@ Type *infer_call(Infer *I, Node *n) {
       compile_error(C, f->loc, "TypingError", "%s is not callable", t ? tyname(C, t) : "this");
     }
   }
+  /* a sibling of a lumba.load module takes positional arguments only: a call
+  ** with keywords or leaning on defaults binds and compiles it as a def */
+  if (s.kind == SYM_DISPATCHER && s.def && (n->keywords.len > 0 || n->args.len != s.def->args.len))
+    s.kind = SYM_DEF;
   switch (s.kind) {
     case SYM_BUILTIN: return infer_builtin(I, n, s.qname, s.bn);
     case SYM_DTYPE: {

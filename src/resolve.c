@@ -393,6 +393,7 @@ static bool sibling_dispatcher(Compile *C, Node *def, const char *name, Sym *s) 
     return false;
   }
   s->kind = SYM_DISPATCHER;
+  s->def = def;  /* a call with keywords or defaults binds as a def (infer_call.c) */
   s->ref = luaL_ref(L, LUA_REGISTRYINDEX);
   compile_note_ref(C, s->ref);
   return true;

@@ -21,6 +21,23 @@ local function chain_value(n, x)
 end
 
 describe("lumba.load, calls between its functions", function()
+  it("a call leaning on defaults or passing keywords binds as Python does", function()
+    local m = lumba.load [[
+from numba import njit
+
+@njit
+def scale(x, k=2.0, shift=0.5):
+    return x * k + shift
+
+@njit
+def f(x):
+    return scale(x) + scale(x, 3.0) + scale(x, shift=1.0) + scale(k=4.0, x=x)
+]]
+    -- (2x + 0.5) + (3x + 0.5) + (2x + 1) + (4x + 0.5) at x = 1.5
+    assert.are.equal(3.5 + 5.0 + 4.0 + 6.5, m.f(1.5))
+    assert.are.equal(3.5, m.scale(1.5))
+  end)
+
   it("a chain of 20 functions gives the values of its recurrence", function()
     local m = lumba.load(chain_source(20, "@njit"))
     assert.are.equal(chain_value(20, 3), m.f19(3))
