@@ -3,6 +3,16 @@
 
 LUA_INC ?= $(shell pkg-config --cflags-only-I lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
 LLVM_CONFIG ?= $(shell command -v llvm-config-14 || command -v llvm-config)
+# lumba is written against LLVM 14's C API (Debian 12): say so at once when
+# another one, or none, is found (clean and uninstall need none)
+LLVM_VERSION := $(shell $(LLVM_CONFIG) --version 2>/dev/null)
+ifneq ($(filter-out clean uninstall,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(LLVM_VERSION),)
+$(error LLVM not found: install llvm-dev (LLVM 14) or set LLVM_CONFIG=/path/to/llvm-config)
+else ifneq ($(firstword $(subst ., ,$(LLVM_VERSION))),14)
+$(error lumba needs LLVM 14, found $(LLVM_VERSION) ($(LLVM_CONFIG)): set LLVM_CONFIG=llvm-config-14)
+endif
+endif
 PREFIX ?= /usr/local
 LUA_VERSION = 5.4
 LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
