@@ -174,6 +174,15 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
     }
     default: lua_pushfstring(L, "lumba: compiled code failed with status %d", (int)st);
   }
+  /* the traceback line of the statement that raised: like Numba's last frame */
+  if (e->where && e->where[0] == '\n') {
+    lua_pushstring(L, e->where);
+    lua_concat(L, 2);
+  } else if (e->where) {  /* Lua syntax: "script.lua:12: " before the message, as Lua's errors */
+    lua_pushstring(L, e->where);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+  }
   lua_error(L);
   LM_UNREACHABLE();
 }
@@ -410,6 +419,7 @@ static int dispatch_lua_call(lua_State *L) {
   err.kind = 0;
   err.msg = NULL;
   err.stack_limit = 0;
+  err.where = NULL;
   int32_t st = s->wrap(&err, ret, args);
   if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
   if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);

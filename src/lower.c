@@ -50,9 +50,10 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
 LLVMTypeRef lower_err_type(LLVMContextRef ctx) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
   LLVMTypeRef shp = LLVMArrayType(LLVMArrayType(i64, LM_MAXDIM), LMERR_NSHAPES);
-  LLVMTypeRef f[10] = {i32, i32, i64, i64, LLVMPointerType(LLVMInt8TypeInContext(ctx), 0), i64,
-                       LLVMArrayType(i32, LMERR_NSHAPES), i32, shp, LLVMArrayType(i64, LM_MAXDIM + 2)};
-  return LLVMStructTypeInContext(ctx, f, 10, 0);
+  LLVMTypeRef str = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+  LLVMTypeRef f[11] = {i32, i32, i64, i64, str, i64, LLVMArrayType(i32, LMERR_NSHAPES), i32, shp,
+                       LLVMArrayType(i64, LM_MAXDIM + 2), str};
+  return LLVMStructTypeInContext(ctx, f, 11, 0);
 }
 
 LLVMBasicBlockRef lower_block(Lower *L, const char *name) {
@@ -165,6 +166,76 @@ void lower_release_held(Lower *L) {
 
 /* ---- errors ---- */
 
+/* a traceback line for loc: "\n<chunk>:<line>:<col>: in <function>\n    <its source line>" */
+const char *lower_where(Lower *L, Loc loc) {
+  const Source *src = loc.src;
+  const char *chunk = src && src->chunk ? src->chunk : "?";
+  if (chunk[0] == '=' || chunk[0] == '@') chunk++;
+  char head[300];
+  snprintf(head, sizeof head, "\n%s:%d:%d: in %s", chunk, loc.line, loc.col + 1, L->spec->def->name);
+  const char *line = NULL;
+  size_t len = 0;
+  if (src && src->text) {
+    line = src->text;
+    for (int k = 1; k < loc.line && line; k++) {
+      line = strchr(line, '\n');
+      if (line) line++;
+    }
+    if (line) {
+      while (*line == ' ' || *line == '\t') line++;
+      len = strcspn(line, "\r\n");
+    }
+  }
+  size_t n = strlen(head) + len + 10;
+  char *out = arena_alloc(L->C->A, n);
+  snprintf(out, n, "%s%s%.*s", head, len ? "\n    " : "", (int)len, line ? line : "");
+  return out;
+}
+
+
+#define ERR_WHERE 10  /* LmErr.where */
+
+/* the traceback line of the statement being lowered, a constant string
+** (one per statement, shared by its raise paths); NULL on the GPU */
+static LLVMValueRef where_text(Lower *L) {
+  if (L->C->target->gpu || L->stmt == NULL) return NULL;
+  if (L->where_of != L->stmt) {
+    const char *text;
+    if (L->C->opt.lua) {
+      /* Lua's form, a prefix the dispatcher puts first: "script.lua:12: " */
+      const Source *src = L->stmt->loc.src;
+      const char *chunk = src && src->chunk ? src->chunk : "?";
+      if (chunk[0] == '=' || chunk[0] == '@') chunk++;
+      size_t n = strlen(chunk) + 24;
+      char *t = arena_alloc(L->C->A, n);
+      snprintf(t, n, "%s:%d: ", chunk, L->stmt->loc.line);
+      text = t;
+    } else {
+      text = lower_where(L, L->stmt->loc);
+    }
+    L->where = LLVMBuildGlobalStringPtr(L->b, text, "where");
+    L->where_of = L->stmt;
+  }
+  return L->where;
+}
+
+/* an error raised here: its traceback line (error() and assert in Lua
+** syntax carry their position in the message already, as in Lua) */
+static void set_where(Lower *L, LmErrKind kind) {
+  if (L->C->opt.lua && kind == LMERR_RAISE) return;
+  LLVMValueRef w = where_text(L);
+  if (w) LLVMBuildStore(L->b, w, LLVMBuildStructGEP2(L->b, lower_err_type(L->ctx), L->err, ERR_WHERE, ""));
+}
+
+void lower_note_where(Lower *L) {
+  LLVMValueRef w = where_text(L);
+  if (w == NULL) return;
+  LLVMTypeRef pt = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+  LLVMValueRef slot = LLVMBuildStructGEP2(L->b, lower_err_type(L->ctx), L->err, ERR_WHERE, "");
+  LLVMValueRef cur = LLVMBuildLoad2(L->b, pt, slot, "");
+  LLVMBuildStore(L->b, LLVMBuildSelect(L->b, LLVMBuildIsNull(L->b, cur, ""), w, cur, ""), slot);
+}
+
 static void set_err(Lower *L, LmErrKind kind, const char *msg) {
   LLVMTypeRef et = lower_err_type(L->ctx);
   LLVMBuildStore(L->b, lower_i32(L, kind), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
@@ -172,6 +243,8 @@ static void set_err(Lower *L, LmErrKind kind, const char *msg) {
     LLVMValueRef s = LLVMBuildGlobalStringPtr(L->b, msg, "msg");
     LLVMBuildStore(L->b, s, LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
   }
+  /* the shape errors of array expressions name their expression in msg */
+  if (kind != LMERR_SHAPES) set_where(L, kind);
   LLVMBuildStore(L->b, lower_i32(L, kind), L->status);
 }
 
@@ -453,6 +526,10 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
       if (!C->target->gpu)
         LLVMBuildStore(L->b, LLVMBuildGlobalStringPtr(L->b, "TypeError: function ended without returning a value", "msg"),
                        LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
+      NodeList *stmts = &spec->def->body;
+      L->stmt = stmts->len ? stmts->items[stmts->len - 1] : NULL;  /* the function's last statement */
+      set_where(L, LMERR_RAISE);
+      L->stmt = NULL;
       LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), L->status);
     }
     LLVMBuildBr(L->b, L->cleanup);

@@ -35,6 +35,9 @@ typedef struct Lower {
   LLVMBasicBlockRef entry;   // allocas live here
   LLVMBasicBlockRef cleanup; // releases locals and returns the status
   LoopCtx *loop;
+  const Node *stmt;          // the statement being lowered: where its errors were raised
+  const Node *where_of;      // the statement where names
+  LLVMValueRef where;        // its traceback line, a constant string
   bool refcount;             // target keeps reference counts (CPU)
   unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
   Val *held;                 // owned temporaries kept while more code is lowered (lower_hold)
@@ -142,6 +145,10 @@ void lower_release(Lower *L, Val v);   /* decref if owned */
 
 /* errors: set err and jump to the cleanup path when cond is true */
 void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg);
+/* on a path leaving with an error a callee or the runtime set: names the
+** statement being lowered as where it was raised, unless the callee did */
+void lower_note_where(Lower *L);
+const char *lower_where(Lower *L, Loc loc);  /* the traceback line of loc */
 void lower_raise_fmt_if(Lower *L, LLVMValueRef cond, const char *fmt, LLVMValueRef *vals, int nvals);  /* %I: vals */
 void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size);
 /* ValueError: msg with its k-th "%S" replaced by the shape ndims[k], shapes[k] (n <= LMERR_NSHAPES) */

@@ -133,33 +133,8 @@ void ax_release_leaves(Lower *L, Ax *x) {
     if (x->leaf[i].n) lower_release(L, x->leaf[i].v);
 }
 
-const char *ax_where(Lower *L, Loc loc) {
-  const Source *src = loc.src;
-  const char *chunk = src && src->chunk ? src->chunk : "?";
-  if (chunk[0] == '=' || chunk[0] == '@') chunk++;
-  char head[300];
-  snprintf(head, sizeof head, "\n%s:%d:%d: in %s", chunk, loc.line, loc.col + 1, L->spec->def->name);
-  const char *line = NULL;
-  size_t len = 0;
-  if (src && src->text) {
-    line = src->text;
-    for (int k = 1; k < loc.line && line; k++) {
-      line = strchr(line, '\n');
-      if (line) line++;
-    }
-    if (line) {
-      while (*line == ' ' || *line == '\t') line++;
-      len = strcspn(line, "\r\n");
-    }
-  }
-  size_t n = strlen(head) + len + 10;
-  char *out = arena_alloc(L->C->A, n);
-  snprintf(out, n, "%s%s%.*s", head, len ? "\n    " : "", (int)len, line ? line : "");
-  return out;
-}
-
 const char *ax_with_where(Lower *L, const char *text, Loc loc) {
-  const char *w = ax_where(L, loc);
+  const char *w = lower_where(L, loc);
   size_t n = strlen(text) + strlen(w) + 1;
   char *out = arena_alloc(L->C->A, n);
   snprintf(out, n, "%s%s", text, w);

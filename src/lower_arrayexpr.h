@@ -43,7 +43,6 @@ void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape);
 ** axis versioned at run time: all operands contiguous there, or strided */
 void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out);
 /* "<chunk>:line:col: in f\n    source line", for runtime messages */
-const char *ax_where(Lower *L, Loc loc);
-const char *ax_with_where(Lower *L, const char *text, Loc loc);  /* text, then ax_where */
+const char *ax_with_where(Lower *L, const char *text, Loc loc);  /* text, then lower_where */
 
 #endif

@@ -30,6 +30,7 @@ static void propagate(Lower *L, LLVMValueRef st) {
   LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, st, lower_i32(L, 0), ""), bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);
   LLVMBuildStore(L->b, st, L->status);
+  lower_note_where(L);
   lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);

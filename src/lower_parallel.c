@@ -251,6 +251,7 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(L->b, fok);
   LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, errt, ep, ""), L->err);
   LLVMBuildStore(L->b, st, L->status);
+  lower_note_where(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, good);
   /* combine the partials, in worker order, with the value before the loop */

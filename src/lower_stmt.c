@@ -346,7 +346,10 @@ void lower_body(Lower *L, NodeList *body) {
       /* code after return/break/continue: unreachable, but still lowered into a dead block */
       LLVMPositionBuilderAtEnd(L->b, lower_block(L, "dead"));
     }
+    const Node *outer = L->stmt;
+    L->stmt = body->items[i];
     lower_stmt(L, body->items[i]);
+    L->stmt = outer;
     if (spec_if_leaves(L->spec, body->items[i])) break;  /* the rest was never typed (infer_body) */
   }
 }

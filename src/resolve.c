@@ -447,6 +447,13 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     s.dt = (DType)dt;
     return s;
   }
+  /* why the caller's locals could not be seen (lua/lumba/init.lua: caller_locals) */
+  const char *hint = NULL;
+  if (!prelude && C->env_idx) {
+    lua_getfield(C->L, C->env_idx, "lumba.hint");
+    hint = lua_tostring(C->L, -1);
+  }
+  if (hint) compile_error(C, loc, "NameError", "name '%s' is not defined (%s)", name, hint);
   compile_error(C, loc, "NameError", "name '%s' is not defined", name);
 }
 

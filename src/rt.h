@@ -46,6 +46,10 @@ typedef struct LmErr {
   int32_t pad_;
   int64_t shapes[LMERR_NSHAPES][LM_MAXDIM];
   int64_t vals[LM_MAXDIM + 2];  // VALUE_FMT: the numbers of the message (a reshape's size and shape)
+  /* where it was raised, as a traceback line: "\n<chunk>:<line>:<col>: in <function>\n    <source line>",
+  ** appended to the message; in Lua syntax "<chunk>:<line>: ", put before it (constant text of
+  ** the compiled module; NULL: not known, or already part of msg) */
+  const char *where;
 } LmErr;
 
 /* msg of a VALUE_FMT error with its numbers in place of the %I's, as snprintf returns */

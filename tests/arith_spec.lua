@@ -93,8 +93,8 @@ describe("int64 operators", function()
   end)
 
   it("a negative shift count is a ValueError", function()
-    assert.are.equal("ValueError: negative shift count", H.error_of(binop("<<"), 1, -1))
-    assert.are.equal("ValueError: negative shift count", H.error_of(binop(">>"), 1, -1))
+    assert.are.equal("ValueError: negative shift count", H.message_of(binop("<<"), 1, -1))
+    assert.are.equal("ValueError: negative shift count", H.message_of(binop(">>"), 1, -1))
     same(4, binop("<<")(1, 2))
   end)
 
@@ -256,25 +256,25 @@ end)
 
 describe("division by zero", function()
   it("raises ZeroDivisionError for int // and %", function()
-    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(binop("//"), 7, 0))
-    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(binop("%"), -7, 0))
+    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.message_of(binop("//"), 7, 0))
+    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.message_of(binop("%"), -7, 0))
     same(3, binop("//")(7, 2))
   end)
 
   it("raises ZeroDivisionError for / and float // and %", function()
-    assert.are.equal("ZeroDivisionError: division by zero", H.error_of(binop("/"), 7, 0))
-    assert.are.equal("ZeroDivisionError: division by zero", H.error_of(binop("/"), 7.0, 0.0))
-    assert.are.equal("ZeroDivisionError: division by zero", H.error_of(binop("/"), 7.0, -0.0))
-    assert.are.equal("ZeroDivisionError: division by zero", H.error_of(binop("//"), 7.0, 0.0))
-    assert.are.equal("ZeroDivisionError: division by zero", H.error_of(binop("%"), 7.0, 0.0))
-    assert.are.equal("ZeroDivisionError: division by zero", H.error_of(binop("/"), 7, 0.0))
+    assert.are.equal("ZeroDivisionError: division by zero", H.message_of(binop("/"), 7, 0))
+    assert.are.equal("ZeroDivisionError: division by zero", H.message_of(binop("/"), 7.0, 0.0))
+    assert.are.equal("ZeroDivisionError: division by zero", H.message_of(binop("/"), 7.0, -0.0))
+    assert.are.equal("ZeroDivisionError: division by zero", H.message_of(binop("//"), 7.0, 0.0))
+    assert.are.equal("ZeroDivisionError: division by zero", H.message_of(binop("%"), 7.0, 0.0))
+    assert.are.equal("ZeroDivisionError: division by zero", H.message_of(binop("/"), 7, 0.0))
     same(3.5, binop("/")(7.0, 2.0))
   end)
 
   it("0 ** negative raises ZeroDivisionError", function()
-    assert.are.equal("ZeroDivisionError: 0 cannot be raised to a negative power", H.error_of(binop("**"), 0, -1))
+    assert.are.equal("ZeroDivisionError: 0 cannot be raised to a negative power", H.message_of(binop("**"), 0, -1))
     assert.are.equal("ZeroDivisionError: 0.0 cannot be raised to a negative power",
-      H.error_of(binop("**"), 0.0, -1.0))
+      H.message_of(binop("**"), 0.0, -1.0))
     same(8, binop("**")(2, 3))
   end)
 
@@ -286,7 +286,7 @@ def f(n, d):
         s += i // d
     return s
 ]])
-    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.error_of(f, 10, 0))
+    assert.are.equal("ZeroDivisionError: integer division or modulo by zero", H.message_of(f, 10, 0))
     same(20, f(10, 2))   -- 0+0+1+1+2+2+3+3+4+4
   end)
 end)

@@ -108,7 +108,7 @@ def f(a, b):
     it("integers to negative integer powers raise NumPy's ValueError", function()
       local f = lumba.njit "def f(a, b):\n    return a ** b\n"
       assert.are.equal("ValueError: Integers to negative integer powers are not allowed.",
-        H.error_of(f, lumba.array({1, 2}), lumba.array({1, -1})))
+        H.message_of(f, lumba.array({1, 2}), lumba.array({1, -1})))
       assert.are.same({1, 8}, f(lumba.array({1, 2}), lumba.array({0, 3})):totable())
       assert.are.same({0.5}, f(lumba.array({2.0}), lumba.array({-1})):totable())
     end)

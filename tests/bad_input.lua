@@ -246,22 +246,22 @@ B.rows = {
 
   -- ---- failures inside compiled code (never a signal) ----
   { "integer division by zero", [[return lumba.njit("def f(a, b):\n    return a // b\n")(1, 0)]],
-    err = "ZeroDivisionError: integer division or modulo by zero" },
+    err = "ZeroDivisionError: integer division or modulo by zero\n<string>:2:5: in f\n    return a // b" },
   { "integer modulo by zero", [[return lumba.njit("def f(a, b):\n    return a % b\n")(7, 0)]],
-    err = "ZeroDivisionError: integer division or modulo by zero" },
+    err = "ZeroDivisionError: integer division or modulo by zero\n<string>:2:5: in f\n    return a % b" },
   { "-2^63 // -1 and % -1 (SIGFPE in C)", [[
       local f = lumba.njit("def f(a, b):\n    return a // b, a % b\n")
       return f(math.mininteger, -1)]], returns = "-9223372036854775808, 0" },
   { "true division by zero", [[return lumba.njit("def f(a, b):\n    return a / b\n")(1, 0)]],
-    err = "ZeroDivisionError: division by zero" },
+    err = "ZeroDivisionError: division by zero\n<string>:2:5: in f\n    return a / b" },
   { "float modulo by zero", [[return lumba.njit("def f(a, b):\n    return a % b\n")(1.5, 0.0)]],
-    err = "ZeroDivisionError: division by zero" },
+    err = "ZeroDivisionError: division by zero\n<string>:2:5: in f\n    return a % b" },
   { "division by zero with error_model numpy", [[return lumba.njit{ error_model = "numpy" }("def f(a, b):\n    return a / b\n")(1, 0)]],
     returns = "inf" },
   { "0 to a negative power", [[return lumba.njit("def f(a, b):\n    return a ** b\n")(0, -1)]],
-    err = "ZeroDivisionError: 0 cannot be raised to a negative power" },
+    err = "ZeroDivisionError: 0 cannot be raised to a negative power\n<string>:2:5: in f\n    return a ** b" },
   { "a negative shift count", [[return lumba.njit("def f(a, b):\n    return a << b\n")(1, -1)]],
-    err = "ValueError: negative shift count" },
+    err = "ValueError: negative shift count\n<string>:2:5: in f\n    return a << b" },
   { "shifts of 64 bits and more", [[return lumba.njit("def f(a, b):\n    return a << b, a >> b, -a >> b\n")(1, 64)]],
     returns = "0, 0, -1" },
   { "int() of nan and infinities (saturates, as Numba on x86)", [[
@@ -269,53 +269,53 @@ B.rows = {
       return f(0 / 0), f(math.huge), f(-math.huge), f(1e300)]],
     returns = "0, 9223372036854775807, -9223372036854775808, 9223372036854775807" },
   { "range() with step 0", [[return lumba.njit("def f(n, s):\n    for i in range(0, n, s):\n        pass\n    return 1\n")(5, 0)]],
-    err = "ValueError: range() arg 3 must not be zero" },
+    err = "ValueError: range() arg 3 must not be zero\n<string>:2:5: in f\n    for i in range(0, n, s):" },
   { "np.zeros with a negative size", [[return lumba.njit("def f(n):\n    return np.zeros(n)\n")(-1)]],
-    err = "ValueError: negative dimensions are not allowed" },
+    err = "ValueError: negative dimensions are not allowed\n<string>:2:5: in f\n    return np.zeros(n)" },
   { "np.zeros of 2^62 elements", [[return lumba.njit("def f(n):\n    return np.zeros(n)\n")(1 << 62)]],
-    err = "MemoryError: array is too big" },
+    err = "MemoryError: array is too big\n<string>:2:5: in f\n    return np.zeros(n)" },
   { "np.zeros whose shape product overflows", [[return lumba.njit("def f(n):\n    return np.zeros((n, n))\n")(1 << 40)]],
-    err = "MemoryError: array is too big" },
+    err = "MemoryError: array is too big\n<string>:2:5: in f\n    return np.zeros((n, n))" },
   { "np.empty with a zero and a huge dimension", [[
       local f = lumba.njit("def f(n):\n    return np.empty((n, 0))\n")
       local ok, e = pcall(f, 1 << 62)
       return ok, e, f(5).shape[1], f(5).size]],
-    returns = "false, MemoryError: array is too big, 5, 0" },
+    returns = "false, MemoryError: array is too big\n<string>:2:5: in f\n    return np.empty((n, 0)), 5, 0" },
   { "np.arange with step 0", [[return lumba.njit("def f(n):\n    return np.arange(0, n, 0)\n")(5)]],
-    err = "ValueError: arange: step must not be zero" },
+    err = "ValueError: arange: step must not be zero\n<string>:2:5: in f\n    return np.arange(0, n, 0)" },
   { "an index out of bounds with boundscheck", [[
       return lumba.njit{ boundscheck = true }("def f(a, i, j):\n    return a[i, j]\n")(lumba.zeros({2, 3}), 1, 5)]],
-    err = "IndexError: index 5 out of bounds for axis 1 with size 3" },
+    err = "IndexError: index 5 out of bounds for axis 1 with size 3\n<string>:2:5: in f\n    return a[i, j]" },
   { "a negative index out of bounds with boundscheck", [[
       return lumba.njit{ boundscheck = true }("def f(a, i):\n    a[i] = 1\n")(lumba.zeros(3), math.mininteger)]],
-    err = "IndexError: index -9223372036854775808 out of bounds for axis 0 with size 3" },
+    err = "IndexError: index -9223372036854775808 out of bounds for axis 0 with size 3\n<string>:2:5: in f\n    a[i] = 1" },
   { "a failed assert", [[return lumba.njit("def f(x):\n    assert x > 0, 'x must be positive'\n    return x\n")(-1)]],
-    err = "AssertionError: x must be positive" },
+    err = "AssertionError: x must be positive\n<string>:2:5: in f\n    assert x > 0, 'x must be positive'" },
   { "raise", [[return lumba.njit("def f(x):\n    raise ValueError('bad x')\n")(1)]],
-    err = "ValueError: bad x" },
+    err = "ValueError: bad x\n<string>:2:5: in f\n    raise ValueError('bad x')" },
   { "falling off the end of a function that returns", [[return lumba.njit("def f(x):\n    if x > 0:\n        return 1\n")(-1)]],
-    err = "TypeError: function ended without returning a value" },
+    err = "TypeError: function ended without returning a value\n<string>:2:5: in f\n    if x > 0:" },
   { "recursion 10^8 deep", [[
       return lumba.njit("def f(n):\n    if n <= 0:\n        return 0\n    return 1 + f(n - 1)\n")(100000000)]],
-    err = "RecursionError: maximum recursion depth exceeded" },
+    err = "RecursionError: maximum recursion depth exceeded\n<string>:4:5: in f\n    return 1 + f(n - 1)" },
   { "mutual recursion 10^8 deep", [[
       local m = lumba.load("def f(n):\n    if n <= 0:\n        return 0\n    return g(n - 1) + 1\n\ndef g(n):\n    return f(n) * 1\n")
       return m.f(100000000)]],
-    err = "RecursionError: maximum recursion depth exceeded" },
+    err = "RecursionError: maximum recursion depth exceeded\n<string>:7:5: in g\n    return f(n) * 1" },
   { "recursion that allocates arrays, 10^8 deep", [[
       local f = lumba.njit("def f(n):\n    a = np.ones(3)\n    if n <= 0:\n        return a\n    b = f(n - 1)\n    b[0] += a[1]\n    return b\n")
       local live = lumba._live_meminfos()
       local ok, e = pcall(f, 100000000)
       local leaked = lumba._live_meminfos() - live  -- every level's arrays released
       return ok, e, leaked, f(10)]],
-    returns = "false, RecursionError: maximum recursion depth exceeded, 0, array([11.,  1.,  1.])" },
+    returns = "false, RecursionError: maximum recursion depth exceeded\n<string>:5:5: in f\n    b = f(n - 1), 0, array([11.,  1.,  1.])" },
   { "deep recursion inside prange workers", [[
       local f = lumba.njit{ parallel = true, name = "f" }(
         "def r(n):\n    if n <= 0:\n        return 0\n    return 1 + r(n - 1)\n\n" ..
         "def f(n, d):\n    s = 0\n    for i in prange(n):\n        s += r(d)\n    return s\n")
       local ok, e = pcall(f, 4, 100000000)
       return ok, e, f(4, 1000)]],
-    returns = "false, RecursionError: maximum recursion depth exceeded, 4000" },
+    returns = "false, RecursionError: maximum recursion depth exceeded\n<string>:4:5: in r\n    return 1 + r(n - 1), 4000" },
   { "recursion 20000 deep still works", [[
       return lumba.njit("def f(n):\n    if n <= 0:\n        return 0\n    return 1 + f(n - 1)\n")(20000)]],
     returns = "20000" },
@@ -365,7 +365,7 @@ B.rows = {
       local max, min = math.maxinteger, math.mininteger
       local ok, e = pcall(f, min, max, 1)
       return ok, e, f(0, max, 1 << 62), f(max, min, min), f(10, 0, -3), f(0, -5, 1)]],
-    returns = "false, MemoryError: array is too big, 2, 2, 4, 0" },
+    returns = "false, MemoryError: array is too big\n<string>:2:5: in f\n    return np.arange(a, b, c).shape[0], 2, 2, 4, 0" },
   { "a tuple indexed by a tuple", [[return lumba.njit("def f(x):\n    t = (3, 4)\n    return t[(1,)]\n")(1)]],
     err = "<string>:3:12: UnsupportedError: tuples can only be indexed by one integer\n        return t[(1,)]\n               ^" },
   { "iterating a tuple of mixed types", [[

@@ -116,7 +116,7 @@ local lumba = require "lumba"
 local f = lumba.njit("def f(a, i):\n    return a[i]\n")
 print(pcall(f, lumba.zeros(3), 3))
 ]], "LUMBA_BOUNDSCHECK=1 ")
-      assert.are.equal("false\tIndexError: index 3 out of bounds for axis 0 with size 3\n", out)
+      assert.are.equal("false\tIndexError: index 3 out of bounds for axis 0 with size 3\n<string>:2:5: in f\n    return a[i]\n", out)
       assert.are.equal("exit 0", how)
     end)
   end)

@@ -207,9 +207,9 @@ def f(n):
   end)
 
   it("range step 0 raises ValueError", function()
-    assert.are.equal("ValueError: range() arg 3 must not be zero", H.error_of(r3, 0, 10, 0))
+    assert.are.equal("ValueError: range() arg 3 must not be zero", H.message_of(r3, 0, 10, 0))
     local f = njit "def f(n):\n    s = 0\n    for i in range(0, n, 0):\n        s += i\n    return s\n"
-    assert.are.equal("ValueError: range() arg 3 must not be zero", H.error_of(f, 5))
+    assert.are.equal("ValueError: range() arg 3 must not be zero", H.message_of(f, 5))
     assert.are.same({ 0 + 3 * 2 + 6 * 3 + 9 * 4, 4 }, { r3(0, 10, 3) })
   end)
 
@@ -356,7 +356,7 @@ def g(a, x):
 ]]
     assert.are.equal(1, f(lumba.zeros(2, "int64"), 1))
     assert.is_false(g(lumba.zeros(0, "int64"), 0))
-    assert.are.equal("IndexError: index 0 out of bounds for axis 0 with size 0", H.error_of(g, lumba.zeros(0, "int64"), 1))
+    assert.are.equal("IndexError: index 0 out of bounds for axis 0 with size 0", H.message_of(g, lumba.zeros(0, "int64"), 1))
   end)
 
   it("not", function()
@@ -566,13 +566,13 @@ end)
 describe("assert and raise", function()
   it("a failing assert raises AssertionError with its message", function()
     local f = njit "def f(x):\n    assert x > 0, \"x must be positive\"\n    return x\n"
-    assert.are.equal("AssertionError: x must be positive", H.error_of(f, -1))
+    assert.are.equal("AssertionError: x must be positive", H.message_of(f, -1))
     assert.are.equal(3, f(3))
   end)
 
   it("an assert without a message", function()
     local f = njit "def f(x):\n    assert x > 0\n    return x\n"
-    assert.are.equal("AssertionError", H.error_of(f, 0))
+    assert.are.equal("AssertionError", H.message_of(f, 0))
     assert.are.equal(1, f(1))
   end)
 
@@ -583,7 +583,7 @@ def f(x):
         raise ValueError("negative input")
     return x * 2
 ]]
-    assert.are.equal("ValueError: negative input", H.error_of(f, -1))
+    assert.are.equal("ValueError: negative input", H.message_of(f, -1))
     assert.are.equal(4, f(2))
   end)
 
@@ -598,9 +598,9 @@ def f(x):
         raise ZeroDivisionError("three")
     return 0
 ]]
-    assert.are.equal("IndexError", H.error_of(f, 1))
-    assert.are.equal("RuntimeError: two", H.error_of(f, 2))
-    assert.are.equal("ZeroDivisionError: three", H.error_of(f, 3))
+    assert.are.equal("IndexError", H.message_of(f, 1))
+    assert.are.equal("RuntimeError: two", H.message_of(f, 2))
+    assert.are.equal("ZeroDivisionError: three", H.message_of(f, 3))
     assert.are.equal(0, f(0))
   end)
 
@@ -617,7 +617,7 @@ def check(x):
         raise ValueError("too big")
     return x
 ]]
-    assert.are.equal("ValueError: too big", H.error_of(f, 20))
+    assert.are.equal("ValueError: too big", H.message_of(f, 20))
     assert.are.equal(45, f(10))
   end)
 end)

@@ -245,8 +245,8 @@ def f(n, m):
     f(2, 0)
     g(1)
     local before = live()
-    assert.are.equal("ValueError: negative dimensions are not allowed", H.error_of(f, -2, 0))
-    assert.are.equal("ValueError: Number of samples must be non-negative.", H.error_of(g, -1))
+    assert.are.equal("ValueError: negative dimensions are not allowed", H.message_of(f, -2, 0))
+    assert.are.equal("ValueError: Number of samples must be non-negative.", H.message_of(g, -1))
     assert.truthy(H.error_of(lumba.njit { boundscheck = true } [=[
 import numpy as np
 def f(n):

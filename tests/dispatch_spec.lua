@@ -313,7 +313,7 @@ describe("name resolution", function()
   it("an error raised in a dispatcher called from compiled code reaches Lua", function()
     local inner = njit "def inner(x):\n    if x < 0:\n        raise ValueError(\"negative\")\n    return x\n"
     local outer = njit { env = { inner = inner } } "def outer(x):\n    return inner(x) + 1\n"
-    assert.are.equal("ValueError: negative", H.error_of(outer, -1))
+    assert.are.equal("ValueError: negative", H.message_of(outer, -1))
     assert.are.equal(3, outer(2))
   end)
 

@@ -36,6 +36,20 @@ function H.error_of(f, ...)
   return tostring(err)
 end
 
+-- err without the traceback line a run-time error of compiled code ends
+-- with ("\n<chunk>:<line>:<col>: in <function>\n    <source line>"), which
+-- tests/traceback_spec.lua checks: the message as Python would print it
+function H.message(err)
+  return (tostring(err):gsub("\n[^\n]+:%d+:%d+: in [%w_.]+\n    [^\n]*$", ""))
+end
+
+-- the error message of f(...) without its traceback line
+function H.message_of(f, ...)
+  local ok, err = pcall(f, ...)
+  if ok then error("expected an error, got none", 2) end
+  return H.message(err)
+end
+
 -- runs a Lua chunk in a fresh lua5.4 with the given environment (a prefix of
 -- VAR=value words for the shell), returns its output, stderr included
 function H.run_lua(env, code)

@@ -359,7 +359,7 @@ describe("errors of indexing", function()
   it("IndexError and ValueError leave the arguments unchanged and the dispatcher usable", function()
     local f = lumba.njit "def f(a, i):\n    a[i] = 5.0\n    return a.sum()\n"
     local a = lumba.array({ 1.0, 2.0, 3.0 })
-    local err = H.error_of(f, a, lumba.array({ 0, 1, 3 }))
+    local err = H.message_of(f, a, lumba.array({ 0, 1, 3 }))
     assert.are.equal("IndexError: index 3 out of bounds for axis 0 with size 3", err)
     assert.are.same({ 1.0, 2.0, 3.0 }, a:totable())  -- every index is checked before the first store
     assert.are.equal(12.0, f(a, lumba.array({ 0, -1 })))

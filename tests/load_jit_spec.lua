@@ -46,7 +46,7 @@ def plain(x):
   end)
 
   it("honours decorator options", function()
-    assert.are.equal("IndexError: index 9 out of bounds for axis 0 with size 3", H.error_of(m.at, lumba.zeros(3), 9))
+    assert.are.equal("IndexError: index 9 out of bounds for axis 0 with size 3", H.message_of(m.at, lumba.zeros(3), 9))
     assert.is_true(m.at.options.boundscheck)
     assert.is_true(m.norm2.options.cache)
   end)

@@ -28,19 +28,40 @@ local function caller_globals(level)
   return _G
 end
 
--- numbers, booleans and lumba functions held in the caller's local
--- variables when njit is called (Lua code keeps its functions in locals)
+-- The caller's local variables and upvalues when njit is called (Lua code
+-- keeps its functions and constants in locals): numbers, booleans and lumba
+-- functions are used as frozen values; a value of another type is kept
+-- too, so that the compiler says what it is ("'cfg' refers to a Lua
+-- table") rather than that the name does not exist. A local shadows an
+-- upvalue of the same name, as in Lua. Called in tail position
+-- (return lumba.njit(...)), njit has no caller's frame left: no locals
+-- then (never those of another function), and a NameError says why.
+local HINT = "lumba.hint"  -- not a Python name: the NameError's hint (resolve.c)
+local TAIL_HINT = "lumba.njit was called in tail position (return lumba.njit(...)), where Lua keeps " ..
+  "no record of the calling function's local variables: assign the result to a local first " ..
+  "(local f = lumba.njit(...); return f) or name the value in env = {...}"
+
 local function caller_locals(level)
-  local t, i = {}, 1
-  if not debug.getinfo(level + 1, "l") then return t end
+  local t = {}
+  local here = debug.getinfo(level, "t")
+  if here and here.istailcall then
+    t[HINT] = TAIL_HINT
+    return t
+  end
+  local info = debug.getinfo(level + 1, "lf")
+  if not info then return t end
+  local i = 1
   while true do
     local name, val = debug.getlocal(level + 1, i)
     if name == nil then break end
-    local tv = type(val)
-    if name:sub(1, 1) ~= "(" and (tv == "number" or tv == "boolean" or
-        (tv == "userdata" and tostring(val):match("^lumba%.dispatcher"))) then
-      t[name] = val
-    end
+    if name:sub(1, 1) ~= "(" and val ~= nil then t[name] = val end
+    i = i + 1
+  end
+  i = 1
+  while info.func do
+    local name, val = debug.getupvalue(info.func, i)
+    if name == nil then break end
+    if name ~= "_ENV" and name ~= "" and t[name] == nil and val ~= nil then t[name] = val end
     i = i + 1
   end
   return t
@@ -389,9 +410,9 @@ end
 
 -- the locals a source text names
 local function named_locals(locals, src)
-  local used = {}
+  local used = { [HINT] = locals[HINT] }
   for name, v in pairs(locals) do
-    if src:find("%f[%w_]" .. name .. "%f[^%w_]") then used[name] = v end
+    if src:find("%f[%w_]" .. name .. "%f[^%w_]", 1) then used[name] = v end
   end
   return used
 end
