@@ -27,6 +27,7 @@ int luaopen_lumba_core(lua_State *L) {
   array_ufunc_open(L);
   frontend_open(L);
   dispatch_open(L);
+  cfunc_open(L);
   cuda_open(L);
   kernel_open(L);
   state_open(L);

@@ -17,6 +17,7 @@ typedef enum TypeKind {
   TY_ARRAY,   /* array(dtype, ndim, layout) */
   TY_TUPLE,   /* heterogeneous tuple of any types */
   TY_DTYPE,   /* a dtype as a value (np.float64, a.dtype, np.dtype('f4')): the dtype says which, a compile-time value */
+  TY_CPTR,    /* a C pointer of a @cfunc's signature: CPointer(dtype), or voidptr (layout 'v'); an address held as int64 */
 } TypeKind;
 
 typedef struct Type Type;
@@ -46,6 +47,8 @@ Type *ty_scalar(DType dt);      /* the singleton for a dtype */
 #define ty_int64 (ty_scalar(DT_INT64))
 #define ty_float64 (ty_scalar(DT_FLOAT64))
 Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
+Type *ty_cptr(DType dt);        /* the singleton "CPointer(float64)" */
+extern Type ty_voidptr;         /* "voidptr": a pointer to memory of no dtype */
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);
 Type *ty_tuple(TypeTable *T, Type **elems, int n);
 
