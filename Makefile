@@ -295,6 +295,14 @@ $(BUILD)/threads: tests/embed/threads.c $(MODULE) $(BACKEND)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
 	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lpthread $(EXTRA_LDFLAGS)
 
+# a C host calling @cfunc pointers from two threads (tests/cfunc_spec.lua)
+.PHONY: embed-cfunc
+embed-cfunc: $(BUILD)/embed/cfunc_host
+$(BUILD)/embed/cfunc_host: tests/embed/cfunc_host.c src/lumba.h $(MODULE) $(BACKEND)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
+	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lpthread -lm $(EXTRA_LDFLAGS)
+
 # valgrind memcheck of a representative subset of the specs (tests/RELIABILITY.md):
 # no errors, no definitely-lost bytes
 VALGRIND_SPECS ?= tests/parse_errors_spec.lua tests/ast_spec.lua tests/array_spec.lua \

@@ -17,19 +17,6 @@
 
 #ifndef LUMBA_API
 #define LUMBA_API __attribute__((visibility("default")))
-/*
-** The C entry point of the @cfunc object at idx (lumba.cfunc(sig)(src), or
-** a @cfunc of lumba.load's module): a function of exactly the C signature
-** written ("float64(float64, float64)" is double (*)(double, double);
-** CPointer(float64) is double *, voidptr void *, intc int), the same
-** address as the object's .address. NULL when the value is not a cfunc.
-** Any thread may call it, with no Lua state involved, while the object
-** stays alive in this Lua state (keep a reference: in a global, the
-** registry, or the table lumba.load returned) and the state is open. It
-** raises no error.
-*/
-LUMBA_API void *lumba_cfunc_address(lua_State *L, int idx);
-
 #endif
 
 #define LUMBA_MAXDIM 8  /* arrays have at most this many dimensions */
