@@ -2,7 +2,7 @@
 ** cfunc.c — the @cfunc object (userdata lumba.cfunc): a dispatcher compiled
 ** for one signature and the C entry point made for it (cfunc_jit.c in the
 ** backend). c.address is that entry's address as a Lua integer, valid while
-** c is alive; c(...) calls the dispatcher; lumba_cfunc_address (lumba.h)
+** c is alive; c(...) calls the dispatcher; lumba_tocfunc (lumba.h)
 ** reads it from C.
 */
 #include <string.h>
@@ -119,7 +119,7 @@ static int cfunc_lua_tostring(lua_State *L) {
   return 1;
 }
 
-LUMBA_API void *lumba_cfunc_address(lua_State *L, int idx) {
+LUMBA_API void *lumba_tocfunc(lua_State *L, int idx) {
   CFunc *c = UDATA_TEST(L, idx, CFunc, CFUNC_MT, CFUNC_TAG);
   return c ? c->addr : NULL;
 }

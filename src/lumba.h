@@ -82,6 +82,6 @@ LUMBA_API void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info);
 ** registry, or the table lumba.load returned) and the state is open. It
 ** raises no error.
 */
-LUMBA_API void *lumba_cfunc_address(lua_State *L, int idx);
+LUMBA_API void *lumba_tocfunc(lua_State *L, int idx);
 
 #endif

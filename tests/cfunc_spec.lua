@@ -141,8 +141,8 @@ def g(x):
       "ok - Lorenz RK4 through carray matches C",
       "ok - a cfunc that raises returns 0",
       "ok - int64 floor division as Python",
-      "ok - lumba_cfunc_address is .address",
-      "ok - lumba_cfunc_address of a non-cfunc is NULL",
+      "ok - lumba_tocfunc is .address",
+      "ok - lumba_tocfunc of a non-cfunc is NULL",
       "ok - scalar RK4 through the cfunc matches C",
       "ok - two threads at once give the single-thread results",
     }, lines)

@@ -2,7 +2,7 @@
 ** cfunc_host.c — a C host calling @cfunc callbacks through their pointers
 ** (tests/cfunc_spec.lua): a pasted module defines an ODE right-hand side
 ** (scalar, and a system over CPointer(float64) arguments viewed with
-** carray); the host fetches the pointers with lumba_cfunc_address and by
+** carray); the host fetches the pointers with lumba_tocfunc and by
 ** reading .address, integrates with its own RK4 and compares with the same
 ** right-hand side written in C; then two threads integrate at once through
 ** the same pointers, no Lua state involved; then a cfunc that raises.
@@ -100,11 +100,11 @@ static void check(int ok, const char *what) {
   if (!ok) fails++;
 }
 
-/* the pointer of M[name], through lumba_cfunc_address; *via_field the .address integer */
+/* the pointer of M[name], through lumba_tocfunc; *via_field the .address integer */
 static void *fetch(lua_State *L, const char *name, void **via_field) {
   lua_getglobal(L, "M");
   lua_getfield(L, -1, name);
-  void *p = lumba_cfunc_address(L, -1);
+  void *p = lumba_tocfunc(L, -1);
   lua_getfield(L, -1, "address");
   *via_field = (void *)(intptr_t)lua_tointeger(L, -1);
   lua_pop(L, 3);
@@ -130,9 +130,9 @@ int main(void) {
   SystemRhs lorenz = (SystemRhs)fetch(L, "lorenz", &a2);
   int64_t (*idiv)(int64_t, int64_t) = (int64_t(*)(int64_t, int64_t))fetch(L, "idiv", &a3);
   check(decay && (void *)decay == a1 && (void *)lorenz == a2 && (void *)idiv == a3,
-        "lumba_cfunc_address is .address");
+        "lumba_tocfunc is .address");
   lua_pushinteger(L, 1);
-  check(lumba_cfunc_address(L, -1) == NULL, "lumba_cfunc_address of a non-cfunc is NULL");
+  check(lumba_tocfunc(L, -1) == NULL, "lumba_tocfunc of a non-cfunc is NULL");
   lua_pop(L, 1);
   double want = rk4_scalar(c_decay, 1.0, 1e-3, 10000), got = rk4_scalar(decay, 1.0, 1e-3, 10000);
   check(fabs(got - want) <= 1e-12 * fabs(want), "scalar RK4 through the cfunc matches C");
