@@ -55,7 +55,7 @@ static void link_inner(LLVMContextRef ctx, LLVMModuleRef mod, const char *ir) {
   LLVMModuleRef m = NULL;
   char *err = NULL;
   if (LLVMParseIRInContext(ctx, buf, &m, &err)) {  /* takes buf; the call then stays a call */
-    LLVMDisposeMessage(err);
+      LLVMDisposeMessage(err);
     return;
   }
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
@@ -90,7 +90,6 @@ void *cfunc_jit_wrap(lua_State *L, const DispSpec *s, const char *name, void **c
   snprintf(wname, sizeof wname, "%s_cfunc", s->symbol);
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(wname, ctx);
   jit_prepare_module(J, mod);
-  link_inner(ctx, mod, s->llvm_ir);
   Lower Lw = {0}, *Lo = &Lw;
   Lo->ctx = ctx;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
@@ -109,7 +108,10 @@ void *cfunc_jit_wrap(lua_State *L, const DispSpec *s, const char *name, void **c
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
   LLVMValueRef e = LLVMBuildAlloca(b, et, "err"), r = LLVMBuildAlloca(b, rt, "ret");
-  LLVMBuildStore(b, LLVMConstNull(et), e);  /* kind 0, stack_limit 0: not known yet (stack.h) */
+  /* the callee reads only stack_limit (0: not known yet, stack.h) and writes the rest on an error */
+  LLVMBuildStore(b, LLVMConstNull(i32), LLVMBuildStructGEP2(b, et, e, 0, ""));
+  LLVMBuildStore(b, LLVMConstNull(i64), LLVMBuildStructGEP2(b, et, e, 5, ""));
+  LLVMBuildStore(b, LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(ctx), 0)), LLVMBuildStructGEP2(b, et, e, 4, ""));
   LLVMBuildStore(b, LLVMConstNull(rt), r);  /* an error returns zero */
   LLVMValueRef args[2 + LM_MAXARGS] = {e, r};
   for (int i = 0; i < s->nargs; i++) args[2 + i] = LLVMGetParam(fn, (unsigned)i);
@@ -136,6 +138,7 @@ void *cfunc_jit_wrap(lua_State *L, const DispSpec *s, const char *name, void **c
   if (none) LLVMBuildRetVoid(b);
   else LLVMBuildRet(b, LLVMBuildLoad2(b, rt, r, "res"));
   LLVMDisposeBuilder(b);
+  link_inner(ctx, mod, s->llvm_ir);  /* after the call: the linker takes only what is referenced */
   if (jit_optimize(J, mod, 3, &err) != 0) fail(L, c, mod, "internal error: invalid IR", err);
   if (jit_code_add_module(c, mod, &err) != 0) fail(L, c, NULL, "cannot add the wrapper to the JIT", err);
   jit_code_drop_context(c);

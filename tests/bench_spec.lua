@@ -48,6 +48,16 @@ local function minstd(seed, n)
   return t
 end
 
+-- bench/c/cfunccall.c: an Euler loop calling y' = t - y/2 through a pointer
+local function expected_cfunc(n)
+  local y, t = 1.0, 0.0
+  for _ = 1, n do
+    y = y + 1e-7 * (t - 0.5 * y)
+    t = t + 1e-7
+  end
+  return y
+end
+
 local function expected_sum(n, seed)
   local total = 0.0
   for _, s in ipairs(minstd(seed, n)) do total = total + s / 2147483647.0 end
@@ -255,6 +265,7 @@ describe("make bench, BENCH_QUICK #bench #noasan", function()
       ["fused-1e4"] = expected_fused(10000, 71),
       ["clip-1e4"] = expected_clip(10000, 37, 0.25, 0.75),
       ["softmax-64"] = expected_softmax(64, 32, 5),
+      ["cfunc-1e4"] = expected_cfunc(10000),
     }
     for id, v in pairs(want) do
       assert.is_table(rows[id], id)

@@ -137,6 +137,8 @@ local full = {
   -- kernel as a Numba user writes it, py_loop the same loop written out
   row { id = "hclip-1e7", group = "calls", kind = "clip", title = "clip through a helper taking the array",
     size = "10^7 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000000, 37, 0.25, 0.75 } },
+  row { id = "cfunc-1e7", group = "calls", kind = "cfunc", title = "a @cfunc called through its pointer",
+    size = "10^7 calls", c = "cfunccall", py = "cfunc_rhs.py", py_loop = "cfunc_loop.py", args = { 10000000 } },
   row { id = "pow6-1e7", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",
     size = "10^7 float64", c = "pow6", py = "pow6.py", py_loop = "pow6mul.py", args = { 10000000, 12345 } },
   row { id = "psum-1e8", group = "parallel", kind = "sum", title = "parallel sum", size = "10^8 float64",
@@ -196,6 +198,8 @@ local quick = {
     size = "10^4 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000, 4711, 256 } },
   row { id = "hclip-1e4", group = "calls", kind = "clip", title = "clip through a helper taking the array",
     size = "10^4 float64", c = "clip", py = "hclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
+  row { id = "cfunc-1e4", group = "calls", kind = "cfunc", title = "a @cfunc called through its pointer",
+    size = "10^4 calls", c = "cfunccall", py = "cfunc_rhs.py", py_loop = "cfunc_loop.py", args = { 10000 } },
   row { id = "pow6-1e4", group = "calls", kind = "sum", title = "sum of (1 / (x + 0.5)) ** 6",
     size = "10^4 float64", c = "pow6", py = "pow6.py", py_loop = "pow6mul.py", args = { 10000, 12345 } },
   row { id = "psum-1e5", group = "parallel", kind = "sum", title = "parallel sum", size = "10^5 float64",

@@ -114,9 +114,36 @@ def alloc_note(call, result_bytes):
     return r
 
 
+def cfunc_kernel(path, n):
+    """The @cfunc row: Numba's cfunc called n times through its pointer (its
+    ctypes function, an indirect call from the compiled Euler loop of
+    bench/c/cfunccall.c), or the loop file compiled with the call inlined."""
+    import numba
+    fn = load(path)
+    if hasattr(fn, "ctypes"):
+        ptr = fn.ctypes
+
+        @numba.njit
+        def drive(n):
+            y = 1.0
+            t = 0.0
+            for i in range(n):
+                y += 1e-7 * ptr(t, y)
+                t += 1e-7
+            return y
+        f = drive
+    else:
+        f = compiled(path, False)
+    result, times = measure(lambda: f(n))
+    report(times)
+    print("CHECK %.17g" % result)
+
+
 def kernel(kind, path, parallel, args, fastmath=False):
     import numba
     import numpy as np
+    if kind == "cfunc":
+        return cfunc_kernel(path, int(args[0]))
     f = numba.njit(fastmath=True)(load(path)) if fastmath else compiled(path, parallel)
     fill_uniform = compiled(os.path.join(KERNELS, "fill_uniform.py"), False)
     fill_spins = compiled(os.path.join(KERNELS, "fill_spins.py"), False)
