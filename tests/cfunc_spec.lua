@@ -24,6 +24,22 @@ def add(a, b):
     assert.are.equal(5.5, same(1.5, 2))
   end)
 
+  it("keeps its code while the object lives and removes it after", function()
+    collectgarbage()
+    collectgarbage()
+    local before = lumba.cache.info().jitted
+    local c = lumba.cfunc("float64(float64)")("def f(x):\n    return x * 3.25\n")
+    local addr = c.address
+    assert.are.equal(before + 2, lumba.cache.info().jitted)  -- the function and its C entry
+    collectgarbage()
+    assert.are.equal(addr, c.address)
+    assert.are.equal(6.5, c(2.0))
+    c = nil  -- luacheck: ignore
+    collectgarbage()
+    collectgarbage()
+    assert.are.equal(before, lumba.cache.info().jitted)
+  end)
+
   it("runs Numba's integrand example with NumPy's values", function()
     local m = lumba.load[[
 import numpy as np
