@@ -256,8 +256,15 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
       }
       return;
     }
-    case ND_Attribute:
+    case ND_Attribute: {
+      Type *base = infer_expr(I, target->value);
+      if (base && base->kind == TY_CLASS) {
+        infer_class_store(I, target, base, t);
+        return;
+      }
+      if (base == NULL) return;
       compile_error(C, target->loc, "UnsupportedError", "assignment to attributes is not supported in compiled code");
+    }
     default:
       compile_error(C, target->loc, "SyntaxError", "cannot assign to this expression");
   }

@@ -130,6 +130,11 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array *
 Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* through the registry */
 void lower_fill(Lower *L, Val a, LLVMValueRef v);                /* every element of a = v */
 Val lower_attribute(Lower *L, Node *n);
+/* lower_class.c: @jitclass instances; lower_call.c: a CALL_DEF call */
+Val lower_class_attr(Lower *L, Node *n);
+Val lower_class_new(Lower *L, Node *n);
+void lower_class_store(Lower *L, Node *target, Val v);
+Val lower_call_def(Lower *L, Node *n, struct CallInfo *ci);
 LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr);
 void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v);
 

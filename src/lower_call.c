@@ -52,6 +52,10 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
   return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), ret, ""), L->refcount && rt->kind != TY_SCALAR};
 }
 
+Val lower_call_def(Lower *L, Node *n, CallInfo *ci) {
+  return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
+}
+
 Val lower_call(Lower *L, Node *n) {
   CallInfo *ci = lower_ann(L, n)->aux;
   switch (ci->kind) {
@@ -62,6 +66,7 @@ Val lower_call(Lower *L, Node *n) {
       return lower_array_method(L, n, ci->bi, a, ci->args, ci->nargs);
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
+    case CALL_NEW: return lower_class_new(L, n);
     case CALL_DISPATCHER: {
       LLVMTypeRef fnty;
       LLVMValueRef fn = lower_declare_callee(L, ci->callee, &fnty);

@@ -11,7 +11,7 @@ static void store_local(Lower *L, int slot, Val v) {
   Type *lt = L->spec->locals[slot].ty;
   if (L->poison) L->poison[slot] = 0;
   Val cv = lower_cast(L, v, lt);
-  if (L->refcount && (lt->kind == TY_ARRAY || lt->kind == TY_TUPLE)) {
+  if (L->refcount && (lt->kind == TY_ARRAY || lt->kind == TY_TUPLE || lt->kind == TY_CLASS)) {
     if (!cv.owned) lower_incref(L, cv);
     Val old = {lt, LLVMBuildLoad2(L->b, lower_type(L, lt), L->slots[slot], "old"), true};
     LLVMBuildStore(L->b, cv.v, L->slots[slot]);
@@ -32,6 +32,7 @@ static void store_target(Lower *L, Node *t, Val v) {
       lower_release(L, v);
       return;
     case ND_Subscript: lower_store_subscript(L, t, v); return;
+    case ND_Attribute: lower_class_store(L, t, v); return;
     default: LM_UNREACHABLE();
   }
 }

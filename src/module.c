@@ -14,6 +14,7 @@
 #include "dispatch.h"
 #include "compile.h"
 #include "frontend.h"
+#include "jitclass.h"
 #include "kernel.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
@@ -28,6 +29,7 @@ int luaopen_lumba_core(lua_State *L) {
   frontend_open(L);
   dispatch_open(L);
   cfunc_open(L);
+  jitclass_open(L);
   cuda_open(L);
   kernel_open(L);
   state_open(L);

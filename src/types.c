@@ -105,6 +105,18 @@ Type *ty_tuple(TypeTable *T, Type **elems, int n) {
   return t;
 }
 
+int ty_class_field(const ClassInfo *c, const char *name) {
+  for (int i = 0; i < c->nfields; i++)
+    if (strcmp(c->fnames[i], name) == 0) return i;
+  return -1;
+}
+
+int ty_class_method(const ClassInfo *c, const char *name) {
+  for (int i = 0; i < c->nmethods; i++)
+    if (strcmp(c->mnames[i], name) == 0) return i;
+  return -1;
+}
+
 bool ty_is_bool(const Type *t) { return t->kind == TY_SCALAR && t->dtype == DT_BOOL; }
 bool ty_is_int(const Type *t) {
   return t->kind == TY_SCALAR && (dtype_kinds[t->dtype] == 'i' || dtype_kinds[t->dtype] == 'u');
@@ -324,7 +336,7 @@ int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
 int ty_slots(const Type *t) {
   switch (t->kind) {
     case TY_NONE: return 0;
-    case TY_SCALAR: case TY_DTYPE: case TY_CPTR: return 1;
+    case TY_SCALAR: case TY_DTYPE: case TY_CPTR: case TY_CLASS: return 1;
     case TY_ARRAY: return RT_ARRAY_SLOTS;
     case TY_TUPLE: {
       int n = 0;

@@ -148,6 +148,7 @@ end
 
 local make  -- defined below, after the decorator helpers
 local cfunc_object, cfunc_signature  -- the same
+local jitclass_desugar, jitclass_register  -- the same
 
 -- the object-mode function of a dispatcher, built on first use
 local objmode_fns = setmetatable({}, { __mode = "k" })
@@ -503,6 +504,39 @@ function lumba.cfunc(sig, b)
   return function(src) return build(placed(src, b, 2)) end
 end
 
+-- ---- @jitclass (lumba/jitclass.lua) ----
+
+function jitclass_desugar(src, chunk)
+  if not src:find("jitclass", 1, true) then return src, {} end
+  return require("lumba.jitclass").desugar(src, chunk)
+end
+
+-- each class made (core._jitclass) and put in siblings under its name;
+-- returns the set of the method defs' names
+function jitclass_register(classes, mod, chunk, siblings)
+  local defs = {}
+  if #classes == 0 then return defs end
+  local jc = require "lumba.jitclass"
+  local where = chunk:gsub("^[@=]", "")
+  local function parse_expr(text, line)
+    local tree = core.parse(("\n"):rep(line - 1) .. "__lumba_expr = " .. text .. "\n", chunk, "decorators")
+    for _, st in ipairs(tree.imports) do
+      if st.tag == "Assign" and st.targets[1].id == "__lumba_expr" then return st.value end
+    end
+    error(("%s:%d:1: cannot read '%s'"):format(where, line, text), 0)
+  end
+  for _, c in ipairs(classes) do
+    local fields = jc.fields(c, mod, sig_text, parse_expr, where)
+    local ok, ud = pcall(core._jitclass, c.name, fields, c.methods)
+    if not ok then error(("%s:%d:1: @jitclass %s: %s"):format(where, c.line, c.name, tostring(ud)), 0) end
+    c.ud = ud
+    siblings[c.name] = ud
+    for _, m in ipairs(c.methods) do defs[m[2]] = true end
+  end
+  jc.install(core)
+  return defs
+end
+
 -- lumba.load(module_src [, {env=..., chunkname=...}]) → table of dispatchers by name
 function lumba.load(src, options)
   if type(src) ~= "string" then
@@ -516,6 +550,9 @@ function lumba.load(src, options)
   src, options = placed(src, options, 2)
   options = options or {}
   local chunk = options.chunkname or "<string>"
+  -- @jitclass classes become defs of the same lines (lumba/jitclass.lua)
+  local classes
+  src, classes = jitclass_desugar(src, chunk)
   -- the defs' decorators and the imports: a plain Python helper lumba
   -- cannot compile is left out (it raises its error if something calls it)
   local tree = core.parse(src, chunk, "decorators")
@@ -524,7 +561,8 @@ function lumba.load(src, options)
   local parsed = core._parsed(src, chunk)
   locals = named_locals(locals, src)
   local mod = {}
-  local siblings = {}  -- the dispatchers by name (mod holds a @cfunc's object instead)
+  local siblings = {}  -- the dispatchers by name (mod holds a @cfunc's object instead), and the jitclasses
+  local methods = jitclass_register(classes, names, chunk, siblings)
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" then
       local kind, opts = decorator_options(st, chunk, names)
@@ -543,10 +581,11 @@ function lumba.load(src, options)
         if kind == "cfunc" then opts.cfunc_sigs = cfunc_signature(st, opts, chunk) end
         local d = make(src, opts, globals, locals)
         siblings[st.name] = d
-        mod[st.name] = kind == "cfunc" and cfunc_object(d, opts.signatures[1], 3) or d
+        if not methods[st.name] then mod[st.name] = kind == "cfunc" and cfunc_object(d, opts.signatures[1], 3) or d end
       end
     end
   end
+  for _, c in ipairs(classes) do mod[c.name] = require("lumba.jitclass").class_object(c.ud, c, siblings) end
   return mod
 end
 
