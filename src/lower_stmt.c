@@ -79,6 +79,13 @@ static void lower_augassign(Lower *L, Node *s) {
     store_local(L, lower_ann(L, t)->slot, r);
     return;
   }
+  if (t->kind == ND_Attribute) {  /* inst.field op= v (a number field: infer.c) */
+    Val cur = lower_class_attr(L, t);
+    Val rhs = lower_expr(L, s->value);
+    Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
+    lower_class_store(L, t, r);
+    return;
+  }
   /* a[i] op= v: one address computation, load, op, store */
   Val base;
   LLVMValueRef p = lower_elem_ptr(L, t, &base);
