@@ -15,6 +15,7 @@
 
 #define JITCLASS_MT "lumba.jitclass"
 #define INSTANCE_MT "lumba.jitclass_instance"
+#define CLASSES_KEY "lumba.jitclasses"  /* registry: light ClassInfo* → its class userdata */
 
 /* a new instance of c, its fields zero, refct 1; NULL when out of memory
 ** (compiled code calls it too) */
@@ -24,5 +25,7 @@ MemInfo *jitclass_test(lua_State *L, int idx, ClassInfo **cls);
 /* pushes an instance of cls over mi, taking mi's reference */
 void jitclass_push(lua_State *L, ClassInfo *cls, MemInfo *mi);
 void jitclass_open(lua_State *L);
+/* jitclass_new.c: core._jitclass */
+void jitclass_new_open(lua_State *L);
 
 #endif

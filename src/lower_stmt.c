@@ -32,7 +32,7 @@ static void store_target(Lower *L, Node *t, Val v) {
       lower_release(L, v);
       return;
     case ND_Subscript: lower_store_subscript(L, t, v); return;
-    case ND_Attribute: lower_class_store(L, t, v); return;
+    case ND_Attribute: lower_class_target(L, t)->class_store(L, t, v); return;
     default: LM_UNREACHABLE();
   }
 }
@@ -80,10 +80,11 @@ static void lower_augassign(Lower *L, Node *s) {
     return;
   }
   if (t->kind == ND_Attribute) {  /* inst.field op= v (a number field: infer.c) */
-    Val cur = lower_class_attr(L, t);
+    const Target *tg = lower_class_target(L, t);
+    Val cur = tg->class_attr(L, t);
     Val rhs = lower_expr(L, s->value);
     Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
-    lower_class_store(L, t, r);
+    tg->class_store(L, t, r);
     return;
   }
   /* a[i] op= v: one address computation, load, op, store */

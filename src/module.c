@@ -30,6 +30,7 @@ int luaopen_lumba_core(lua_State *L) {
   dispatch_open(L);
   cfunc_open(L);
   jitclass_open(L);
+  jitclass_new_open(L);
   cuda_open(L);
   kernel_open(L);
   state_open(L);
