@@ -43,9 +43,7 @@ static Val load_field(Lower *L, LLVMValueRef inst, ClassInfo *c, int f) {
     shape[k] = LLVMBuildLoad2(L->b, i64, word_ptr(L, p, offsetof(ArrayStruct, shape) + 8 * (size_t)k), "");
     strides[k] = LLVMBuildLoad2(L->b, i64, word_ptr(L, p, offsetof(ArrayStruct, strides) + 8 * (size_t)k), "");
   }
-  Val v = {t, lower_arr_make(L, t, mi, data, shape, strides), true};
-  lower_incref(L, v);  /* its own reference: the instance may go before the array does */
-  return v;
+  return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), false};  /* borrowed from the instance */
 }
 
 Val lower_class_attr(Lower *L, Node *n) {
@@ -55,6 +53,14 @@ Val lower_class_attr(Lower *L, Node *n) {
   if (f < 0) return lower_call_def(L, n, lower_ann(L, n)->aux);  /* a property */
   Val inst = lower_expr(L, n->value);
   Val v = load_field(L, inst.v, c, f);
+  /* an instance someone holds (a variable, a parameter) lends its array for
+  ** the expression, with no atomic reference count per access (a method in
+  ** a hot loop reads self.x per element); a temporary one (Bag(3).array)
+  ** gives the array a reference of its own before it goes */
+  if (inst.owned && v.ty->kind == TY_ARRAY) {
+    lower_incref(L, v);
+    v.owned = true;
+  }
   lower_release(L, inst);
   return v;
 }
@@ -87,8 +93,7 @@ void lower_class_store(Lower *L, Node *target, Val v) {
   }
   Val a = lower_cast(L, v, t);
   if (!a.owned) lower_incref(L, a);  /* the field holds a reference */
-  Val old = load_field(L, inst.v, c, f);  /* +1 of its own ... */
-  lower_decref(L, old);                   /* ... and the field's, below */
+  Val old = load_field(L, inst.v, c, f);  /* the field's reference, released below */
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef n = lower_i64(L, 1);
   for (int k = 0; k < t->ndim; k++) n = LLVMBuildMul(L->b, n, lower_arr_shape(L, a.v, k), "");
