@@ -47,6 +47,11 @@ def bump_all(b, k):
     for j in range(k):
         b.increment(1.0)
     return b.size
+
+@njit
+def swap(b, n):
+    b.array = np.ones(n, dtype=np.float32)
+    return Bag(n).array.sum() + b.size
 ]]
 
 -- the module run as plain Python: numba's names are shims, the class a class
@@ -160,6 +165,7 @@ class Counter:
       local c = m.make(3, 1)
       m.total(c)
       c.array = b.array
+      assert.are.equal(3, m.swap(c, 3))  -- the old array released, a temporary instance too
     end
     local keep = m.make(2, 1)
     collectgarbage()
