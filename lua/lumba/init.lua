@@ -574,6 +574,7 @@ function lumba.load(src, options)
       if kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
+        siblings[st.name] = mod[st.name]
       else
         if kind == "jit" then opts.fallback = true end
         opts.locals_named = true
