@@ -77,7 +77,7 @@ GLUE = $(BUILD)/glue/core_api_calls.o
 BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/builtins.c src/compile.c src/pipeline.c \
   src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c src/vecmath.c \
-  src/simrun.c src/cudasim.c
+  src/simrun.c src/cudasim.c src/cfunc_jit.c
 BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/prelude_text.o
 NVPTX_OBJS := $(BUILD)/obj/nvvm_llvm.o
 CORE_OBJS := $(filter-out $(BACKEND_OBJS) $(NVPTX_OBJS),$(OBJS))
@@ -304,6 +304,14 @@ $(BUILD)/embed/reload: tests/embed/reload.c $(MODULE) $(BACKEND)
 $(BUILD)/threads: tests/embed/threads.c $(MODULE) $(BACKEND)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
 	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/lumba' -llua5.4 -lpthread $(EXTRA_LDFLAGS)
+
+# a C host calling @cfunc pointers from two threads (tests/cfunc_spec.lua)
+.PHONY: embed-cfunc
+embed-cfunc: $(BUILD)/embed/cfunc_host
+$(BUILD)/embed/cfunc_host: tests/embed/cfunc_host.c src/lumba.h $(MODULE) $(BACKEND)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
+	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lpthread -lm $(EXTRA_LDFLAGS)
 
 # valgrind memcheck of a representative subset of the specs (tests/RELIABILITY.md):
 # no errors, no definitely-lost bytes

@@ -27,6 +27,8 @@ static const Backend backend = {
     .par_max_workers = par_max_workers,
     .cache_info = cache_lua_info,
     .cache_clear = cache_lua_clear,
+    .cfunc_wrap = cfunc_jit_wrap,
+    .cfunc_release = cfunc_jit_release,
     .cudasim_new = cudasim_new,
     .cudasim_launch = cudasim_launch,
 };

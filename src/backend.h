@@ -34,11 +34,19 @@ typedef struct Backend {
   int (*par_num_threads)(void);
   int (*par_max_workers)(void);
   lua_CFunction cache_info, cache_clear;
+  /* a @cfunc's C entry point for the compiled specialization s (cfunc_jit.c):
+  ** its address, *code the JIT code that holds it, for cfunc_release; raises */
+  void *(*cfunc_wrap)(lua_State *L, const DispSpec *s, const char *name, void **code);
+  void (*cfunc_release)(void *code);
   /* the CUDA simulator (cudasim.h) */
   struct CudaState *(*cudasim_new)(void);
   void (*cudasim_launch)(lua_State *L, struct CudaState *S, const struct SimKernel *k, const unsigned grid[3],
                          const unsigned block[3], void **params);
 } Backend;
+
+/* backend: Backend.cfunc_wrap and cfunc_release (cfunc_jit.c) */
+void *cfunc_jit_wrap(lua_State *L, const DispSpec *s, const char *name, void **code_out);
+void cfunc_jit_release(void *code);
 
 /* core: the backend, opened once per process; raises a Lua error naming the
 ** file when it cannot be loaded */

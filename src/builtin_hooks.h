@@ -152,6 +152,10 @@ Val bindex_lower_nonzero(Lower *L, Node *n, BuiltinId id, Val a, Node **args, in
 Type *bindex_infer_newaxis(Infer *I, Node *n, const BuiltinName *nm, Type *base);
 Val bindex_lower_newaxis(Lower *L, Node *n, BuiltinId id, Val base);
 
+/* builtin_cfunc.c: numba.carray, numba.farray (an array over a @cfunc's pointer argument) */
+Type *bcfunc_infer_carray(Infer *I, Node *n, const BuiltinName *nm);
+Val bcfunc_lower_carray(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_cuda.c: cuda.grid, barriers, shared/local arrays, atomics, threadIdx & co.
 ** (lowered by the target: Target.cuda_call, Target.sreg) */
 Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm);      /* grid, gridsize */

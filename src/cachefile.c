@@ -259,12 +259,14 @@ static void add_str(Buf *b, const char *s) {
 }
 
 /* Types: N none; S<d> a scalar; D<d> a dtype value; A<d><ndim><layout> an array; T<n><elems> a
-** tuple (d = 'a' + dtype, ndim and n = '0' + count), then a NUL. */
+** tuple; P<d> a C pointer, Pv voidptr (d = 'a' + dtype, ndim and n = '0' + count), then a NUL. */
 static void add_type_code(Buf *b, const Type *t) {
   switch (t->kind) {
     case TY_NONE: add_char(b, 'N'); return;
     case TY_SCALAR: add_char(b, 'S'); add_char(b, (char)('a' + t->dtype)); return;
     case TY_DTYPE: add_char(b, 'D'); add_char(b, (char)('a' + t->dtype)); return;
+    case TY_CLASS: add_char(b, 'K'); return;  /* no code of it is read back: 'K' decodes to nothing */
+    case TY_CPTR: add_char(b, 'P'); add_char(b, t->layout == 'v' ? 'v' : (char)('a' + t->dtype)); return;
     case TY_ARRAY:
       add_char(b, 'A');
       add_char(b, (char)('a' + t->dtype));
@@ -370,6 +372,10 @@ static Type *type_of_code(TypeTable *T, const char **p, int depth) {
       if (s[1] < 'a' || s[1] >= 'a' + DT__COUNT) return NULL;
       *p = s + 2;
       return ty_dtype((DType)(s[1] - 'a'));
+    case 'P':  /* a @cfunc's pointer: P<d>, Pv for voidptr */
+      if (s[1] != 'v' && (s[1] < 'a' || s[1] >= 'a' + DT__COUNT)) return NULL;
+      *p = s + 2;
+      return s[1] == 'v' ? &ty_voidptr : ty_cptr((DType)(s[1] - 'a'));
     case 'A':
       if (s[1] < 'a' || s[1] >= 'a' + DT__COUNT || s[2] < '1' || s[2] > '0' + LM_MAXDIM ||
           (s[3] != 'C' && s[3] != 'F' && s[3] != 'A'))

@@ -43,6 +43,7 @@ typedef enum SymKind {
   SYM_DISPATCHER,  // a lumba dispatcher found in env/globals (lua registry ref)
   SYM_DTYPE,       // np.float32, float32 (dt)
   SYM_CONST,       // a number frozen at compile time (cty, ival/fval)
+  SYM_CLASS,       // a @jitclass of lumba.load's module (cls)
   SYM_FROZEN,      // a module-level array or tuple (W = np.array([...]), SHAPE = (3, 4)): its value node (def)
 } SymKind;
 
@@ -57,6 +58,7 @@ typedef struct Sym {
   int64_t ival;
   double fval;
   int slot;           // LOCAL
+  ClassInfo *cls;     // CLASS
 } Sym;
 
 /* A local variable of one specialization. */

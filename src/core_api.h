@@ -24,6 +24,7 @@
 #include "blas.h"
 #include "cachefast.h"
 #include "cachefile.h"
+#include "jitclass.h"
 #include "cachekey.h"
 #include "compile.h"
 #include "cudadrv.h"

@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "cachefast.h"
 #include "dispatch.h"
+#include "jitclass.h"
 #include "fastmath.h"
 #include "frontend.h"
 #include "kernel.h"
@@ -60,6 +61,8 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
     case LUA_TUSERDATA: {
       NdArray *a = array_test(L, idx);
       if (a) return ty_array(&S->types, a->dtype, a->ndim, layout_of(a));
+      ClassInfo *cls;
+      if (jitclass_test(L, idx, &cls)) return &cls->type;
       break;
     }
     default: break;
@@ -74,6 +77,12 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
 static bool arg_fits(lua_State *L, int idx, Type *t, bool loose) {
   int lt = lua_type(L, idx);
   if (t->kind == TY_DTYPE) return lt == LUA_TSTRING && dtype_from_name(lua_tostring(L, idx)) == (int)t->dtype;
+  if (t->kind == TY_CLASS) {
+    ClassInfo *cls;
+    return jitclass_test(L, idx, &cls) && cls == t->cls;
+  }
+  if (t->kind == TY_CPTR)  /* an address (a Lua integer) or an array: its data (a @cfunc called from Lua) */
+    return lua_isinteger(L, idx) || lt == LUA_TLIGHTUSERDATA || (lt == LUA_TUSERDATA && array_test(L, idx) != NULL);
   if (t->kind == TY_SCALAR) {
     if (lt == LUA_TBOOLEAN) return t->dtype == DT_BOOL;
     if (lt != LUA_TNUMBER) return false;
@@ -100,6 +109,14 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
   if (t->kind == TY_DTYPE) {  /* a dtype comes back by name, as Lua spells dtypes */
     (*k)++;
     lua_pushstring(L, dtype_names[t->dtype]);
+    return 1;
+  }
+  if (t->kind == TY_CLASS) {  /* an instance: its reference passes to the userdata */
+    jitclass_push(L, t->cls, (MemInfo *)(intptr_t)slots[(*k)++]);
+    return 1;
+  }
+  if (t->kind == TY_CPTR) {  /* an address, as the cfunc's .address */
+    lua_pushinteger(L, slots[(*k)++]);
     return 1;
   }
   if (t->kind == TY_SCALAR) {
@@ -356,6 +373,12 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
     *slot = (int64_t)(intptr_t)&a->s;
   } else if (t->kind == TY_DTYPE) {
     *slot = t->dtype;
+  } else if (t->kind == TY_CLASS) {
+    *slot = (int64_t)(intptr_t)jitclass_test(L, idx, NULL);  /* borrowed: the userdata holds it for the call */
+  } else if (t->kind == TY_CPTR) {
+    NdArray *a = lua_type(L, idx) == LUA_TUSERDATA ? lua_touserdata(L, idx) : NULL;
+    *slot = a ? (int64_t)(intptr_t)a->s.data
+              : lua_islightuserdata(L, idx) ? (int64_t)(intptr_t)lua_touserdata(L, idx) : lua_tointeger(L, idx);
   } else if (t->dtype == DT_BOOL) {
     *slot = lua_toboolean(L, idx);
   } else if (ty_is_float(t)) {

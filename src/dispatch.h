@@ -69,6 +69,7 @@ enum { DISP_UV_SOURCE = 1, DISP_UV_ENV, DISP_UV_GLOBALS, DISP_UV_DEFAULTS, DISP_
        DISP_NUV = DISP_UV_SIBLINGS };
 
 void dispatch_open(lua_State *L);
+void cfunc_open(lua_State *L);  /* cfunc.c: core._cfunc and the lumba.cfunc objects */
 DispSpec *dispatch_add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes, int nargs);
 void dispatch_free_spec(DispSpec *s);
 bool dispatch_test(lua_State *L, int idx);

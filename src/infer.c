@@ -256,8 +256,15 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
       }
       return;
     }
-    case ND_Attribute:
+    case ND_Attribute: {
+      Type *base = infer_expr(I, target->value);
+      if (base && base->kind == TY_CLASS) {
+        infer_class_store(I, target, base, t);
+        return;
+      }
+      if (base == NULL) return;
       compile_error(C, target->loc, "UnsupportedError", "assignment to attributes is not supported in compiled code");
+    }
     default:
       compile_error(C, target->loc, "SyntaxError", "cannot assign to this expression");
   }
@@ -353,6 +360,9 @@ static void infer_stmt(Infer *I, Node *s) {
       } else if (s->target->kind == ND_Subscript) {
         if (!ty_is_number(cur))
           compile_error(C, s->loc, "UnsupportedError", "augmented assignment to array slices is not supported");
+      } else if (s->target->kind == ND_Attribute && infer_ann(I, s->target->value)->ty &&
+                 infer_ann(I, s->target->value)->ty->kind == TY_CLASS) {  /* inst.field += v */
+        infer_class_store(I, s->target, infer_ann(I, s->target->value)->ty, r);
       } else {
         compile_error(C, s->target->loc, "UnsupportedError", "augmented assignment to this target is not supported");
       }

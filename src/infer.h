@@ -53,7 +53,14 @@ typedef enum CallKind {
   CALL_DISPATCHER,
   CALL_CAST,
   CALL_METHOD,
+  CALL_NEW,          // a new @jitclass instance, its fields zero (the class's own __new__ def only)
 } CallKind;
+
+/* infer_class.c: @jitclass instances in compiled code */
+Type *infer_class_attr(Infer *I, Node *n, Type *base);               /* inst.field, inst.property */
+Type *infer_class_method(Infer *I, Node *n, Type *base);             /* inst.method(...) */
+Type *infer_class_call(Infer *I, Node *n, ClassInfo *c);             /* Bag(...) */
+void infer_class_store(Infer *I, Node *target, Type *base, Type *t); /* inst.field = v */
 
 typedef struct CallInfo {
   CallKind kind;

@@ -200,6 +200,7 @@ Type *infer_call(Infer *I, Node *n) {
         for (int i = 0; i < n->args.len; i++) infer_expr(I, n->args.items[i]);
         return NULL;
       }
+      if (a->kind == TY_CLASS) return infer_class_method(I, n, a);
       const BuiltinName *m = builtin_find_member("ndarray.", f->name);
       BuiltinId id = m && builtin_of(m)->kind == BK_METHOD ? m->id : BI_NONE;
       /* a.sum(axis=1): the prelude form of a C row that takes no arguments */
@@ -222,6 +223,7 @@ Type *infer_call(Infer *I, Node *n) {
   if (s.kind == SYM_DISPATCHER && s.def && (n->keywords.len > 0 || n->args.len != s.def->args.len))
     s.kind = SYM_DEF;
   switch (s.kind) {
+    case SYM_CLASS: return infer_class_call(I, n, s.cls);
     case SYM_BUILTIN: return infer_builtin(I, n, s.qname, s.bn);
     case SYM_DTYPE: {
       const char *nm = dtype_names[s.dt];

@@ -164,6 +164,7 @@ static Type *infer_attribute(Infer *I, Node *n) {
     compile_error(C, n->loc, "TypingError", "'%s' is not a value that compiled code can use", n->name);
   Type *base = infer_expr(I, n->value);
   if (base == NULL) return need(I, n, NULL);
+  if (base->kind == TY_CLASS) return infer_class_attr(I, n, base);
   if (base->kind == TY_DTYPE) {  /* dt.itemsize, as a.itemsize: folded to a constant (lower_expr.c) */
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
     if (nm && nm->id == BI_ndarray_itemsize) return infer_ann(I, n)->ty = ty_int64;

@@ -30,6 +30,8 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
 LLVMTypeRef lower_type(Lower *L, Type *t) {
   switch (t->kind) {
     case TY_NONE: case TY_DTYPE: return LLVMInt8TypeInContext(L->ctx);
+    case TY_CPTR: return LLVMInt64TypeInContext(L->ctx);  /* an address: carray() makes it an array */
+    case TY_CLASS: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the instance's MemInfo */
     case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);
     case TY_ARRAY: {
       LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
@@ -112,13 +114,14 @@ static void refcall(Lower *L, const char *fname, LLVMValueRef mi) {
 
 static void walk_refs(Lower *L, Type *t, LLVMValueRef v, const char *fname) {
   if (t->kind == TY_ARRAY) refcall(L, fname, LLVMBuildExtractValue(L->b, v, 0, "mi"));
+  else if (t->kind == TY_CLASS) refcall(L, fname, v);
   else if (t->kind == TY_TUPLE)
     for (int i = 0; i < t->nelems; i++)
       walk_refs(L, t->elems[i], LLVMBuildExtractValue(L->b, v, (unsigned)i, ""), fname);
 }
 
 static bool has_arrays(Type *t) {
-  if (t->kind == TY_ARRAY) return true;
+  if (t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;  /* what holds references */
   if (t->kind == TY_TUPLE)
     for (int i = 0; i < t->nelems; i++)
       if (has_arrays(t->elems[i])) return true;
@@ -566,6 +569,8 @@ static LLVMValueRef slot_ptr(Lower *L, LLVMValueRef base, int k) {
 static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
   LLVMTypeRef lt = lower_type(L, t);
   if (t->kind == TY_DTYPE) return LLVMConstInt(lt, (unsigned long long)t->dtype, 0);  /* its type says which */
+  if (t->kind == TY_CPTR) return raw;
+  if (t->kind == TY_CLASS) return LLVMBuildIntToPtr(L->b, raw, lt, "");
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, raw, lt, "");
   if (t->dtype == DT_FLOAT32)
     return LLVMBuildFPTrunc(L->b, LLVMBuildBitCast(L->b, raw, LLVMDoubleTypeInContext(L->ctx), ""), lt, "");
@@ -576,6 +581,8 @@ static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
 
 static LLVMValueRef scalar_to_slot(Lower *L, Type *t, LLVMValueRef v) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  if (t->kind == TY_CPTR) return v;
+  if (t->kind == TY_CLASS) return LLVMBuildPtrToInt(L->b, v, i64, "");  /* its reference goes with it */
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, v, i64, "");
   if (t->dtype == DT_FLOAT32)
     return LLVMBuildBitCast(L->b, LLVMBuildFPExt(L->b, v, LLVMDoubleTypeInContext(L->ctx), ""), i64, "");
@@ -589,7 +596,7 @@ static void store_result(Lower *L, Type *t, LLVMValueRef v, LLVMValueRef slots, 
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   if (t->kind == TY_DTYPE) {
     LLVMBuildStore(L->b, lower_i64(L, t->dtype), slot_ptr(L, slots, (*k)++));
-  } else if (t->kind == TY_SCALAR) {
+  } else if (t->kind == TY_SCALAR || t->kind == TY_CPTR || t->kind == TY_CLASS) {
     LLVMBuildStore(L->b, scalar_to_slot(L, t, v), slot_ptr(L, slots, (*k)++));
   } else if (t->kind == TY_ARRAY) {
     int base = *k;

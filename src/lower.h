@@ -71,7 +71,13 @@ struct Target {
   /* a subscript with an index array or a mask (lower_fancyindex.c): its value, a store into it; NULL: none */
   Val (*index_get)(Lower *L, Node *n);
   void (*index_set)(Lower *L, Node *target, Val v);
+  /* @jitclass instances (lower_class.c): inst.attr, Bag() in __new__, inst.field = v; NULL: none */
+  Val (*class_attr)(Lower *L, Node *n);
+  Val (*class_new)(Lower *L, Node *n);
+  void (*class_store)(Lower *L, Node *target, Val v);
 };
+/* the target's class hook, or a compile error on a target without instances (a CUDA kernel) */
+const Target *lower_class_target(Lower *L, Node *n);
 Val lower_arrayexpr(Lower *L, Node *n);
 /* target = value, or target op= value (opty: the operation's type), where target is an
 ** array (a name or a view): one fused loop into it (lower_arraystore.c); value is a
@@ -133,6 +139,12 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array *
 Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* through the registry */
 void lower_fill(Lower *L, Val a, LLVMValueRef v);                /* every element of a = v */
 Val lower_attribute(Lower *L, Node *n);
+/* lower_class.c: @jitclass instances (through Target: no lowering file calls them by name);
+** lower_call.c: a CALL_DEF call */
+Val lower_class_attr(Lower *L, Node *n);
+Val lower_class_new(Lower *L, Node *n);
+void lower_class_store(Lower *L, Node *target, Val v);
+Val lower_call_def(Lower *L, Node *n, struct CallInfo *ci);
 LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr);
 void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v);
 

@@ -377,6 +377,8 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
 }
 
 Val lower_attribute(Lower *L, Node *n) {
+  Type *bt = lower_ann(L, n->value)->ty;
+  if (bt && bt->kind == TY_CLASS) return lower_class_target(L, n)->class_attr(L, n);
   if (lower_ann(L, n)->aux) {  /* a module's value (cuda.threadIdx.x): the typing left its registry row */
     const BuiltinName *nm = lower_ann(L, n)->aux;
     return L->C->builtins[nm->id].lower_attr(L, n, nm->id, (Val){0});

@@ -53,6 +53,17 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
   return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), ret, ""), L->refcount && rt->kind != TY_SCALAR};
 }
 
+const Target *lower_class_target(Lower *L, Node *n) {
+  if (L->C->target->class_attr == NULL)
+    compile_error(L->C, n->loc, "UnsupportedError", "@jitclass instances are not supported on the %s target",
+                  L->C->target->name);
+  return L->C->target;
+}
+
+Val lower_call_def(Lower *L, Node *n, CallInfo *ci) {
+  return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
+}
+
 Val lower_call(Lower *L, Node *n) {
   CallInfo *ci = lower_ann(L, n)->aux;
   switch (ci->kind) {
@@ -63,6 +74,7 @@ Val lower_call(Lower *L, Node *n) {
       return lower_array_method(L, n, ci->bi, a, ci->args, ci->nargs);
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
+    case CALL_NEW: return lower_class_target(L, n)->class_new(L, n);
     case CALL_DISPATCHER: {
       LLVMTypeRef fnty;
       LLVMValueRef fn = lower_declare_callee(L, ci->callee, &fnty);

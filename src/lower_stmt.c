@@ -11,7 +11,7 @@ static void store_local(Lower *L, int slot, Val v) {
   Type *lt = L->spec->locals[slot].ty;
   if (L->poison) L->poison[slot] = 0;
   Val cv = lower_cast(L, v, lt);
-  if (L->refcount && (lt->kind == TY_ARRAY || lt->kind == TY_TUPLE)) {
+  if (L->refcount && (lt->kind == TY_ARRAY || lt->kind == TY_TUPLE || lt->kind == TY_CLASS)) {
     if (!cv.owned) lower_incref(L, cv);
     Val old = {lt, LLVMBuildLoad2(L->b, lower_type(L, lt), L->slots[slot], "old"), true};
     LLVMBuildStore(L->b, cv.v, L->slots[slot]);
@@ -32,6 +32,7 @@ static void store_target(Lower *L, Node *t, Val v) {
       lower_release(L, v);
       return;
     case ND_Subscript: lower_store_subscript(L, t, v); return;
+    case ND_Attribute: lower_class_target(L, t)->class_store(L, t, v); return;
     default: LM_UNREACHABLE();
   }
 }
@@ -76,6 +77,14 @@ static void lower_augassign(Lower *L, Node *s) {
     Val rhs = lower_expr(L, s->value);
     Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
     store_local(L, lower_ann(L, t)->slot, r);
+    return;
+  }
+  if (t->kind == ND_Attribute) {  /* inst.field op= v (a number field: infer.c) */
+    const Target *tg = lower_class_target(L, t);
+    Val cur = tg->class_attr(L, t);
+    Val rhs = lower_expr(L, s->value);
+    Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
+    tg->class_store(L, t, r);
     return;
   }
   /* a[i] op= v: one address computation, load, op, store */

@@ -71,4 +71,17 @@ LUMBA_API int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int nd
 */
 LUMBA_API void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info);
 
+/*
+** The C entry point of the @cfunc object at idx (lumba.cfunc(sig)(src), or
+** a @cfunc of lumba.load's module): a function of exactly the C signature
+** written ("float64(float64, float64)" is double (*)(double, double);
+** CPointer(float64) is double *, voidptr void *, intc int), the same
+** address as the object's .address. NULL when the value is not a cfunc.
+** Any thread may call it, with no Lua state involved, while the object
+** stays alive in this Lua state (keep a reference: in a global, the
+** registry, or the table lumba.load returned) and the state is open. It
+** raises no error.
+*/
+LUMBA_API void *lumba_tocfunc(lua_State *L, int idx);
+
 #endif

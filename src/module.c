@@ -14,6 +14,7 @@
 #include "dispatch.h"
 #include "compile.h"
 #include "frontend.h"
+#include "jitclass.h"
 #include "kernel.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
@@ -27,6 +28,9 @@ int luaopen_lumba_core(lua_State *L) {
   array_ufunc_open(L);
   frontend_open(L);
   dispatch_open(L);
+  cfunc_open(L);
+  jitclass_open(L);
+  jitclass_new_open(L);
   cuda_open(L);
   kernel_open(L);
   state_open(L);

@@ -417,6 +417,16 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     s.def = def;
     return s;
   }
+  if (!prelude && C->siblings_idx) {  /* a @jitclass of the module (lumba.load: lua/lumba/jitclass.lua) */
+    lua_getfield(C->L, C->siblings_idx, name);
+    ClassInfo *cls = luaL_testudata(C->L, -1, "lumba.jitclass");
+    lua_pop(C->L, 1);
+    if (cls) {
+      s.kind = SYM_CLASS;
+      s.cls = cls;
+      return s;
+    }
+  }
   for (int i = prelude ? -1 : C->nmodnames - 1; i >= 0; i--)
     if (strcmp(C->modnames[i].name, name) == 0) return C->modnames[i].sym;
   const BuiltinName *bn = builtin_find(name);

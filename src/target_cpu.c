@@ -25,4 +25,7 @@ const Target target_cpu = {
     .array_store = lower_arraystore,
     .index_get = lower_fancy_get,
     .index_set = lower_fancy_set,
+    .class_attr = lower_class_attr,
+    .class_new = lower_class_new,
+    .class_store = lower_class_store,
 };

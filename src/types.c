@@ -23,6 +23,19 @@ static Type dtypes[DT__COUNT] = {
 #undef DTYPE
 };
 
+static Type cptrs[DT__COUNT] = {
+#define DTYPE(e, nm, ctype, sz, k) {.kind = TY_CPTR, .dtype = DT_##e, .name = "CPointer(" nm ")"},
+#include "dtype.def"
+#undef DTYPE
+};
+
+Type ty_voidptr = {.kind = TY_CPTR, .dtype = DT_UINT8, .layout = 'v', .name = "voidptr"};
+
+Type *ty_cptr(DType dt) {
+  LM_ASSERT(dt >= 0 && dt < DT__COUNT);
+  return &cptrs[dt];
+}
+
 Type *ty_dtype(DType dt) {
   LM_ASSERT(dt >= 0 && dt < DT__COUNT);
   return &dtypes[dt];
@@ -90,6 +103,18 @@ Type *ty_tuple(TypeTable *T, Type **elems, int n) {
   t->next = T->tuples;
   T->tuples = t;
   return t;
+}
+
+int ty_class_field(const ClassInfo *c, const char *name) {
+  for (int i = 0; i < c->nfields; i++)
+    if (strcmp(c->fnames[i], name) == 0) return i;
+  return -1;
+}
+
+int ty_class_method(const ClassInfo *c, const char *name) {
+  for (int i = 0; i < c->nmethods; i++)
+    if (strcmp(c->mnames[i], name) == 0) return i;
+  return -1;
 }
 
 bool ty_is_bool(const Type *t) { return t->kind == TY_SCALAR && t->dtype == DT_BOOL; }
@@ -188,7 +213,7 @@ static const struct { const char *alias; DType dt; } dtype_aliases[] = {
     {"int", DT_INT64}, {"intp", DT_INT64}, {"i8", DT_INT64}, {"i4", DT_INT32},
     {"i2", DT_INT16}, {"i1", DT_INT8}, {"u8", DT_UINT64}, {"u4", DT_UINT32},
     {"u2", DT_UINT16}, {"u1", DT_UINT8}, {"boolean", DT_BOOL}, {"bool_", DT_BOOL},
-    {"b1", DT_BOOL}, {"uintp", DT_UINT64},
+    {"b1", DT_BOOL}, {"uintp", DT_UINT64}, {"intc", DT_INT32}, {"uintc", DT_UINT32},
 };
 
 static Type *parse_type(SigParser *P);
@@ -254,6 +279,21 @@ static Type *parse_type(SigParser *P) {
   memcpy(name, s, n);
   name[n] = '\0';
   if (strcmp(name, "void") == 0 || strcmp(name, "none") == 0) return &ty_none;
+  if (strcmp(name, "voidptr") == 0) return &ty_voidptr;
+  if (strcmp(name, "CPointer") == 0) {  /* CPointer(float64): a @cfunc's pointer argument */
+    skip_ws(P);
+    if (*P->p != '(') { snprintf(P->err, P->errlen, "CPointer needs its element type: CPointer(float64)"); return NULL; }
+    P->p++;
+    Type *el = parse_type(P);
+    if (el == NULL) return NULL;
+    skip_ws(P);
+    if (el->kind != TY_SCALAR || *P->p != ')') {
+      snprintf(P->err, P->errlen, "CPointer takes one scalar type, as CPointer(float64)");
+      return NULL;
+    }
+    P->p++;
+    return ty_cptr(el->dtype);
+  }
   int dt = -1;
   for (int i = 0; i < DT__COUNT && dt < 0; i++)
     if (strcmp(name, dtype_names[i]) == 0) dt = i;
@@ -296,7 +336,7 @@ int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
 int ty_slots(const Type *t) {
   switch (t->kind) {
     case TY_NONE: return 0;
-    case TY_SCALAR: case TY_DTYPE: return 1;
+    case TY_SCALAR: case TY_DTYPE: case TY_CPTR: case TY_CLASS: return 1;
     case TY_ARRAY: return RT_ARRAY_SLOTS;
     case TY_TUPLE: {
       int n = 0;

@@ -17,6 +17,8 @@ typedef enum TypeKind {
   TY_ARRAY,   /* array(dtype, ndim, layout) */
   TY_TUPLE,   /* heterogeneous tuple of any types */
   TY_DTYPE,   /* a dtype as a value (np.float64, a.dtype, np.dtype('f4')): the dtype says which, a compile-time value */
+  TY_CLASS,   /* an instance of a @jitclass (cls): a MemInfo* whose buffer holds the fields (jitclass.h) */
+  TY_CPTR,    /* a C pointer of a @cfunc's signature: CPointer(dtype), or voidptr (layout 'v'); an address held as int64 */
 } TypeKind;
 
 typedef struct Type Type;
@@ -27,6 +29,7 @@ struct Type {
   char layout;       // array: 'C', 'F' or 'A'
   int nelems;        // tuple
   Type **elems;      // tuple
+  struct ClassInfo *cls;  // class
   const char *name;  // "float64", "float64[:, ::1]", "(int64, float64)"
   Type *next;        // intern chain
 };
@@ -46,8 +49,29 @@ Type *ty_scalar(DType dt);      /* the singleton for a dtype */
 #define ty_int64 (ty_scalar(DT_INT64))
 #define ty_float64 (ty_scalar(DT_FLOAT64))
 Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
+Type *ty_cptr(DType dt);        /* the singleton "CPointer(float64)" */
+extern Type ty_voidptr;         /* "voidptr": a pointer to memory of no dtype */
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);
 Type *ty_tuple(TypeTable *T, Type **elems, int n);
+
+/* A @jitclass: its fields (in the instance's buffer at offsets[i]), its
+** methods (defs of the module named def_names[i]: "Bag__increment") and
+** properties. Made by core._jitclass (jitclass.c), lives with the state. */
+typedef struct ClassInfo {
+  const char *name;
+  int nfields;
+  const char **fnames;
+  Type **ftypes;
+  int64_t *offsets;
+  int64_t size;           // bytes of an instance's buffer
+  int nmethods;           // __init__ included
+  const char **mnames;    // "increment", "size", "__init__"
+  const char **mdefs;     // the defs: "Bag__increment"
+  bool *mprops;           // an @property
+  Type type;              // TY_CLASS, .cls = this
+} ClassInfo;
+int ty_class_field(const ClassInfo *c, const char *name);   /* its index, or -1 */
+int ty_class_method(const ClassInfo *c, const char *name);  /* its index, or -1 */
 
 bool ty_is_bool(const Type *t);
 bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */

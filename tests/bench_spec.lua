@@ -48,10 +48,30 @@ local function minstd(seed, n)
   return t
 end
 
+-- bench/c/cfunccall.c: an Euler loop calling y' = t - y/2 through a pointer
+local function expected_cfunc(n)
+  local y, t = 1.0, 0.0
+  for _ = 1, n do
+    y = y + 1e-7 * (t - 0.5 * y)
+    t = t + 1e-7
+  end
+  return y
+end
+
 local function expected_sum(n, seed)
   local total = 0.0
   for _, s in ipairs(minstd(seed, n)) do total = total + s / 2147483647.0 end
   return total
+end
+
+-- bench/c/jcenergy.c: sum of 0.5 k x^2 + 0.5 v^2, x from seed, v from seed + 1
+local function expected_jcenergy(n, seed, k4)
+  local xs, vs, k, e = minstd(seed, n), minstd(seed + 1, n), k4 / 4, 0.0
+  for i = 1, n do
+    local x, v = xs[i] / 2147483647.0, vs[i] / 2147483647.0
+    e = e + (0.5 * k * x * x + 0.5 * v * v)
+  end
+  return e
 end
 
 local function expected_expdecay(n, seed, tau)
@@ -255,6 +275,8 @@ describe("make bench, BENCH_QUICK #bench #noasan", function()
       ["fused-1e4"] = expected_fused(10000, 71),
       ["clip-1e4"] = expected_clip(10000, 37, 0.25, 0.75),
       ["softmax-64"] = expected_softmax(64, 32, 5),
+      ["cfunc-1e4"] = expected_cfunc(10000),
+      ["jcenergy-1e4"] = expected_jcenergy(10000, 4242, 3),
     }
     for id, v in pairs(want) do
       assert.is_table(rows[id], id)

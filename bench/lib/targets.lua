@@ -263,6 +263,13 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       at_most(list, 23, string.format("%s: lumba parallel faster than lumba serial (parallel / serial < 1, %d cores)",
         name, machine.cores), v, 0.9999, "%.2f×", why)
       noisy(d.results["lumba-par"], d.results.lumba)
+    elseif d.row.kind == "cfunc" then
+      -- issue 21: a @cfunc called through its pointer costs no more than a C indirect call
+      local c = d.ev and d.ev.fast_tool or "gcc"  -- the faster of gcc and clang
+      local g = d.results[c]
+      local v, why = ratio("lumba", c)
+      at_most(list, 21, name .. ": ≤ 1.1× a C function called through a pointer", v, 1.1, "%.2f×", why)
+      noisy(d.results.lumba, g)
     elseif d.row.group == "calls" then
       local v, why = ratio("lumba", "lumba-hand")
       at_most(list, 23, name .. ": ≤ 1.1× the loop written out by hand", v, 1.1, "%.2f×", why)

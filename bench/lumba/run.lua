@@ -161,6 +161,38 @@ function modes.kernel(kind, path, parallel, ...)
     local f = kernel_fn(lumba, path, parallel, x)
     result, times = measure.measure(function() return f(x) end, now)
     check = result
+  elseif kind == "cfunc" then
+    -- a @cfunc called n times through its address by a C loop (benchclock's
+    -- cfunc_drive, the loop of bench/c/cfunccall.c); the loop file (lumba-hand)
+    -- is the same loop compiled with the right-hand side written in it
+    local n = math.tointeger(args[1])
+    local src = read(path)
+    if src:find("@cfunc", 1, true) then
+      local bc = require "benchclock"
+      local c = lumba.load(src, { chunkname = path }).rhs
+      result, times = measure.measure(function() return bc.cfunc_drive(c.address, n) end, now)
+    else
+      local f = kernel_fn(lumba, path, parallel, n)
+      result, times = measure.measure(function() return f(n) end, now)
+    end
+    check = result
+  elseif kind == "jcenergy" then
+    -- a @jitclass method called per element in the loop (the module's
+    -- total_energy), or the loop file: a plain function on the arrays
+    local n, seed, k = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3]) / 4
+    local x, v = lumba.zeros(n, "float64"), lumba.zeros(n, "float64")
+    fill_checked(lumba, "uniform", x, seed, 1)
+    fill_checked(lumba, "uniform", v, seed + 1, 1)
+    local src = read(path)
+    if src:find("@jitclass", 1, true) then
+      local m = lumba.load(src, { chunkname = path })
+      local s = m.Springs(x, v, k)
+      result, times = measure.measure(function() return m.total_energy(s) end, now)
+    else
+      local f = kernel_fn(lumba, path, parallel, x, v, k)
+      result, times = measure.measure(function() return f(x, v, k) end, now)
+    end
+    check = result
   elseif kind == "lj" then
     local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
     local c = lumba.zeros({ n, 3 }, "float64")

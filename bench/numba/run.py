@@ -114,9 +114,61 @@ def alloc_note(call, result_bytes):
     return r
 
 
+def cfunc_kernel(path, n):
+    """The @cfunc row: Numba's cfunc called n times through its pointer (its
+    ctypes function, an indirect call from the compiled Euler loop of
+    bench/c/cfunccall.c), or the loop file compiled with the call inlined."""
+    import numba
+    fn = load(path)
+    if hasattr(fn, "ctypes"):
+        ptr = fn.ctypes
+
+        @numba.njit
+        def drive(n):
+            y = 1.0
+            t = 0.0
+            for i in range(n):
+                y += 1e-7 * ptr(t, y)
+                t += 1e-7
+            return y
+        f = drive
+    else:
+        f = compiled(path, False)
+    result, times = measure(lambda: f(n))
+    report(times)
+    print("CHECK %.17g" % result)
+
+
+def jcenergy_kernel(path, args):
+    """The @jitclass row: a jitclass method called per element by the
+    module's total_energy, or the loop file (a plain function on arrays)."""
+    import numpy as np
+    n, seed, k = int(args[0]), int(args[1]), int(args[2]) / 4
+    fill_uniform = compiled(os.path.join(KERNELS, "fill_uniform.py"), False)
+    x, v = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64)
+    fill_uniform(x, seed)
+    fill_uniform(v, seed + 1)
+    with open(path) as f:
+        has_class = "@jitclass" in f.read()
+    if has_class:
+        fn = load(path)  # Springs: the module's first def is __init__; take the module's names
+        mod = sys.modules["bench_" + os.path.splitext(os.path.basename(path))[0]]
+        s = mod.Springs(x, v, k)
+        result, times = measure(lambda: mod.total_energy(s))
+    else:
+        f = compiled(path, False)
+        result, times = measure(lambda: f(x, v, k))
+    report(times)
+    print("CHECK %.17g" % result)
+
+
 def kernel(kind, path, parallel, args, fastmath=False):
     import numba
     import numpy as np
+    if kind == "cfunc":
+        return cfunc_kernel(path, int(args[0]))
+    if kind == "jcenergy":
+        return jcenergy_kernel(path, args)
     f = numba.njit(fastmath=True)(load(path)) if fastmath else compiled(path, parallel)
     fill_uniform = compiled(os.path.join(KERNELS, "fill_uniform.py"), False)
     fill_spins = compiled(os.path.join(KERNELS, "fill_spins.py"), False)

@@ -168,6 +168,8 @@ local function decorator_name(opts)
 end
 
 local make  -- defined below, after the decorator helpers
+local cfunc_object, cfunc_signature  -- the same
+local jitclass_desugar, jitclass_register  -- the same
 
 -- the object-mode function of a dispatcher, built on first use
 local objmode_fns = setmetatable({}, { __mode = "k" })
@@ -318,6 +320,7 @@ end
 local JIT_DECORATORS = {
   njit = "njit", ["numba.njit"] = "njit", jit = "jit", ["numba.jit"] = "jit",
   ["cuda.jit"] = "cuda", ["numba.cuda.jit"] = "cuda",
+  cfunc = "cfunc", ["numba.cfunc"] = "cfunc",
 }
 
 -- the keywords of Numba's decorators: true where lumba honours the option,
@@ -353,7 +356,7 @@ local function decorator_options(def, chunk, mod)
     end
     kind = k
     if call then
-      local known = k == "cuda" and CUDA_OPTIONS or CPU_OPTIONS
+      local known = k == "cuda" and CUDA_OPTIONS or CPU_OPTIONS  -- @cfunc takes @njit's
       local what = ("'@%s' on '%s'"):format(name, def.name)
       local extra = call.args[2]
       if extra then
@@ -447,7 +450,7 @@ function make(src, opts, globals, locals)
   local o = {}
   for k, v in pairs(opts) do
     if k ~= "env" and k ~= "signatures" and k ~= "chunkname" and k ~= "decorators_read" and k ~= "parsed"
-        and k ~= "locals_named" and k ~= "siblings" then
+        and k ~= "locals_named" and k ~= "siblings" and k ~= "cfunc_sigs" then
       o[k] = v
     end
   end
@@ -479,6 +482,82 @@ function make(src, opts, globals, locals)
   return d
 end
 
+-- ---- cfunc: a C function pointer (.address) of one signature ----
+
+-- the cfunc object over dispatcher d compiled for sig; errors `level` up
+function cfunc_object(d, sig, level)
+  local ok, c = pcall(core._cfunc, d, sig)
+  if not ok then error(tostring(c):gsub("^[^\n]-init%.lua:%d+: ", ""), level + 1) end
+  return c
+end
+
+-- a @cfunc decorator's one signature (Numba's cfunc takes exactly one)
+function cfunc_signature(def, opts, chunk)
+  local sigs = opts.signatures
+  if sigs == nil or #sigs ~= 1 then
+    local dec = def.decorator_list[1]
+    error(("%s:%d:%d: '@cfunc' on '%s' takes one signature, as @cfunc(\"float64(float64, float64)\")")
+      :format(chunk:gsub("^[@=]", ""), dec.lineno, dec.col_offset + 1, def.name), 0)
+  end
+  return sigs
+end
+
+-- cfunc(sig)(src) | cfunc(sig, src) | cfunc(sig, {opts})(src): as Numba's
+-- @cfunc("float64(float64, float64)"); the object's .address is a C
+-- function pointer of that signature, and it is callable from Lua
+function lumba.cfunc(sig, b)
+  local globals, locals = caller_globals(2), caller_locals(2)
+  if type(sig) ~= "string" then
+    error("bad argument #1 to 'cfunc' (a signature string such as \"float64(float64)\" expected, got " .. type(sig) .. ")", 2)
+  end
+  local function build(src, opts)
+    local o = {}
+    for k, v in pairs(opts or {}) do o[k] = v end
+    o.signatures = { sig }
+    local d = make(src, o, globals, locals)  -- not a tail call: make reports 3 levels up
+    local c = cfunc_object(d, sig, 2)
+    return c
+  end
+  if is_source(b) then return build(placed(b, nil, 2)) end
+  if b ~= nil and type(b) ~= "table" then
+    error("bad argument #2 to 'cfunc' (source or options table expected, got " .. type(b) .. ")", 2)
+  end
+  return function(src) return build(placed(src, b, 2)) end
+end
+
+-- ---- @jitclass (lumba/jitclass.lua) ----
+
+function jitclass_desugar(src, chunk)
+  if not src:find("jitclass", 1, true) then return src, {} end
+  return require("lumba.jitclass").desugar(src, chunk)
+end
+
+-- each class made (core._jitclass) and put in siblings under its name;
+-- returns the set of the method defs' names
+function jitclass_register(classes, mod, chunk, siblings)
+  local defs = {}
+  if #classes == 0 then return defs end
+  local jc = require "lumba.jitclass"
+  local where = chunk:gsub("^[@=]", "")
+  local function parse_expr(text, line)
+    local tree = core.parse(("\n"):rep(line - 1) .. "__lumba_expr = " .. text .. "\n", chunk, "decorators")
+    for _, st in ipairs(tree.imports) do
+      if st.tag == "Assign" and st.targets[1].id == "__lumba_expr" then return st.value end
+    end
+    error(("%s:%d:1: cannot read '%s'"):format(where, line, text), 0)
+  end
+  for _, c in ipairs(classes) do
+    local fields = jc.fields(c, mod, sig_text, parse_expr, where)
+    local ok, ud = pcall(core._jitclass, c.name, fields, c.methods)
+    if not ok then error(("%s:%d:1: @jitclass %s: %s"):format(where, c.line, c.name, tostring(ud)), 0) end
+    c.ud = ud
+    siblings[c.name] = ud
+    for _, m in ipairs(c.methods) do defs[m[2]] = true end
+  end
+  jc.install(core)
+  return defs
+end
+
 -- lumba.load(module_src [, {env=..., chunkname=...}]) → table of dispatchers by name
 function lumba.load(src, options)
   if type(src) ~= "string" then
@@ -492,6 +571,9 @@ function lumba.load(src, options)
   src, options = placed(src, options, 2)
   options = options or {}
   local chunk = options.chunkname or "<string>"
+  -- @jitclass classes become defs of the same lines (lumba/jitclass.lua)
+  local classes
+  src, classes = jitclass_desugar(src, chunk)
   -- the defs' decorators and the imports: a plain Python helper lumba
   -- cannot compile is left out (it raises its error if something calls it)
   local tree = core.parse(src, chunk, "decorators")
@@ -500,6 +582,8 @@ function lumba.load(src, options)
   local parsed = core._parsed(src, chunk)
   locals = named_locals(locals, src)
   local mod = {}
+  local siblings = {}  -- the dispatchers by name (mod holds a @cfunc's object instead), and the jitclasses
+  local methods = jitclass_register(classes, names, chunk, siblings)
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" then
       local kind, opts = decorator_options(st, chunk, names)
@@ -511,14 +595,19 @@ function lumba.load(src, options)
       if kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
+        siblings[st.name] = mod[st.name]
       else
         if kind == "jit" then opts.fallback = true end
         opts.locals_named = true
-        opts.siblings = mod  -- calls between them link compiled code (resolve.c)
-        mod[st.name] = make(src, opts, globals, locals)
+        opts.siblings = siblings  -- calls between them link compiled code (resolve.c)
+        if kind == "cfunc" then opts.cfunc_sigs = cfunc_signature(st, opts, chunk) end
+        local d = make(src, opts, globals, locals)
+        siblings[st.name] = d
+        if not methods[st.name] then mod[st.name] = kind == "cfunc" and cfunc_object(d, opts.signatures[1], 3) or d end
       end
     end
   end
+  for _, c in ipairs(classes) do mod[c.name] = require("lumba.jitclass").class_object(c.ud, c, siblings) end
   return mod
 end
 

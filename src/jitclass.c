@@ -1,0 +1,168 @@
+/*
+** jitclass.c — @jitclass on the core side: the class (userdata
+** lumba.jitclass, made by core._jitclass from the spec lumba.load read),
+** its instances (userdata lumba.jitclass_instance: one reference to the
+** instance's MemInfo), fields read and written from Lua (core._jc_get,
+** core._jc_set: lua/lumba/jitclass.lua adds methods and properties), and
+** lm_class_new, which compiled code calls to make an instance. The class
+** itself is made in jitclass_new.c.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "array.h"
+#include "jitclass.h"
+#include "udata.h"
+
+#define INSTANCE_TAG UDATA_TAG('l', 'j', 'c', 'i')
+
+typedef struct Instance {
+  MemInfo *mi;  // one reference; NULL once collected
+  ClassInfo *cls;
+  uint32_t tag;
+} Instance;
+
+/* the last reference gone: the array fields' references go too */
+static void instance_dtor(void *data, void *ud) {
+  ClassInfo *c = ud;
+  for (int i = 0; i < c->nfields; i++) {
+    if (c->ftypes[i]->kind != TY_ARRAY) continue;
+    MemInfo *mi;
+    memcpy(&mi, (char *)data + c->offsets[i], sizeof mi);
+    nrt_decref(mi);
+  }
+  free(data);
+}
+
+MemInfo *lm_class_new(ClassInfo *c) {
+  void *data = calloc(1, (size_t)(c->size ? c->size : 1));
+  if (data == NULL) return NULL;
+  MemInfo *mi = nrt_wrap(data, (size_t)c->size, instance_dtor, c);
+  if (mi == NULL) free(data);
+  return mi;
+}
+
+MemInfo *jitclass_test(lua_State *L, int idx, ClassInfo **cls) {
+  Instance *in = UDATA_TEST(L, idx, Instance, INSTANCE_MT, INSTANCE_TAG);
+  if (in == NULL || in->mi == NULL) return NULL;
+  if (cls) *cls = in->cls;
+  return in->mi;
+}
+
+void jitclass_push(lua_State *L, ClassInfo *cls, MemInfo *mi) {
+  Instance *in = lua_newuserdatauv(L, sizeof(Instance), 1);
+  in->mi = mi;
+  in->cls = cls;
+  in->tag = INSTANCE_TAG;
+  luaL_setmetatable(L, INSTANCE_MT);
+  lua_getfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);  /* the instance keeps its class */
+  lua_rawgetp(L, -1, cls);
+  lua_setiuservalue(L, -3, 1);
+  lua_pop(L, 1);
+}
+
+static Instance *check_instance(lua_State *L, int idx) {
+  Instance *in = UDATA_CHECK(L, idx, Instance, INSTANCE_MT, INSTANCE_TAG);
+  if (in->mi == NULL) luaL_error(L, "attempt to use a collected %s instance", in->cls->name);
+  return in;
+}
+
+/* core._jc_field(instance_or_class, name) → the field's index, or nil */
+static int jitclass_lua_field(lua_State *L) {
+  Instance *in = UDATA_TEST(L, 1, Instance, INSTANCE_MT, INSTANCE_TAG);
+  ClassInfo *c = in ? in->cls : luaL_checkudata(L, 1, JITCLASS_MT);
+  int i = ty_class_field(c, luaL_checkstring(L, 2));
+  if (i < 0) return 0;
+  lua_pushinteger(L, i);
+  return 1;
+}
+
+/* core._jc_get(instance, i): field i (an array field as a view sharing its memory) */
+static int jitclass_lua_get(lua_State *L) {
+  Instance *in = check_instance(L, 1);
+  ClassInfo *c = in->cls;
+  lua_Integer i = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, i >= 0 && i < c->nfields, 2, "no such field");
+  Type *t = c->ftypes[i];
+  char *p = (char *)in->mi->data + c->offsets[i];
+  if (t->kind == TY_ARRAY) {
+    ArrayStruct as;
+    memcpy(&as, p, sizeof as);
+    if (as.data == NULL && as.meminfo == NULL) return 0;  /* never assigned: None */
+    nrt_incref(as.meminfo);
+    array_push_struct(L, &as, t->dtype, t->ndim);
+    return 1;
+  }
+  array_push_elem(L, t->dtype, p);
+  return 1;
+}
+
+/* core._jc_set(instance, i, value) */
+static int jitclass_lua_set(lua_State *L) {
+  Instance *in = check_instance(L, 1);
+  ClassInfo *c = in->cls;
+  lua_Integer i = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, i >= 0 && i < c->nfields, 2, "no such field");
+  Type *t = c->ftypes[i];
+  char *p = (char *)in->mi->data + c->offsets[i];
+  if (t->kind == TY_ARRAY) {
+    NdArray *a = array_test(L, 3);
+    if (a == NULL || a->dtype != t->dtype || a->ndim != t->ndim || (t->layout == 'C' && !(a->flags & ARR_C_CONTIG)))
+      return luaL_error(L, "cannot set field '%s' of %s (%s) to %s", c->fnames[i], c->name, t->name,
+                        a ? lua_pushfstring(L, "a %s array of %d dimensions", dtype_names[a->dtype], a->ndim)
+                          : luaL_typename(L, 3));
+    ArrayStruct old;
+    memcpy(&old, p, sizeof old);
+    nrt_incref(a->s.meminfo);
+    memcpy(p, &a->s, sizeof a->s);
+    nrt_decref(old.meminfo);
+    return 0;
+  }
+  int lt = lua_type(L, 3);
+  bool ok = t->dtype == DT_BOOL ? lt == LUA_TBOOLEAN
+          : dtype_kinds[t->dtype] == 'f' ? lt == LUA_TNUMBER
+          : lua_isinteger(L, 3);
+  if (!ok)
+    return luaL_error(L, "cannot set field '%s' of %s (%s) to %s%s", c->fnames[i], c->name, t->name,
+                      lt == LUA_TNUMBER ? "the float " : luaL_typename(L, 3),
+                      lt == LUA_TNUMBER ? lua_tostring(L, 3) : "");
+  array_store_elem(L, t->dtype, p, 3, 3);
+  return 0;
+}
+
+/* core._jc_class(instance) → its class, or nil */
+static int jitclass_lua_class(lua_State *L) {
+  if (!UDATA_TEST(L, 1, Instance, INSTANCE_MT, INSTANCE_TAG)) return 0;
+  lua_getiuservalue(L, 1, 1);
+  return 1;
+}
+
+static int instance_gc(lua_State *L) {
+  Instance *in = UDATA_TEST(L, 1, Instance, INSTANCE_MT, INSTANCE_TAG);
+  if (in && in->mi) {
+    nrt_decref(in->mi);
+    in->mi = NULL;
+  }
+  return 0;
+}
+
+void jitclass_open(lua_State *L) {
+  luaL_newmetatable(L, JITCLASS_MT);
+  lua_pop(L, 1);
+  luaL_newmetatable(L, INSTANCE_MT);
+  lua_pushcfunction(L, instance_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "_jc_instance_mt");  /* lua/lumba/jitclass.lua fills in __index and co. */
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);
+  static const luaL_Reg fns[] = {
+      {"_jc_field", jitclass_lua_field},
+      {"_jc_get", jitclass_lua_get}, {"_jc_set", jitclass_lua_set},
+      {"_jc_class", jitclass_lua_class}, {NULL, NULL},
+  };
+  luaL_setfuncs(L, fns, 0);
+}

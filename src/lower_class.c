@@ -1,0 +1,111 @@
+/*
+** lower_class.c — @jitclass instances in compiled code: an instance is
+** its MemInfo (i8*); its fields lie in the MemInfo's buffer at the
+** ClassInfo's offsets, an array field as an ArrayStruct (array.h) that
+** holds one reference, so the Lua side (jitclass.c) reads the same bytes.
+*/
+#include <stddef.h>
+
+#include "builtin_hooks.h"
+
+
+/* the address of field f of instance inst (an i8*) */
+static LLVMValueRef field_ptr(Lower *L, LLVMValueRef inst, ClassInfo *c, int f) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i8p = LLVMPointerType(i8, 0);
+  LLVMValueRef at = lower_i64(L, (int64_t)offsetof(MemInfo, data));
+  LLVMValueRef dp = LLVMBuildBitCast(L->b, LLVMBuildInBoundsGEP2(L->b, i8, inst, &at, 1, ""), LLVMPointerType(i8p, 0), "");
+  LLVMValueRef data = LLVMBuildLoad2(L->b, i8p, dp, "fields");
+  LLVMValueRef off = lower_i64(L, c->offsets[f]);
+  return LLVMBuildInBoundsGEP2(L->b, i8, data, &off, 1, c->fnames[f]);
+}
+
+/* the i64 at byte offset k of p (an i8*) */
+static LLVMValueRef word_ptr(Lower *L, LLVMValueRef p, size_t k) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+  LLVMValueRef at = lower_i64(L, (int64_t)k);
+  return LLVMBuildBitCast(L->b, LLVMBuildInBoundsGEP2(L->b, i8, p, &at, 1, ""),
+                          LLVMPointerType(LLVMInt64TypeInContext(L->ctx), 0), "");
+}
+
+static Val load_field(Lower *L, LLVMValueRef inst, ClassInfo *c, int f) {
+  Type *t = c->ftypes[f];
+  LLVMValueRef p = field_ptr(L, inst, c, f);
+  if (t->kind != TY_ARRAY) {
+    LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+    return (Val){t, lower_load_elem(L, t->dtype, tp), false};
+  }
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+  LLVMValueRef mi = LLVMBuildIntToPtr(L->b, LLVMBuildLoad2(L->b, i64, word_ptr(L, p, offsetof(ArrayStruct, meminfo)), ""), i8p, "");
+  LLVMValueRef data = LLVMBuildIntToPtr(L->b, LLVMBuildLoad2(L->b, i64, word_ptr(L, p, offsetof(ArrayStruct, data)), ""),
+                                        LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+  LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+  for (int k = 0; k < t->ndim; k++) {
+    shape[k] = LLVMBuildLoad2(L->b, i64, word_ptr(L, p, offsetof(ArrayStruct, shape) + 8 * (size_t)k), "");
+    strides[k] = LLVMBuildLoad2(L->b, i64, word_ptr(L, p, offsetof(ArrayStruct, strides) + 8 * (size_t)k), "");
+  }
+  return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), false};  /* borrowed from the instance */
+}
+
+Val lower_class_attr(Lower *L, Node *n) {
+  Type *bt = lower_ann(L, n->value)->ty;
+  ClassInfo *c = bt->cls;
+  int f = ty_class_field(c, n->name);
+  if (f < 0) return lower_call_def(L, n, lower_ann(L, n)->aux);  /* a property */
+  Val inst = lower_expr(L, n->value);
+  Val v = load_field(L, inst.v, c, f);
+  /* an instance someone holds (a variable, a parameter) lends its array for
+  ** the expression, with no atomic reference count per access (a method in
+  ** a hot loop reads self.x per element); a temporary one (Bag(3).array)
+  ** gives the array a reference of its own before it goes */
+  if (inst.owned && v.ty->kind == TY_ARRAY) {
+    lower_incref(L, v);
+    v.owned = true;
+  }
+  lower_release(L, inst);
+  return v;
+}
+
+Val lower_class_new(Lower *L, Node *n) {
+  Type *t = lower_ann(L, n)->ty;
+  LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+  LLVMValueRef fn = lower_rt_fn(L, "lm_class_new", i8p, &i8p, 1);
+  /* the class lives as long as the Lua state, so its address is a constant (never cached: infer_class.c) */
+  LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)(uintptr_t)t->cls, 0), i8p);
+  LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, &cls, 1, "inst");
+  lower_raise_if(L, LLVMBuildIsNull(L->b, mi, ""), LMERR_MEMORY, "cannot allocate the instance");
+  return (Val){t, mi, true};
+}
+
+void lower_class_store(Lower *L, Node *target, Val v) {
+  Type *bt = lower_ann(L, target->value)->ty;
+  ClassInfo *c = bt->cls;
+  int f = ty_class_field(c, target->name);
+  Type *t = c->ftypes[f];
+  int mark = lower_hold(L, v);  /* the instance's expression may raise */
+  Val inst = lower_expr(L, target->value);
+  lower_unhold(L, mark);
+  LLVMValueRef p = field_ptr(L, inst.v, c, f);
+  if (t->kind != TY_ARRAY) {
+    LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+    lower_store_elem(L, t->dtype, tp, lower_cast(L, v, ty_scalar(t->dtype)).v);
+    lower_release(L, inst);
+    return;
+  }
+  Val a = lower_cast(L, v, t);
+  if (!a.owned) lower_incref(L, a);  /* the field holds a reference */
+  Val old = load_field(L, inst.v, c, f);  /* the field's reference, released below */
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef n = lower_i64(L, 1);
+  for (int k = 0; k < t->ndim; k++) n = LLVMBuildMul(L->b, n, lower_arr_shape(L, a.v, k), "");
+  LLVMBuildStore(L->b, LLVMBuildPtrToInt(L->b, lower_arr_mi(L, a.v), i64, ""), word_ptr(L, p, offsetof(ArrayStruct, meminfo)));
+  LLVMBuildStore(L->b, lower_i64(L, 0), word_ptr(L, p, offsetof(ArrayStruct, parent)));
+  LLVMBuildStore(L->b, n, word_ptr(L, p, offsetof(ArrayStruct, nitems)));
+  LLVMBuildStore(L->b, lower_i64(L, dtype_sizes[t->dtype]), word_ptr(L, p, offsetof(ArrayStruct, itemsize)));
+  LLVMBuildStore(L->b, LLVMBuildPtrToInt(L->b, lower_arr_data(L, a.v), i64, ""), word_ptr(L, p, offsetof(ArrayStruct, data)));
+  for (int k = 0; k < t->ndim; k++) {
+    LLVMBuildStore(L->b, lower_arr_shape(L, a.v, k), word_ptr(L, p, offsetof(ArrayStruct, shape) + 8 * (size_t)k));
+    LLVMBuildStore(L->b, lower_arr_stride(L, a.v, k), word_ptr(L, p, offsetof(ArrayStruct, strides) + 8 * (size_t)k));
+  }
+  lower_decref(L, old);
+  lower_release(L, inst);
+}
