@@ -37,7 +37,7 @@ static void cfunc_report(const LmErr *e, const char *name) {
     case LMERR_VALUE_FMT: lmerr_format(e, buf, sizeof buf); what = buf; break;
     default: break;
   }
-  fprintf(stderr, "lumba: cfunc %s raised an error (it returns 0): %s\n", name, what);
+  fprintf(stderr, "lumba: cfunc %s raised an error (it returns 0): %s%s\n", name, what, e->where ? e->where : "");
 }
 
 static void fail(lua_State *L, JitCode *c, LLVMModuleRef m, const char *what, char *err) {
@@ -108,10 +108,12 @@ void *cfunc_jit_wrap(lua_State *L, const DispSpec *s, const char *name, void **c
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
   LLVMValueRef e = LLVMBuildAlloca(b, et, "err"), r = LLVMBuildAlloca(b, rt, "ret");
-  /* the callee reads only stack_limit (0: not known yet, stack.h) and writes the rest on an error */
+  /* the callee reads only stack_limit (0: not known yet, stack.h) and where (set only if NULL)
+  ** and writes the rest on an error */
   LLVMBuildStore(b, LLVMConstNull(i32), LLVMBuildStructGEP2(b, et, e, 0, ""));
   LLVMBuildStore(b, LLVMConstNull(i64), LLVMBuildStructGEP2(b, et, e, 5, ""));
   LLVMBuildStore(b, LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(ctx), 0)), LLVMBuildStructGEP2(b, et, e, 4, ""));
+  LLVMBuildStore(b, LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(ctx), 0)), LLVMBuildStructGEP2(b, et, e, 10, ""));  /* where */
   LLVMBuildStore(b, LLVMConstNull(rt), r);  /* an error returns zero */
   LLVMValueRef args[2 + LM_MAXARGS] = {e, r};
   for (int i = 0; i < s->nargs; i++) args[2 + i] = LLVMGetParam(fn, (unsigned)i);

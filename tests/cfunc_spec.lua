@@ -151,6 +151,8 @@ def g(x):
     for l in out:gmatch("[^\n]+") do lines[#lines + 1] = l end
     table.sort(lines)  -- stderr and stdout interleave in any order
     assert.are.same({
+      "    return a // b",  -- the report's traceback line (the cfunc's source is in the host's chunk)
+      "[string \"local lumba = require 'lumba'...\"]:20:5: in idiv",
       "all ok",
       "exit 0",
       "lumba: cfunc idiv raised an error (it returns 0): ZeroDivisionError: integer division or modulo by zero",
