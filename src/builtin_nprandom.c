@@ -211,6 +211,10 @@ static LLVMValueRef count_of(Lower *L, int nd, LLVMValueRef *shape) {
 
 /* the result: a scalar drawn into a slot, or a new array of rt's shape drawn into in place */
 static Val draw(Lower *L, Type *rt, int32_t fn, LLVMValueRef dp, LLVMValueRef ip, LLVMValueRef *shape) {
+  if (rt->kind == TY_SCALAR && (fn == NPRAND_RANDOM || fn == NPRAND_STANDARD_NORMAL)) {
+    LLVMValueRef f = lower_rt_fn(L, fn == NPRAND_RANDOM ? "lm_nprand_random" : "lm_nprand_gauss", f64t(L), NULL, 0);
+    return (Val){rt, LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, NULL, 0, ""), false};
+  }
   if (rt->kind == TY_SCALAR) {
     LLVMTypeRef t = lower_type(L, rt);
     LLVMValueRef out = lower_entry_alloca(L, t, "draw");

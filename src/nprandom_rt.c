@@ -782,3 +782,16 @@ int32_t lm_nprand(LmErr *err, int32_t fn, const double *dp, const int64_t *ip, v
   }
   return 0;
 }
+
+/* the scalar draws of the hottest loops, without lm_nprand's checks and slots */
+double lm_nprand_random(void) {
+  NpRand *s = &state;
+  if (!s->seeded) seed_from_entropy(s);
+  return next_double(s);
+}
+
+double lm_nprand_gauss(void) {
+  NpRand *s = &state;
+  if (!s->seeded) seed_from_entropy(s);
+  return gauss(s);
+}

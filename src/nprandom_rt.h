@@ -76,4 +76,8 @@ typedef enum NpRandFn {
 **     of 0 .. ip[0]-1 (np.random.choice(a, n, replace=False)). */
 int32_t lm_nprand(LmErr *err, int32_t fn, const double *dp, const int64_t *ip, void *out, int64_t n);
 
+/* np.random.random() and np.random.standard_normal(): one draw each, as lm_nprand draws it */
+double lm_nprand_random(void);
+double lm_nprand_gauss(void);
+
 #endif

@@ -45,7 +45,8 @@ static const ExtSym table[] = {
     /* matrix products (linalg_rt.h) */
     {"lm_prod_shape", (void *)lm_prod_shape}, {"lm_prod", (void *)lm_prod},
     /* np.random (nprandom_rt.h) */
-    {"lm_nprand", (void *)lm_nprand},
+    {"lm_nprand", (void *)lm_nprand}, {"lm_nprand_random", (void *)lm_nprand_random},
+    {"lm_nprand_gauss", (void *)lm_nprand_gauss},
 };
 
 void *objload_extern(const char *name) {
