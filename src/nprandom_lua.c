@@ -1,5 +1,5 @@
 /*
-** nprandom_lua.c — lumba.core.nprand, the object mode's door to the
+** nprandom_lua.c — lumba.core._nprand, the object mode's door to the
 ** runtime compiled code calls (nprandom_rt.h), so that both draw the same
 ** numbers from the same per-thread state (lua/lumba/objmode_random.lua
 ** binds the arguments as builtin_nprandom.c does).
@@ -37,7 +37,7 @@ static int fn_of(lua_State *L, const char *s) {
     while (n[k] && s[k] && tolower((unsigned char)n[k]) == s[k]) k++;
     if (n[k] == 0 && s[k] == 0) return i;
   }
-  return luaL_error(L, "lumba.core.nprand: no function %s", s);
+  return luaL_error(L, "lumba.core._nprand: no function %s", s);
 }
 
 /* NumPy's message, without a position (the object mode adds the Python one) */
@@ -99,5 +99,5 @@ static int nprand(lua_State *L) {
 
 void nprandom_open(lua_State *L) {
   lua_pushcfunction(L, nprand);
-  lua_setfield(L, -2, "nprand");
+  lua_setfield(L, -2, "_nprand");
 }

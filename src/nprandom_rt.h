@@ -80,7 +80,7 @@ int32_t lm_nprand(LmErr *err, int32_t fn, const double *dp, const int64_t *ip, v
 double lm_nprand_random(void);
 double lm_nprand_gauss(void);
 
-/* lumba.core.nprand for the object mode (nprandom_lua.c) */
+/* lumba.core._nprand for the object mode (nprandom_lua.c) */
 struct lua_State;
 void nprandom_open(struct lua_State *L);
 

@@ -1,10 +1,10 @@
 -- The object mode's np.random: the arguments bound as compiled code binds
 -- them (src/builtin_nprandom.c), the draws by the same C runtime through
--- lumba.core.nprand (src/nprandom_lua.c), so both give NumPy's legacy
+-- lumba.core._nprand (src/nprandom_lua.c), so both give NumPy's legacy
 -- RandomState numbers from the same per-thread state.
 local pyops = require "lumba.pyops"
 local core = require "lumba.core"
-local nprand = core.nprand
+local nprand = core._nprand
 
 local R = {}
 local mtype = math.type
