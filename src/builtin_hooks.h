@@ -148,6 +148,8 @@ Type *bnprand_infer_shuffle(Infer *I, Node *n, const BuiltinName *nm);  /* shuff
 Val bnprand_lower_shuffle(Lower *L, Node *n, CallInfo *ci);
 Type *bnprand_infer_choice(Infer *I, Node *n, const BuiltinName *nm);
 Val bnprand_lower_choice(Lower *L, Node *n, CallInfo *ci);
+Type *bnprand_infer_rows(Infer *I, Node *n, const BuiltinName *nm);  /* multinomial, dirichlet */
+Val bnprand_lower_rows(Lower *L, Node *n, CallInfo *ci);
 
 /* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
 Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */

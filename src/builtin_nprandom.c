@@ -192,11 +192,11 @@ static LLVMValueRef slot(Lower *L, LLVMTypeRef t, LLVMValueRef arr, int i) {
 }
 static LLVMValueRef first(Lower *L, LLVMTypeRef t, LLVMValueRef arr) { return slot(L, t, arr, 0); }
 
-/* the shape a size argument (an integer or a tuple of them) gives */
-static void size_shape(Lower *L, Node *size, Type *rt, LLVMValueRef *shape) {
+/* the dimensions a size argument (an integer or a tuple of them) gives, into shape */
+static void size_shape(Lower *L, Node *size, LLVMValueRef *shape) {
   Val s = lower_expr(L, size);
   if (s.ty->kind == TY_TUPLE) {
-    for (int k = 0; k < rt->ndim; k++)
+    for (int k = 0; k < s.ty->nelems; k++)
       shape[k] = lower_cast(L, (Val){s.ty->elems[k], LLVMBuildExtractValue(L->b, s.v, (unsigned)k, ""), false}, ty_int64).v;
   } else {
     shape[0] = lower_cast(L, s, ty_int64).v;
@@ -253,7 +253,7 @@ Val bnprand_lower(Lower *L, Node *n, CallInfo *ci) {
     if (isint) LLVMBuildStore(L->b, v, slot(L, i64t(L), ip, ki++));
     else LLVMBuildStore(L->b, v, slot(L, f64t(L), dp, kd++));
   }
-  if (rt->kind == TY_ARRAY) size_shape(L, args[np], rt, shape);
+  if (rt->kind == TY_ARRAY) size_shape(L, args[np], shape);
   return draw(L, rt, sp->fn, first(L, f64t(L), dp), first(L, i64t(L), ip), shape);
 }
 
@@ -394,7 +394,7 @@ Val bnprand_lower_choice(Lower *L, Node *n, CallInfo *ci) {
   LLVMValueRef pop = arr ? lower_arr_shape(L, a.v, 0) : lower_cast(L, a, ty_int64).v;
   LLVMValueRef shape[LM_MAXDIM];
   int nd = rt->kind == TY_ARRAY ? rt->ndim : 0;
-  if (nd || rt->kind == TY_ARRAY) size_shape(L, args[CH_SIZE], rt, shape);
+  if (nd || rt->kind == TY_ARRAY) size_shape(L, args[CH_SIZE], shape);
   LLVMValueRef count = count_of(L, nd, shape);
   Val p = {0};
   bool with_p = !is_none(args[CH_P]);
@@ -457,5 +457,53 @@ Val bnprand_lower_choice(Lower *L, Node *n, CallInfo *ci) {
   }
   lower_unhold(L, mark);
   lower_release(L, a);
+  return out;
+}
+
+/* ---- np.random.multinomial(n, pvals, size=None), np.random.dirichlet(alpha, size=None) ---- */
+
+/* a row of results per sample: the shape size + (len(vector),) */
+Type *bnprand_infer_rows(Infer *I, Node *n, const BuiltinName *nm) {
+  Compile *C = I->C;
+  const Builtin *b = builtin_of(nm);
+  no_gpu(I, n, b);
+  CallInfo *ci;
+  Node **args = bcreate_bind(I, n, nm, &ci);
+  bool multi = nm->id == BI_numpy_random_multinomial;
+  if (multi) param_arg(I, b, args[0], 'i');
+  Node *vec = args[multi ? 1 : 0];
+  Type *vt = infer_expr(I, vec);
+  if (vt == NULL) return NULL;
+  if (vt->kind != TY_ARRAY || vt->ndim != 1 || vt->dtype != DT_FLOAT64 || vt->layout != 'C')
+    compile_error(C, vec->loc, "TypingError", "np.random.%s(): %s must be a contiguous 1-D float64 array, not %s",
+                  b->member, multi ? "pvals" : "alpha", tyname(C, vt));
+  Node *size = args[multi ? 2 : 1];
+  int nd = is_none(size) ? 0 : size_ndim(I, b, size);
+  if (nd < 0) return NULL;
+  if (nd + 1 > LM_MAXDIM) compile_error(C, size->loc, "TypingError", "arrays have at most %d dimensions", LM_MAXDIM);
+  return ty_array(&C->S->types, multi ? DT_INT64 : DT_FLOAT64, nd + 1, 'C');
+}
+
+Val bnprand_lower_rows(Lower *L, Node *n, CallInfo *ci) {
+  Type *rt = lower_ann(L, n)->ty;
+  bool multi = ci->bi == BI_numpy_random_multinomial;
+  int mark = L->nheld;
+  LLVMValueRef ip = slots(L, i64t(L), 2, "rows");
+  if (multi) LLVMBuildStore(L->b, lower_cast(L, lower_arg(L, ci, 0), ty_int64).v, slot(L, i64t(L), ip, 0));
+  Val v = lower_arg(L, ci, multi ? 1 : 0);
+  lower_hold(L, v);
+  LLVMValueRef k = lower_arr_shape(L, v.v, 0);
+  LLVMBuildStore(L->b, k, slot(L, i64t(L), ip, multi ? 1 : 0));
+  LLVMValueRef shape[LM_MAXDIM];
+  Node *size = ci->args[multi ? 2 : 1];
+  if (rt->ndim > 1) size_shape(L, size, shape);
+  shape[rt->ndim - 1] = k;
+  LLVMValueRef rows = count_of(L, rt->ndim - 1, shape);
+  Val out = lower_alloc(L, rt, shape);
+  lower_hold(L, out);
+  LLVMValueRef dp = LLVMBuildBitCast(L->b, lower_arr_data(L, v.v), LLVMPointerType(f64t(L), 0), "");
+  call_rt(L, multi ? NPRAND_MULTINOMIAL : NPRAND_DIRICHLET, dp, first(L, i64t(L), ip), lower_arr_data(L, out.v), rows);
+  lower_unhold(L, mark);
+  lower_release(L, v);
   return out;
 }

@@ -10,6 +10,8 @@
 **   nprand("shuffle", a): a shuffled in place along its first axis.
 **   nprand("choice_p", shape, p, pop), nprand("choice_noreplace", shape,
 **   nil, nil, nil, pop): the indices np.random.choice draws.
+**   nprand("multinomial", shape, pvals, n), nprand("dirichlet", shape,
+**   alpha): rows of shape + (len(vector),).
 */
 #include <ctype.h>
 #include <string.h>
@@ -59,6 +61,29 @@ static int nprand(lua_State *L) {
     int64_t ip[3] = {a->s.shape[0], a->s.strides[0], item};
     if (lm_nprand(&err, fn, NULL, ip, a->s.data, 0)) return raise(L, &err);
     return 0;
+  }
+  if (fn == NPRAND_MULTINOMIAL || fn == NPRAND_DIRICHLET) {  /* (name, shape of the rows, vector, n) */
+    NdArray *v = array_check(L, 3);
+    if (v->dtype != DT_FLOAT64 || v->ndim != 1 || !(v->flags & ARR_C_CONTIG))
+      return luaL_error(L, "TypeError: np.random.%s(): %s must be a contiguous 1-D float64 array",
+                        fn == NPRAND_MULTINOMIAL ? "multinomial" : "dirichlet", fn == NPRAND_MULTINOMIAL ? "pvals" : "alpha");
+    int64_t k = v->s.shape[0];
+    int64_t ip2[2] = {fn == NPRAND_MULTINOMIAL ? (int64_t)luaL_checkinteger(L, 4) : k, k};
+    int64_t shape[LM_MAXDIM];
+    int nd = lua_istable(L, 2) ? (int)lua_rawlen(L, 2) : 0;
+    if (nd + 1 > LM_MAXDIM) return luaL_error(L, "ValueError: arrays have at most %d dimensions", LM_MAXDIM);
+    int64_t rows = 1;
+    for (int i = 0; i < nd; i++) {
+      lua_rawgeti(L, 2, i + 1);
+      shape[i] = (int64_t)luaL_checkinteger(L, -1);
+      lua_pop(L, 1);
+      if (shape[i] < 0) return luaL_error(L, "ValueError: negative dimensions are not allowed");
+      rows *= shape[i];
+    }
+    shape[nd] = k;
+    NdArray *a = array_push_new(L, fn == NPRAND_MULTINOMIAL ? DT_INT64 : DT_FLOAT64, nd + 1, shape);
+    if (lm_nprand(&err, fn, v->s.data, ip2, a->s.data, rows)) return raise(L, &err);
+    return 1;
   }
   double dp[3];
   int64_t ip[3];

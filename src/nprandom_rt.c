@@ -644,6 +644,21 @@ static int32_t check(LmErr *err, int32_t fn, const double *dp, const int64_t *ip
       if (ip[0] == 0 && n > 0) return fail(err, "'a' cannot be empty unless no samples are taken", "");
       break;
     }
+    case NPRAND_MULTINOMIAL: {
+      double sum = 0, c = 0;
+      for (int64_t i = 0; i + 1 < ip[1]; i++) {  /* kahan_sum of pvals[:-1] */
+        double y = dp[i] - c, t = sum + y;
+        c = (t - sum) - y;
+        sum = t;
+      }
+      if (ip[1] > 0 && sum > 1.0 + 1e-12) return fail(err, "sum(pvals[:-1]) > 1.0", "");
+      if (ip[0] < 0) return fail(err, "%s < 0", "n");
+      break;
+    }
+    case NPRAND_DIRICHLET:
+      for (int64_t i = 0; i < ip[0]; i++)
+        if (dp[i] <= 0) return fail(err, "alpha <= 0", "");
+      break;
     case NPRAND_CHOICE_NOREPLACE:
       if (ip[0] < 0) return fail(err, "a must be greater than 0 unless no samples are taken", "");
       if (n > ip[0]) return fail(err, "Cannot take a larger sample than population when 'replace=False'", "");
@@ -748,6 +763,31 @@ static int32_t choice_noreplace(LmErr *err, NpRand *s, int64_t k, int64_t *out, 
   return 0;
 }
 
+/* np.random.multinomial: NumPy 1.x's RandomState calls random_binomial, which draws nothing for n == 0 or p == 0 */
+static void multinomial(NpRand *s, int64_t n, const double *p, int64_t d, int64_t *out) {
+  double remaining = 1.0;
+  int64_t dn = n;
+  for (int64_t j = 0; j < d; j++) out[j] = 0;
+  for (int64_t j = 0; j < d - 1; j++) {
+    double pj = p[j] / remaining;
+    out[j] = dn == 0 || pj == 0.0 ? 0 : binomial(s, dn, pj);
+    dn -= out[j];
+    if (dn <= 0) break;
+    remaining -= p[j];
+  }
+  if (dn > 0) out[d - 1] = dn;
+}
+
+static void dirichlet(NpRand *s, const double *alpha, int64_t k, double *out) {
+  double acc = 0.0;
+  for (int64_t j = 0; j < k; j++) {
+    out[j] = std_gamma(s, alpha[j]);
+    acc = acc + out[j];
+  }
+  double inv = 1 / acc;
+  for (int64_t j = 0; j < k; j++) out[j] = out[j] * inv;
+}
+
 static const bool int_result[NPRAND__COUNT] = {
 #define NPRAND_ISINT(name, nd, ni, isint) isint,
     NPRAND_FUNCS(NPRAND_ISINT)
@@ -771,6 +811,12 @@ int32_t lm_nprand(LmErr *err, int32_t fn, const double *dp, const int64_t *ip, v
     case NPRAND_SHUFFLE: shuffle(s, out, ip[0], ip[1], ip[2]); return 0;
     case NPRAND_CHOICE_P: return choice_p(err, s, dp, ip[0], out, n);
     case NPRAND_CHOICE_NOREPLACE: return choice_noreplace(err, s, ip[0], out, n);
+    case NPRAND_MULTINOMIAL:
+      for (int64_t i = 0; i < n; i++) multinomial(s, ip[0], dp, ip[1], (int64_t *)out + i * ip[1]);
+      return 0;
+    case NPRAND_DIRICHLET:
+      for (int64_t i = 0; i < n; i++) dirichlet(s, dp, ip[0], (double *)out + i * ip[0]);
+      return 0;
     default: break;
   }
   if (int_result[fn]) {

@@ -52,7 +52,9 @@
   X(RANDINT, 0, 2, 1)              \
   X(SHUFFLE, 0, 3, 0)              \
   X(CHOICE_P, 0, 1, 1)             \
-  X(CHOICE_NOREPLACE, 0, 1, 1)
+  X(CHOICE_NOREPLACE, 0, 1, 1)     \
+  X(MULTINOMIAL, 0, 2, 1)          \
+  X(DIRICHLET, 0, 1, 0)
 
 typedef enum NpRandFn {
 #define NPRAND_ENUM(name, nd, ni, isint) NPRAND_##name,
@@ -73,7 +75,9 @@ typedef enum NpRandFn {
 **     them), n indices into out by the cdf and random_sample, with
 **     replacement.
 **   CHOICE_NOREPLACE: ip[0] the population: the first n of a permutation
-**     of 0 .. ip[0]-1 (np.random.choice(a, n, replace=False)). */
+**     of 0 .. ip[0]-1 (np.random.choice(a, n, replace=False)).
+**   MULTINOMIAL: dp the pvals, ip = {trials, len(pvals)}: n rows of counts.
+**   DIRICHLET: dp the alphas, ip[0] of them: n rows. */
 int32_t lm_nprand(LmErr *err, int32_t fn, const double *dp, const int64_t *ip, void *out, int64_t n);
 
 /* np.random.random() and np.random.standard_normal(): one draw each, as lm_nprand draws it */

@@ -112,6 +112,8 @@ for m, args in pairs(RANDOM_ARGS) do
   if m == "rand" or m == "randn" then sized = "@(2, 3)" end  -- dimensions, not size
   S["numpy_random_" .. m] = { { src = SEEDED:format("@(" .. args .. ")"), 7 }, { src = SEEDED:format(sized), 7 } }
 end
+S.numpy_random_multinomial = { { src = SEEDED:format("@(30, np.array([0.2, 0.5, 0.3]), 4)"), 5 } }
+S.numpy_random_dirichlet = { { src = SEEDED:format("@(np.array([0.5, 2.0]), (2, 3))"), 5 } }
 S.numpy_random_seed = { { src = "def f(s):\n    @(s)\n    return np.random.random()\n", 5 } }
 S.numpy_random_shuffle = { { src = "def f(s):\n    np.random.seed(s)\n    a = np.arange(10)\n    @(a)\n    return a\n", 5 } }
 S.numpy_random_permutation = { { src = SEEDED:format("@(10)"), 5 }, { src = SEEDED:format("@(np.arange(6.0))"), 5 } }

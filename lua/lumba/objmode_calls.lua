@@ -605,6 +605,8 @@ IMPL.numpy_random_seed = fixed_call("NPRAND_SEED", { "seed" }, 1, KZ)
 IMPL.numpy_random_shuffle = fixed_call("NPRAND_SHUFFLE", { "x" }, 1, KZ)
 IMPL.numpy_random_permutation = fixed_call("NPRAND_PERMUTATION", { "x" }, 1, KT)
 IMPL.numpy_random_choice = fixed_call("NPRAND_CHOICE", { "a", "size", "replace", "p" }, 1, KALL)
+IMPL.numpy_random_multinomial = fixed_call("NPRAND_MULTINOMIAL", { "n", "pvals", "size" }, 2, KT)
+IMPL.numpy_random_dirichlet = fixed_call("NPRAND_DIRICHLET", { "alpha", "size" }, 1, KT)
 
 -- every name of every entry the object mode implements
 for q, via in pairs(REGISTRY) do

@@ -135,4 +135,12 @@ function R.NPRAND_CHOICE(a, size, replace, p)
   return out
 end
 
+-- np.random.multinomial(n, pvals, size), np.random.dirichlet(alpha, size): a row per sample
+function R.NPRAND_MULTINOMIAL(n, pvals, size)
+  return nprand("multinomial", shape_of("multinomial", size), pvals, int_of("multinomial", n))
+end
+function R.NPRAND_DIRICHLET(alpha, size)
+  return nprand("dirichlet", shape_of("dirichlet", size), alpha)
+end
+
 return R
