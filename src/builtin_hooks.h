@@ -139,6 +139,18 @@ Val blinalg_lower_kron(Lower *L, Node *n, CallInfo *ci);
 Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm);
 Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci);
 
+/* builtin_nprandom.c: np.random, NumPy's legacy RandomState draw for draw (nprandom_rt.h) */
+Type *bnprand_infer(Infer *I, Node *n, const BuiltinName *nm);  /* the distributions, rand, randn, randint */
+Val bnprand_lower(Lower *L, Node *n, CallInfo *ci);
+Type *bnprand_infer_seed(Infer *I, Node *n, const BuiltinName *nm);
+Val bnprand_lower_seed(Lower *L, Node *n, CallInfo *ci);
+Type *bnprand_infer_shuffle(Infer *I, Node *n, const BuiltinName *nm);  /* shuffle, permutation */
+Val bnprand_lower_shuffle(Lower *L, Node *n, CallInfo *ci);
+Type *bnprand_infer_choice(Infer *I, Node *n, const BuiltinName *nm);
+Val bnprand_lower_choice(Lower *L, Node *n, CallInfo *ci);
+Type *bnprand_infer_rows(Infer *I, Node *n, const BuiltinName *nm);  /* multinomial, dirichlet */
+Val bnprand_lower_rows(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
 Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */
 Type *bprelude_infer_method(Infer *I, Node *n, CallInfo *ci, Type *a);              /* PYMETHOD rows */

@@ -33,6 +33,7 @@
 #include "frontend.h"
 #include "linalg_rt.h"
 #include "maps.h"
+#include "nprandom_rt.h"
 #include "nrt.h"
 #include "nvvm.h"
 #include "sha256.h"

@@ -9,6 +9,7 @@
 #include "array.h"
 #include "backend.h"
 #include "builtins.h"
+#include "nprandom_rt.h"
 #include "core_api.h"
 #include "cudadrv.h"
 #include "dispatch.h"
@@ -35,5 +36,6 @@ int luaopen_lumba_core(lua_State *L) {
   kernel_open(L);
   state_open(L);
   builtins_open(L);
+  nprandom_open(L);
   return 1;
 }

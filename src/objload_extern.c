@@ -13,6 +13,7 @@
 
 #include "libgcc.h"
 #include "linalg_rt.h"
+#include "nprandom_rt.h"
 #include "nrt.h"
 #include "objload.h"
 #include "stack.h"
@@ -43,6 +44,9 @@ static const ExtSym table[] = {
     {"stack_limit", (void *)stack_limit},
     /* matrix products (linalg_rt.h) */
     {"lm_prod_shape", (void *)lm_prod_shape}, {"lm_prod", (void *)lm_prod},
+    /* np.random (nprandom_rt.h) */
+    {"lm_nprand", (void *)lm_nprand}, {"lm_nprand_random", (void *)lm_nprand_random},
+    {"lm_nprand_gauss", (void *)lm_nprand_gauss},
 };
 
 void *objload_extern(const char *name) {

@@ -299,7 +299,8 @@ describe("make bench, BENCH_QUICK #bench #noasan", function()
     for id, tools in pairs(rows) do
       if id ~= "latency" then
         local ref = tools.gcc.check
-        local rtol = id:match("mandelbrot") and 0 or 1e-9
+        -- Monte-Carlo pi: every tool draws other numbers (10^5 points: 30 standard errors)
+        local rtol = id:match("mandelbrot") and 0 or id:match("^mcpi") and 5e-2 or 1e-9
         for t, r in pairs(tools) do
           assert.are_not.equal("failed", r.status, id .. " " .. t .. ": " .. tostring(r.reason))
           if r.status == "ok" then

@@ -198,6 +198,11 @@ describe("docs", function()
     assert.is_true(#np >= 10)
     assert_none_missing(missing_of(np, pages["language.md"], "np."))
 
+    local rnd = {}
+    for name in registry:gmatch('\n%u+%([%w_]+, "numpy%.random%.", "([%w_]+)"') do rnd[#rnd + 1] = name end
+    assert.is_true(#rnd >= 30)
+    assert_none_missing(missing_of(rnd, pages["random.md"], "np.random."))
+
     -- Python's builtins (the registry's names without a module) and the
     -- modules and exceptions resolve.c adds to them
     local b = {}

@@ -18,6 +18,7 @@ local function I() return lumba.array({ 3, 1, 2 }, "int64") end
 local function spelled(nm)
   if nm.module == "" then return nm.member end
   if nm.module == "numpy" then return "np." .. nm.member end
+  if nm.module == "numpy.random" then return "np.random." .. nm.member end
   if nm.module == "numba.cuda" then return "cuda." .. nm.member end
   return nm.name
 end
@@ -94,6 +95,30 @@ local OBJMODE_ONLY = {
 }
 
 S.prange = S.range
+
+-- np.random: seeded, so that compiled code and the object mode draw alike
+local RANDOM_ARGS = {
+  beta = "2.0, 3.0", binomial = "20, 0.4", chisquare = "3.0", exponential = "2.0", f = "3.0, 7.0", gamma = "2.5",
+  geometric = "0.3", gumbel = "", hypergeometric = "10, 5, 8", laplace = "", logistic = "", lognormal = "",
+  logseries = "0.6", negative_binomial = "5.0, 0.3", normal = "1.0, 2.0", pareto = "3.0", poisson = "40.0",
+  power = "2.5", randint = "3, 90", random = "", random_sample = "", ranf = "", sample = "", rayleigh = "",
+  standard_cauchy = "", standard_exponential = "", standard_gamma = "0.5", standard_normal = "", standard_t = "4.0",
+  triangular = "-1.0, 0.5, 2.0", uniform = "-1.0, 1.0", vonmises = "0.5, 4.0", wald = "1.0, 3.0", weibull = "1.5",
+  zipf = "2.5", rand = "", randn = "", choice = "10",
+}
+local SEEDED = "def f(s):\n    np.random.seed(s)\n    return %s\n"
+for m, args in pairs(RANDOM_ARGS) do
+  local sized = "@(" .. args .. (args == "" and "" or ", ") .. "size=(2, 3))"
+  if m == "rand" or m == "randn" then sized = "@(2, 3)" end  -- dimensions, not size
+  S["numpy_random_" .. m] = { { src = SEEDED:format("@(" .. args .. ")"), 7 }, { src = SEEDED:format(sized), 7 } }
+end
+S.numpy_random_multinomial = { { src = SEEDED:format("@(30, np.array([0.2, 0.5, 0.3]), 4)"), 5 } }
+S.numpy_random_dirichlet = { { src = SEEDED:format("@(np.array([0.5, 2.0]), (2, 3))"), 5 } }
+S.numpy_random_seed = { { src = "def f(s):\n    @(s)\n    return np.random.random()\n", 5 } }
+S.numpy_random_shuffle = { { src = "def f(s):\n    np.random.seed(s)\n    a = np.arange(10)\n    @(a)\n    return a\n", 5 } }
+S.numpy_random_permutation = { { src = SEEDED:format("@(10)"), 5 }, { src = SEEDED:format("@(np.arange(6.0))"), 5 } }
+S.numpy_random_choice[3] = { src = SEEDED:format("@(np.arange(5.0), 4, False)"), 5 }
+S.numpy_random_choice[4] = { src = SEEDED:format("@(3, 6, True, np.array([0.2, 0.5, 0.3]))"), 5 }
 
 local MATH1 = { 0.25, 0.5, 1.5, 2.5, -0.75, 3 }
 local MATH2 = { { 0.5, 1.5 }, { 2.5, -0.75 }, { 3, 2 } }

@@ -162,6 +162,10 @@ local full = {
     size = "512³ float64", c = "matmul", py = "pmatmul.py", args = { 512, 31 } },
   row { id = "lj-2000", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
     size = "2000 points", c = "lj", py = "plj.py", args = { 2000, 4711 }, rtol = 1e-9 },
+  -- issue 19: np.random.random in prange; every tool draws other numbers (a
+  -- state per thread), so the estimates agree to their statistics only
+  row { id = "mcpi-1e7", group = "parallel", kind = "mcpi", title = "Monte-Carlo pi, np.random.random in prange",
+    size = "10^7 points", c = "mcpi", py = "pmcpi.py", args = { 10000000 }, rtol = 1e-2 },
 }
 
 local quick = {
@@ -224,6 +228,8 @@ local quick = {
     size = "24³ float64", c = "matmul", py = "pmatmul.py", args = { 24, 31 } },
   row { id = "lj-64", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
     size = "64 points", c = "lj", py = "plj.py", args = { 64, 4711 }, rtol = 1e-9 },
+  row { id = "mcpi-1e5", group = "parallel", kind = "mcpi", title = "Monte-Carlo pi, np.random.random in prange",
+    size = "10^5 points", c = "mcpi", py = "pmcpi.py", args = { 100000 }, rtol = 5e-2 },
 }
 
 -- Measurement policy (env of every runner) and the latency counts.

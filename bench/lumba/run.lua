@@ -200,6 +200,11 @@ function modes.kernel(kind, path, parallel, ...)
     local f = kernel_fn(lumba, path, parallel, c)
     result, times = measure.measure(function() return f(c) end, now)
     check = result
+  elseif kind == "mcpi" then
+    local n = math.tointeger(args[1])
+    local f = kernel_fn(lumba, path, parallel, n)
+    result, times = measure.measure(function() return f(n) end, now)
+    check = result
   elseif kind == "expdecay" then
     local n, seed, tau = math.tointeger(args[1]), math.tointeger(args[2]), tonumber(args[3]) + 0.0
     local x, out = lumba.zeros(n, "float64"), lumba.zeros(n, "float64")

@@ -194,6 +194,10 @@ def kernel(kind, path, parallel, args, fastmath=False):
         fill_uniform(c.reshape(-1), seed)
         result, times = measure(lambda: f(c))
         check = result
+    elif kind == "mcpi":
+        n = int(args[0])
+        result, times = measure(lambda: f(n))
+        check = result
     elif kind == "expdecay":
         n, seed, tau = int(args[0]), int(args[1]), float(args[2])
         x = np.empty(n, dtype=np.float64)

@@ -687,6 +687,7 @@ function H.VALUE_DT(...)
   return "int64"
 end
 for name, f in pairs(require "lumba.objmode_create") do H[name] = f end  -- np.array, np.linspace, np.eye, ...
+for name, f in pairs(require "lumba.objmode_random") do H[name] = f end  -- np.random
 function H.NP_SIGN(x)
   x = num(x)
   if x ~= x then return x end

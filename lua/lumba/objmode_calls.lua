@@ -567,6 +567,47 @@ IMPL.numpy_reshape = function(F, n)
   return F:method_code("ndarray_reshape", "reshape", args[1], { args[2] })
 end
 
+-- np.random (lumba.objmode_random): the arguments in the registry row's
+-- order, nil where absent, for the same C runtime compiled code calls
+local function is_none_node(a) return a == nil or (a.tag == "Constant" and a.value == nil) end
+for member in pairs(require("lumba.objmode_random").NPRAND_SPEC) do
+  IMPL["numpy_random_" .. member] = function(F, n, via)
+    local e = via.entry
+    local args, count = bind_args(F, n, e.name, e.keywords, e.lo)
+    local nk = #e.keywords
+    local codes = F:bound_operands(args, count)
+    for i = 1, nk do codes[i] = codes[i] or "nil" end
+    local discrete = member == "randint" or member == "binomial" or member == "poisson" or member == "geometric"
+      or member == "negative_binomial" or member == "zipf" or member == "logseries" or member == "hypergeometric"
+    local k = is_none_node(args[nk]) and (discrete and KINT or KF) or KT
+    F.M.used.NPRANDOM = true
+    return F:use("NPRANDOM") .. "(" .. sformat("%q", member) .. ", " .. concat(codes, ", ", 1, nk) .. ")", k, false
+  end
+end
+local function dims_call(normal)
+  return function(F, n)
+    local args = list(n.args)
+    local codes = F:operands(args)
+    return F:use("NPRAND_DIMS") .. "(" .. tostring(normal) .. (#codes > 0 and ", " .. concat(codes, ", ") or "") .. ")",
+      #codes > 0 and KT or KF, false
+  end
+end
+IMPL.numpy_random_rand, IMPL.numpy_random_randn = dims_call(false), dims_call(true)
+local function fixed_call(helper, names, nreq, k)
+  return function(F, n, via)
+    local args, count = bind_args(F, n, via.entry.name, names, nreq)
+    local codes = F:bound_operands(args, count)
+    for i = 1, #names do codes[i] = codes[i] or "nil" end
+    return F:use(helper) .. "(" .. concat(codes, ", ", 1, #names) .. ")", k, false
+  end
+end
+IMPL.numpy_random_seed = fixed_call("NPRAND_SEED", { "seed" }, 1, KZ)
+IMPL.numpy_random_shuffle = fixed_call("NPRAND_SHUFFLE", { "x" }, 1, KZ)
+IMPL.numpy_random_permutation = fixed_call("NPRAND_PERMUTATION", { "x" }, 1, KT)
+IMPL.numpy_random_choice = fixed_call("NPRAND_CHOICE", { "a", "size", "replace", "p" }, 1, KALL)
+IMPL.numpy_random_multinomial = fixed_call("NPRAND_MULTINOMIAL", { "n", "pvals", "size" }, 2, KT)
+IMPL.numpy_random_dirichlet = fixed_call("NPRAND_DIRICHLET", { "alpha", "size" }, 1, KT)
+
 -- every name of every entry the object mode implements
 for q, via in pairs(REGISTRY) do
   local e = via.entry
