@@ -53,6 +53,7 @@ typedef enum CallKind {
   CALL_DISPATCHER,
   CALL_CAST,
   CALL_METHOD,
+  CALL_UFUNC_DEF,   // a @vectorize def of the module (infer_vectorize.c): callee its scalar kernel
 } CallKind;
 
 typedef struct CallInfo {
@@ -94,5 +95,8 @@ Type *infer_lua_boolop(Infer *I, Node *n);
 void infer_lua_compare(Infer *I, Node *n, OpKind op, Type *l, Type *r);
 int64_t infer_lua_tuple_index(int64_t k, int n);       /* 1-based k → 0-based; n when out of range */
 Type *infer_lua_for(Infer *I, Node *s);               /* numeric for: the variable's type, NULL while unknown */
+
+/* a call of a @vectorize def (infer_vectorize.c): false if def is a plain def */
+bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result);
 
 #endif

@@ -52,6 +52,20 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
   return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), ret, ""), L->refcount && rt->kind != TY_SCALAR};
 }
 
+/* the specialisation callee called on scalar values (a @vectorize kernel's
+** element, lower_vectorize.c): each cast to its parameter's type */
+Val lower_call_spec_vals(Lower *L, FuncSpec *callee, Val *x) {
+  LLVMValueRef args[2 + LM_MAXARGS];
+  Type *rt = callee->ret;
+  LLVMValueRef ret = lower_entry_alloca(L, lower_type(L, rt), "uret");
+  args[0] = L->err;
+  args[1] = ret;
+  for (int i = 0; i < callee->nargs; i++) args[2 + i] = lower_cast(L, x[i], callee->argtypes[i]).v;
+  LLVMValueRef st = LLVMBuildCall2(L->b, callee->fnty, callee->fn, args, (unsigned)(2 + callee->nargs), "");
+  propagate(L, st);
+  return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), ret, ""), false};
+}
+
 Val lower_call(Lower *L, Node *n) {
   CallInfo *ci = lower_ann(L, n)->aux;
   switch (ci->kind) {
@@ -62,6 +76,7 @@ Val lower_call(Lower *L, Node *n) {
       return lower_array_method(L, n, ci->bi, a, ci->args, ci->nargs);
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
+    case CALL_UFUNC_DEF: return lower_vectorize_call(L, n, ci);
     case CALL_DISPATCHER: {
       LLVMTypeRef fnty;
       LLVMValueRef fn = lower_declare_callee(L, ci->callee, &fnty);

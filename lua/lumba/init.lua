@@ -12,6 +12,7 @@ local core = require "lumba.core"
 
 local lumba = {}
 for k, v in pairs(core) do lumba[k] = v end
+local vec = require "lumba.vectorize"
 
 -- the globals of the code that called njit (level 3: caller of the decorator helper)
 local function caller_globals(level)
@@ -480,7 +481,11 @@ function lumba.load(src, options)
   locals = named_locals(locals, src)
   local mod = {}
   for _, st in ipairs(tree.body) do
-    if st.tag == "FunctionDef" then
+    local vk, vdec = nil, nil
+    if st.tag == "FunctionDef" then vk, vdec = vec.decorator_kind(st, names) end
+    if vk then  -- @vectorize, @guvectorize (lua/lumba/vectorize.lua)
+      mod[st.name] = vec.from_load(vk, st, vdec, src, names, chunk, options, globals, locals, mod)
+    elseif st.tag == "FunctionDef" then
       local kind, opts = decorator_options(st, chunk, names)
       opts.name = st.name
       opts.env = options.env
@@ -640,6 +645,10 @@ lumba.config = setmetatable({}, {
     else rawset(t, k, v) end
   end,
 })
+
+-- @vectorize, @guvectorize: ufunc objects (lua/lumba/vectorize.lua)
+vec.install(lumba, { make = make, signatures_of = signatures_of, const_value = const_value, qualified = qualified,
+  parse = core.parse, caller_globals = caller_globals })
 
 -- in plain Lua, an iterator over a..b (compiled Lua functions run it in parallel)
 lumba.prange = function(...) return require("lumba.luafront").prange(...) end
