@@ -8,7 +8,8 @@
 ** loop's types, lower_vectorize.c); on numbers, a call of that kernel.
 ** The loop is NumPy's choice: the first signature every input casts to
 ** safely (a scalar beside arrays fits any loop of its kind or higher); a
-** ufunc without signatures specialises on the input types, as Numba's DUFunc.
+** ufunc without signatures (_lazy) has the loops compiled so far, and
+** specialises on the input types where none fits, as Numba's DUFunc.
 */
 #include <string.h>
 
@@ -38,7 +39,8 @@ static bool cast_same_kind(DType f, DType t) {
 #define MAXSIGS 32
 
 typedef struct Sigs {
-  int n;                       // -1: not a @vectorize def; 0: lazy
+  int n;                       // -1: not a @vectorize def
+  bool lazy;                   // no signatures given: the loops compiled so far ("(int8, bool)": no return type)
   Type *ret[MAXSIGS];
   Type *args[MAXSIGS][LM_MAXARGS];
 } Sigs;
@@ -55,6 +57,8 @@ static void read_sigs(Infer *I, Node *def, Sigs *s) {
     return;
   }
   s->n = 0;
+  s->lazy = lua_getfield(L, -2, "_lazy") == LUA_TBOOLEAN && lua_toboolean(L, -1);
+  lua_pop(L, 1);
   for (int i = 1; i <= MAXSIGS; i++) {
     if (lua_rawgeti(L, -1, i) != LUA_TSTRING) {
       lua_pop(L, 1);
@@ -64,7 +68,7 @@ static void read_sigs(Infer *I, Node *def, Sigs *s) {
     int na = ty_parse_signature(&C->S->types, lua_tostring(L, -1), &s->ret[s->n], s->args[s->n], LM_MAXARGS, err,
                                 sizeof err);
     lua_pop(L, 1);
-    if (na != def->args.len || s->ret[s->n] == NULL) continue;  /* checked where the ufunc was made */
+    if (na != def->args.len) continue;  /* checked where the ufunc was made */
     s->n++;
   }
   lua_pop(L, 2);
@@ -78,7 +82,7 @@ static l_noret no_loop(Infer *I, Node *n, Node *def, Type **at, int nin, Sigs *s
   loops[0] = 0;
   for (int i = 0; i < s->n && k + 80 < sizeof loops; i++) {
     char a[300];
-    k += (size_t)snprintf(loops + k, sizeof loops - k, "%s%s(%s)", i ? ", " : "", tyname(C, s->ret[i]),
+    k += (size_t)snprintf(loops + k, sizeof loops - k, "%s%s(%s)", i ? ", " : "", s->ret[i] ? tyname(C, s->ret[i]) : "",
                           ty_args_text(s->args[i], nin, a, sizeof a));
   }
   compile_error(C, n->loc, "TypingError",
@@ -116,9 +120,7 @@ bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result) {
     if (arr && kind_rank(at[i]->dtype) > top) top = kind_rank(at[i]->dtype);
   }
   Type *lt[LM_MAXARGS], *want_ret = NULL;
-  if (s.n == 0) {
-    for (int i = 0; i < nin; i++) lt[i] = ty_scalar(at[i]->dtype);
-  } else {
+  {
     int loop = -1;
     for (int c = 0; c < s.n && loop < 0; c++) {
       bool ok = true;
@@ -129,9 +131,9 @@ bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result) {
       }
       if (ok) loop = c;
     }
-    if (loop < 0) no_loop(I, n, def, at, nin, &s);
-    for (int i = 0; i < nin; i++) lt[i] = s.args[loop][i];
-    want_ret = s.ret[loop];
+    if (loop < 0 && !s.lazy) no_loop(I, n, def, at, nin, &s);
+    for (int i = 0; i < nin; i++) lt[i] = loop < 0 ? ty_scalar(at[i]->dtype) : s.args[loop][i];  /* lazy: a new loop */
+    want_ret = loop < 0 ? NULL : s.ret[loop];
   }
   FuncSpec *callee = infer_spec(C, def, lt, nin, n->loc);
   ci->callee = callee;

@@ -10,7 +10,7 @@ local V = {}
 local H  -- init.lua's helpers: make, signatures_of, const_value, qualified
 
 local ufunc_mt, gufunc_mt = {}, {}
-local split_sig
+local split_sig, add_loop
 local state = setmetatable({}, { __mode = "k" })  -- ufunc object → its source, options, wrappers
 
 local VEC_DECORATORS = {
@@ -112,6 +112,20 @@ end
 
 -- ---- the wrappers ----
 
+-- an error raised in a wrapper's own lines is about the call: its message
+-- without the wrapper's position and source line (errors in the user's
+-- defs keep theirs)
+function V.at_call(st, msg)
+  msg = tostring(msg)
+  local _, nl = st.src:gsub("\n", "")
+  local line, rest = msg:match("^[^\n]-:(%d+):%d+: (.*)$")
+  if line and tonumber(line) > nl + 1 then
+    rest = rest:gsub("^%u%a+Error: ", ""):gsub("\n.*$", "")
+    return rest
+  end
+  return msg
+end
+
 local function params(n, prefix)
   local t = {}
   for i = 1, n do t[i] = (prefix or "a") .. (i - 1) end
@@ -130,6 +144,33 @@ local function wrapper(u, key, text, extra)
   return d
 end
 
+local function kind_rank(dt) return KIND[dt] == "b" and 0 or KIND[dt] == "f" and 2 or 1 end
+
+-- a lazy ufunc's loops: the inputs' types appended when no loop so far fits
+-- them (Numba's DUFunc; the compiler picks the loop, infer_vectorize.c)
+function add_loop(u, args, nin, any_array)
+  local dts, strong, top = {}, {}, 0
+  for i = 1, nin do
+    local a = args[i]
+    if is_array(a) then
+      dts[i], strong[i] = a.dtype, true
+      top = math.max(top, kind_rank(a.dtype))
+    else
+      dts[i] = type(a) == "boolean" and "bool" or math.type(a) == "integer" and "int64" or "float64"
+    end
+  end
+  for i = 1, nin do strong[i] = strong[i] or not any_array or kind_rank(dts[i]) > top end
+  for _, s in ipairs(u._vectorize) do
+    local parts, ok = split_sig(s), true
+    for i = 1, nin do
+      local t = parts[i]:match("[%w_]+")
+      ok = ok and (strong[i] and cast_safe(dts[i], t) or not strong[i] and kind_rank(t) >= kind_rank(dts[i]))
+    end
+    if ok then return end
+  end
+  u._vectorize[#u._vectorize + 1] = "(" .. table.concat(dts, ", ") .. ")"
+end
+
 -- u(a0, ..., out) with out an array; u(a0, ...) a new array or a number
 local function ufunc_call(u, ...)
   local st = state[u]
@@ -146,6 +187,7 @@ local function ufunc_call(u, ...)
     args[i] = a
     any_array = any_array or is_array(a)
   end
+  if u._lazy then add_loop(u, args, nin, any_array) end
   local out = args[nin + 1]
   local ok, r
   if out ~= nil then
@@ -197,7 +239,7 @@ local function ufunc_call(u, ...)
     local d = wrapper(u, "call", ("def __lumba_ufunc_call(%s):\n    return %s(%s)\n"):format(params(nin), st.name, params(nin)))
     ok, r = pcall(d, table.unpack(args, 1, nin))
   end
-  if not ok then error(r, 0) end
+  if not ok then error(V.at_call(st, r), 2) end
   return r
 end
 ufunc_mt.__call = ufunc_call
@@ -240,7 +282,7 @@ function ufunc_methods.reduce(u, a, axis)
       d = wrapper(u, "reduce2", text)
     end
     local ok, r = pcall(d, a)
-    if not ok then error(r, 0) end
+    if not ok then error(V.at_call(st, r), 2) end
     return r
   end
   if n == 1 then
@@ -253,7 +295,7 @@ function ufunc_methods.reduce(u, a, axis)
   end
   local d = wrapper(u, (n == 1 and "reduce1n" or "reducen") .. axis, text)
   local ok, r = pcall(d, a)
-  if not ok then error(r, 0) end
+  if not ok then error(V.at_call(st, r), 2) end
   return r
 end
 
@@ -274,7 +316,8 @@ function V.ufunc(src, name, nin, opts, globals, locals)
     error(("ufunc '%s': target 'cuda' is not supported by lumba's @vectorize yet (use target='cpu' or "
       .. "'parallel', or write a @cuda.jit kernel)"):format(name), 0)
   end
-  local u = setmetatable({ _vectorize = opts.signatures or {} }, ufunc_mt)
+  local lazy = not opts.signatures or #opts.signatures == 0
+  local u = setmetatable({ _vectorize = lazy and {} or opts.signatures, _lazy = lazy }, ufunc_mt)
   local siblings = opts.siblings or {}
   siblings[name] = u
   state[u] = { src = src, name = name, nin = nin, target = opts.target or "cpu", fastmath = opts.fastmath,
@@ -523,7 +566,7 @@ local function gufunc_call(g, ...)
   for i = 1, nin do call[i] = args[i] end
   for o = 1, nout do call[nin + o] = outs[o] end
   local ok, err = pcall(d, table.unpack(call, 1, nin + nout))
-  if not ok then error(err, 0) end
+  if not ok then error(V.at_call(st, err), 2) end
   return table.unpack(outs, 1, nout)
 end
 gufunc_mt.__call = gufunc_call
