@@ -218,7 +218,7 @@ def sq(x):
 def i32(x, y):
     return x - y
 ]])
-    local ok, err = pcall(function() return i32(lumba.array({ 1.5 }), 1) end)
+    local ok, err = pcall(function() local r = i32(lumba.array({ 1.5 }), 1) return r end)
     assert.is_false(ok)
     assert.matches("^[^\n]*vectorize_spec.lua:%d+: ufunc 'i32' has no loop for the input types %(float64%[[:1]+%], int64%) under "
       .. "NumPy's safe casting %(its loops: int32%(int32, int32%)%)$", err)
