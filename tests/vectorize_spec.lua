@@ -245,7 +245,7 @@ def c(x):
     return x
 ]], { chunkname = "=mod.py" })
     assert.is_false(ok)
-    assert.matches("mod.py:2:34: unknown target 'gpu'", err, 1, true)
+    assert.matches("mod.py:2:41: unknown target 'gpu'", err, 1, true)
     assert.has_error(function() m.f(1) end, "ufunc 'f' takes 2 arguments (and an optional output array), got 1")
   end)
 end)
