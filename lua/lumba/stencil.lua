@@ -168,7 +168,9 @@ function S.transform(src, chunk, stencils, const_value)
     }
     for i, p in ipairs(ps) do
       if rel[p] and p ~= first then
-        body[#body + 1] = ("    if %s.shape != %s.shape:"):format(p, first)
+        local ne = {}
+        for k = 1, ndim do ne[k] = ("%s.shape[%d] != %s.shape[%d]"):format(p, k - 1, first, k - 1) end
+        body[#body + 1] = ("    if %s.ndim != %d or %s:"):format(p, ndim, table.concat(ne, " or "))
         body[#body + 1] = ("        raise ValueError(\"stencil '%s': the input arrays must have the same shape\")"):format(def.name)
       end
     end
