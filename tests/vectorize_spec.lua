@@ -150,6 +150,38 @@ describe("@vectorize", function()
     end
   end)
 
+  it("runs the example of Numba's documentation", function()
+    if not batch.available then pending("no python3 with numpy") return end
+    local doc = lumba.load [[
+from numba import vectorize, int32, int64, float32, float64
+import numpy as np
+
+@vectorize([int32(int32, int32),
+            int64(int64, int64),
+            float32(float32, float32),
+            float64(float64, float64)])
+def f(x, y):
+    return x + y
+]]
+    local a6, l6, a12 = lumba.arange(6), lumba.linspace(0, 1, 6), lumba.arange(12):reshape(3, 4)
+    local got = { doc.f(a6, a6), doc.f(l6, l6), doc.f:reduce(a12, 0), doc.f:reduce(a12, 1),
+      doc.f(lumba.array({ 1, 2 }, "int32"), lumba.array({ 3, 4 }, "int16")),
+      doc.f(lumba.array({ 1.5 }, "float32"), 2) }
+    local want = batch.run({
+      { expr = "np.add(np.arange(6), np.arange(6))", inputs = {} },
+      { expr = "np.add(np.linspace(0, 1, 6), np.linspace(0, 1, 6))", inputs = {} },
+      { expr = "np.add.reduce(np.arange(12).reshape(3, 4), axis=0)", inputs = {} },
+      { expr = "np.add.reduce(np.arange(12).reshape(3, 4), axis=1)", inputs = {} },
+      { expr = "np.add(np.array([1, 2], np.int32), np.array([3, 4], np.int16))", inputs = {} },
+      { expr = "np.add(np.array([1.5], np.float32), 2)", inputs = {} },
+    })
+    for i, w in ipairs(want) do
+      assert.equal(w.dtype, got[i].dtype, "case " .. i)
+      local gv = flat(got[i])
+      for j = 1, #gv do assert(close(w.values[j], gv[j], w.dtype), "case " .. i .. " element " .. j) end
+    end
+  end)
+
   it("returns numbers for numbers: a Lua integer for an integer loop", function()
     assert.equal(3, m.f(1, 2))
     assert.equal("integer", math.type(m.f(1, 2)))
@@ -246,6 +278,30 @@ def c(x):
 ]], { chunkname = "=mod.py" })
     assert.is_false(ok)
     assert.matches("mod.py:2:41: unknown target 'gpu'", err, 1, true)
+    ok, err = pcall(lumba.load, [[
+from numba import vectorize
+@vectorize(["float64(flot64)"])
+def c(x):
+    return x
+]], { chunkname = "=mod.py" })
+    assert.is_false(ok)
+    assert.equal("mod.py:2:2: ufunc 'c': bad signature: unknown type 'flot64'", err)
+    ok, err = pcall(lumba.load, [[
+from numba import vectorize
+@vectorize(["float64(float64"])
+def c(x):
+    return x
+]], { chunkname = "=mod.py" })
+    assert.is_false(ok)
+    assert.equal("mod.py:2:2: ufunc 'c': bad signature: expected ',' or ')' in 'float64(float64'", err)
+    ok, err = pcall(lumba.load, [[
+from numba import vectorize
+@vectorize(["float64(float64)"])
+def c(x):
+    return x + nothing
+]], { chunkname = "=mod.py" })
+    assert.is_false(ok)
+    assert.matches("^mod.py:4:16: NameError: name 'nothing' is not defined\n        return x %+ nothing", err)
     assert.has_error(function() m.f(1) end, "ufunc 'f' takes 2 arguments (and an optional output array), got 1")
   end)
 end)

@@ -317,6 +317,19 @@ function V.ufunc(src, name, nin, opts, globals, locals)
       .. "'parallel', or write a @cuda.jit kernel)"):format(name), 0)
   end
   local lazy = not opts.signatures or #opts.signatures == 0
+  if not lazy then
+    -- the kernel compiled for each signature now, as Numba does: a bad
+    -- signature or a typing error in the def is reported where it is made
+    local ok, err = pcall(H.make, src, { name = name, signatures = opts.signatures, chunkname = opts.chunkname,
+      env = opts.env, decorators_read = true, locals_named = true, fastmath = opts.fastmath }, globals, locals)
+    if not ok then
+      err = tostring(err):gsub("^[^\n]-vectorize%.lua:%d+: ", "")
+      if err:find("^bad signature") or not err:find("^[^\n]-:%d+:%d+: ") then
+        error(("ufunc '%s': %s"):format(name, err), 0)
+      end
+      error({ positioned = err }, 0)
+    end
+  end
   local u = setmetatable({ _vectorize = lazy and {} or opts.signatures, _lazy = lazy }, ufunc_mt)
   local siblings = opts.siblings or {}
   siblings[name] = u
@@ -598,6 +611,7 @@ function V.from_load(kind, def, dec, src, mod, chunk, options, globals, locals, 
   if kind == "vectorize" then
     check_sigs(o.signatures, nparams, chunk:gsub("^[@=]", ""), def.name, dec)
     local ok, u = pcall(V.ufunc, src, def.name, nparams, o, globals, locals)
+    if not ok and type(u) == "table" then error(u.positioned, 0) end
     if not ok then error(("%s:%d:%d: %s"):format(chunk:gsub("^[@=]", ""), dec.lineno, dec.col_offset + 1, u), 0) end
     return u
   end
@@ -620,7 +634,7 @@ function V.install(lumba, helpers)
       end
       check_sigs(sigs, nparams, chunk, def.name)
       local ok, u = pcall(V.ufunc, src, def.name, nparams, o, helpers.caller_globals(4), {})
-      if not ok then error(u, 3) end
+      if not ok then error(type(u) == "table" and u.positioned or u, type(u) == "table" and 0 or 3) end
       return u
     end
     if type(a) == "string" and b == nil and a:find("def ", 1, true) then return build(a, {}, {}) end
