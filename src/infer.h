@@ -53,7 +53,6 @@ typedef enum CallKind {
   CALL_DISPATCHER,
   CALL_CAST,
   CALL_METHOD,
-  CALL_UFUNC_DEF,   // a @vectorize def of the module (infer_vectorize.c): callee its scalar kernel
 } CallKind;
 
 typedef struct CallInfo {
@@ -67,7 +66,7 @@ typedef struct CallInfo {
   int nargs;
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
-  bool ufunc;            // a NumPy ufunc (builtin_ufunc.c): dt is its loop's dtype,
+  bool ufunc;            // a NumPy ufunc (builtin_ufunc.c, or a @vectorize def: callee): dt is its loop's dtype,
   Node *out;             // its output array, NULL if none
 } CallInfo;
 

@@ -5,7 +5,7 @@
 ** its signatures in the field _vectorize. A call on arrays is a ufunc call
 ** like NumPy's rows (builtin_ufunc.c): fused into the array expression
 ** around it, its element the scalar kernel (the def specialised on the
-** loop's types, lower_vectorize.c); on numbers, a call of that kernel.
+** loop's types, builtin_vectorize.c); on numbers, a call of that kernel.
 ** The loop is NumPy's choice: the first signature every input casts to
 ** safely (a scalar beside arrays fits any loop of its kind or higher); a
 ** ufunc without signatures (_lazy) has the loops compiled so far, and
@@ -13,6 +13,7 @@
 */
 #include <string.h>
 
+#include "builtins.h"
 #include "infer.h"
 
 static int kind_rank(DType d) {
@@ -104,7 +105,8 @@ bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result) {
   if (n->args.len > nin && n->keywords.len)
     compile_error(C, n->loc, "TypingError", "%s() got multiple values for argument 'out'", name);
   if (nin > LM_MAXARGS) compile_error(C, n->loc, "UnsupportedError", "too many arguments");
-  CallInfo *ci = infer_new_info(I, n, CALL_UFUNC_DEF, name);
+  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, name);
+  ci->bi = BI_numba_vectorize;  /* lowered by its row (builtin_vectorize.c) */
   ci->args = n->args.items;
   ci->nargs = nin;
   ci->out = infer_arg_or_kw(n, nin, "out");

@@ -80,9 +80,6 @@ bool lower_ufunc_inner(Lower *L, Node *n);
 int lower_ufunc_operands(Lower *L, Node *n, Node ***args);
 Val lower_ufunc_elem(Lower *L, Node *n, Val *x);
 Val lower_ufunc_out(Lower *L, Node *n, CallInfo *ci);
-/* a @vectorize def's call (lower_vectorize.c): its element, or the whole call */
-Val lower_vectorize_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
-Val lower_vectorize_call(Lower *L, Node *n, CallInfo *ci);
 Val lower_call_spec_vals(Lower *L, FuncSpec *callee, Val *x);  /* lower_call.c */
 /* call (a ufunc call with out=) as one loop into out, which is returned owned (lower_arraystore.c) */
 Val lower_ufunc_store(Lower *L, Node *call, Node *out);

@@ -53,7 +53,7 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
 }
 
 /* the specialisation callee called on scalar values (a @vectorize kernel's
-** element, lower_vectorize.c): each cast to its parameter's type */
+** element, builtin_vectorize.c): each cast to its parameter's type */
 Val lower_call_spec_vals(Lower *L, FuncSpec *callee, Val *x) {
   LLVMValueRef args[2 + LM_MAXARGS];
   Type *rt = callee->ret;
@@ -76,7 +76,6 @@ Val lower_call(Lower *L, Node *n) {
       return lower_array_method(L, n, ci->bi, a, ci->args, ci->nargs);
     }
     case CALL_DEF: return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
-    case CALL_UFUNC_DEF: return lower_vectorize_call(L, n, ci);
     case CALL_DISPATCHER: {
       LLVMTypeRef fnty;
       LLVMValueRef fn = lower_declare_callee(L, ci->callee, &fnty);

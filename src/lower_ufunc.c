@@ -11,7 +11,6 @@
 static CallInfo *ufunc_info(Lower *L, Node *n) {
   if (n->kind != ND_Call) return NULL;
   CallInfo *ci = lower_ann(L, n)->aux;
-  if (ci && ci->kind == CALL_UFUNC_DEF && ci->ufunc) return ci;  /* a @vectorize def (lower_vectorize.c) */
   if (ci == NULL || ci->kind != CALL_BUILTIN || !ci->ufunc || L->C->builtins[ci->bi].elem == NULL) return NULL;
   return ci;
 }
@@ -29,7 +28,6 @@ int lower_ufunc_operands(Lower *L, Node *n, Node ***args) {
 
 Val lower_ufunc_elem(Lower *L, Node *n, Val *x) {
   CallInfo *ci = ufunc_info(L, n);
-  if (ci->kind == CALL_UFUNC_DEF) return lower_vectorize_elem(L, n, ci, x);
   return L->C->builtins[ci->bi].elem(L, n, ci, x);
 }
 

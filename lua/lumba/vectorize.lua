@@ -595,7 +595,7 @@ V.shape_text = shape_text
 
 -- the def of a one-def source: its name and parameter count (lumba.vectorize(sigs)(src))
 local function single_def(src, chunk)
-  local tree = V.lumba.core_parse(src, chunk, "decorators")
+  local tree = H.parse(src, chunk, "decorators")
   local def
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" then def = st end
@@ -620,7 +620,6 @@ end
 
 function V.install(lumba, helpers)
   H, V.lumba = helpers, lumba
-  V.lumba.core_parse = helpers.parse
   -- lumba.vectorize(sigs [, opts])(src) | lumba.vectorize(opts)(src) | lumba.vectorize(src)
   function lumba.vectorize(a, b)
     local function build(src, sigs, opts)
