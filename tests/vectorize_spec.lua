@@ -334,6 +334,23 @@ describe("@guvectorize", function()
     end
   end)
 
+  it("has scalar outputs '(n)->()' as Numba's (a 1-element array in the signature)", function()
+    local s = lumba.load [[
+import numba as nb
+@nb.guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+def total(x, out):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i]
+    out[0] = s
+]]
+    assert.same({ 3.0, 12.0 }, s.total(lumba.arange(6.0):reshape(2, 3)):totable())
+    assert.equal(6.0, s.total(lumba.arange(4.0)))
+    local o = lumba.zeros(2)
+    s.total(lumba.ones({ 2, 5 }), o)
+    assert.same({ 5.0, 5.0 }, o:totable())
+  end)
+
   it("writes into out, allocates with core dimensions, runs the parallel target", function()
     local a = lumba.arange(6):reshape(2, 3)
     local out = lumba.zeros({ 2, 3 }, "int64")

@@ -24,8 +24,7 @@ function V.decorator_kind(def, mod)
   for _, dec in ipairs(def.decorator_list or {}) do
     local f = dec.tag == "Call" and dec.func or dec
     local q = H.qualified(f, mod)
-    local k = q and (VEC_DECORATORS[q] or VEC_DECORATORS[q:match("[^.]+$")] and mod.names[q:match("[^.]+$")] == nil
-      and f.tag == "Attribute" and VEC_DECORATORS[q:match("[^.]+$")])
+    local k = q and VEC_DECORATORS[q]  -- through the imports: nb.vectorize, from numba import stencil
     if k then return k, dec end
   end
 end
@@ -414,7 +413,8 @@ function V.gufunc(src, name, nparams, opts, globals, locals, at)
       local dt, nd = sig_arg(p)
       local core = j <= #lay.ins and lay.ins[j] or lay.outs[j - #lay.ins]
       if not SIZE[dt] then fail("unknown type '%s' in the signature '%s' of gufunc '%s'", p, s, name) end
-      if nd ~= #core then
+      -- an output with no core dimensions is a 1-element array in Numba's signatures
+      if nd ~= #core and not (j > #lay.ins and #core == 0 and nd == 1) then
         fail("argument %d of the signature '%s' has %d dimensions but the layout '%s' gives it %d", j, s, nd,
           opts.layout, #core)
       end
@@ -516,7 +516,7 @@ local function gufunc_call(g, ...)
     local core, out = lay.outs[o], args[nin + o]
     if out ~= nil then
       if not is_array(out) then error(("bad argument #%d to gufunc '%s' (output array expected)"):format(nin + o, st.name), 2) end
-      if out.ndim ~= leadnd + #core then
+      if out.ndim ~= math.max(leadnd + #core, #core == 0 and 1 or 0) then
         error(("gufunc '%s': output %d has %d dimensions, expected %d"):format(st.name, o, out.ndim, leadnd + #core), 2)
       end
       for k = 1, leadnd do
@@ -536,7 +536,7 @@ local function gufunc_call(g, ...)
         end
         shape[#shape + 1] = s
       end
-      out = V.lumba.empty(#shape > 0 and shape or {}, loop[nin + o])
+      out = V.lumba.empty(#shape > 0 and shape or { 1 }, loop[nin + o])
     end
     outs[o] = out
   end
@@ -568,7 +568,14 @@ local function gufunc_call(g, ...)
       end
     end
     for o = 1, nout do
-      call[nin + o] = leadnd == 0 and ("o" .. (o - 1)) or ("o%d[%s]"):format(o - 1, table.concat(idx, ", "))
+      if #lay.outs[o] == 0 then  -- a scalar output: the kernel writes element 0 of a 1-element view
+        local ix = {}
+        for k = 1, leadnd - 1 do ix[k] = idx[k] end
+        ix[#ix + 1] = leadnd == 0 and "0:1" or ("%s:%s + 1"):format(idx[leadnd], idx[leadnd])
+        call[nin + o] = ("o%d[%s]"):format(o - 1, table.concat(ix, ", "))
+      else
+        call[nin + o] = leadnd == 0 and ("o" .. (o - 1)) or ("o%d[%s]"):format(o - 1, table.concat(idx, ", "))
+      end
     end
     lines[#lines + 1] = ind .. ("%s(%s)"):format(st.name, table.concat(call, ", "))
     lines[#lines + 1] = "    return 0"
@@ -580,6 +587,9 @@ local function gufunc_call(g, ...)
   for o = 1, nout do call[nin + o] = outs[o] end
   local ok, err = pcall(d, table.unpack(call, 1, nin + nout))
   if not ok then error(V.at_call(st, err), 2) end
+  for o = 1, nout do  -- an allocated scalar output of a call with no loop dimensions: a number, as NumPy's
+    if args[nin + o] == nil and leadnd == 0 and #lay.outs[o] == 0 then outs[o] = outs[o][1] end
+  end
   return table.unpack(outs, 1, nout)
 end
 gufunc_mt.__call = gufunc_call
