@@ -52,9 +52,12 @@ static void read_sigs(Infer *I, Node *def, Sigs *s) {
   lua_State *L = C->L;
   s->n = -1;
   if (C->siblings_idx == 0) return;
-  lua_getfield(L, C->siblings_idx, def->name);
-  if (!lua_istable(L, -1) || lua_getfield(L, -1, "_vectorize") != LUA_TTABLE) {
-    lua_pop(L, lua_istable(L, -1) ? 2 : 1);
+  if (lua_getfield(L, C->siblings_idx, def->name) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return;
+  }
+  if (lua_getfield(L, -1, "_vectorize") != LUA_TTABLE) {
+    lua_pop(L, 2);
     return;
   }
   s->n = 0;
