@@ -219,6 +219,8 @@ void ast_decorators_to_lua(lua_State *L, Node *module) {
     lua_setfield(L, -2, "lineno");
     lua_pushinteger(L, d->loc.col);
     lua_setfield(L, -2, "col_offset");
+    lua_pushinteger(L, d->args.len);  /* the parameters a @vectorize ufunc takes (lua/lumba/vectorize.lua) */
+    lua_setfield(L, -2, "nparams");
     lua_rawseti(L, -2, ++k);
   }
   lua_setfield(L, -2, "body");

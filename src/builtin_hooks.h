@@ -58,6 +58,11 @@ Val bufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
 /* builtin_math.c: the libm function of a MATH row on float arguments of type ft */
 LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft);
 
+/* builtin_vectorize.c: a call of a @vectorize def (typed by infer_vectorize.c) */
+Type *bvectorize_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val bvectorize_lower(Lower *L, Node *n, CallInfo *ci);
+Val bvectorize_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
+
 /* builtin_create.c: np.empty/zeros/ones/full, *_like, np.arange */
 Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm);
 Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci);

@@ -10,6 +10,8 @@
 /* a FUNC row's lowering UFUNC: a NumPy ufunc, lowered by its family's call
 ** hook, which runs the element hook once on scalars or per element in a loop */
 #define UFUNC bufunc_lower, .elem = bufunc_elem
+/* a call of a @vectorize def (builtin_vectorize.c): a ufunc whose element is the def */
+#define VECTORIZE bvectorize_lower, .elem = bvectorize_elem
 
 const BuiltinHooks builtin_table[BI__COUNT] = {
 #define FUNC(id, mod, mem, fam, inf, low, ...) [BI_##id] = {.infer = inf, .lower = low},

@@ -73,7 +73,7 @@ typedef struct CallInfo {
   int nargs;
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
-  bool ufunc;            // a NumPy ufunc (builtin_ufunc.c): dt is its loop's dtype,
+  bool ufunc;            // a NumPy ufunc (builtin_ufunc.c, or a @vectorize def: callee): dt is its loop's dtype,
   Node *out;             // its output array, NULL if none
 } CallInfo;
 
@@ -101,5 +101,8 @@ Type *infer_lua_boolop(Infer *I, Node *n);
 void infer_lua_compare(Infer *I, Node *n, OpKind op, Type *l, Type *r);
 int64_t infer_lua_tuple_index(int64_t k, int n);       /* 1-based k → 0-based; n when out of range */
 Type *infer_lua_for(Infer *I, Node *s);               /* numeric for: the variable's type, NULL while unknown */
+
+/* a call of a @vectorize def (infer_vectorize.c): false if def is a plain def */
+bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result);
 
 #endif

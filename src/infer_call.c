@@ -236,6 +236,8 @@ Type *infer_call(Infer *I, Node *n) {
       return a ? ty_scalar(s.dt) : NULL;
     }
     case SYM_DEF: {
+      Type *ut;
+      if (infer_vectorize_call(I, n, s.def, &ut)) return ut;
       int na;
       Node **args = infer_place_args(I, n, s.def, s.def->name, n->args.items, n->args.len, &na);
       CallInfo *ci = infer_new_info(I, n, CALL_DEF, s.def->name);

@@ -89,6 +89,7 @@ bool lower_ufunc_inner(Lower *L, Node *n);
 int lower_ufunc_operands(Lower *L, Node *n, Node ***args);
 Val lower_ufunc_elem(Lower *L, Node *n, Val *x);
 Val lower_ufunc_out(Lower *L, Node *n, CallInfo *ci);
+Val lower_call_spec_vals(Lower *L, FuncSpec *callee, Val *x);  /* lower_call.c */
 /* call (a ufunc call with out=) as one loop into out, which is returned owned (lower_arraystore.c) */
 Val lower_ufunc_store(Lower *L, Node *call, Node *out);
 Val lower_fancy_get(Lower *L, Node *n);

@@ -64,6 +64,20 @@ Val lower_call_def(Lower *L, Node *n, CallInfo *ci) {
   return call_spec(L, n, ci->callee, ci->callee->fn, ci->callee->fnty, ci);
 }
 
+/* the specialisation callee called on scalar values (a @vectorize kernel's
+** element, builtin_vectorize.c): each cast to its parameter's type */
+Val lower_call_spec_vals(Lower *L, FuncSpec *callee, Val *x) {
+  LLVMValueRef args[2 + LM_MAXARGS];
+  Type *rt = callee->ret;
+  LLVMValueRef ret = lower_entry_alloca(L, lower_type(L, rt), "uret");
+  args[0] = L->err;
+  args[1] = ret;
+  for (int i = 0; i < callee->nargs; i++) args[2 + i] = lower_cast(L, x[i], callee->argtypes[i]).v;
+  LLVMValueRef st = LLVMBuildCall2(L->b, callee->fnty, callee->fn, args, (unsigned)(2 + callee->nargs), "");
+  propagate(L, st);
+  return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), ret, ""), false};
+}
+
 Val lower_call(Lower *L, Node *n) {
   CallInfo *ci = lower_ann(L, n)->aux;
   switch (ci->kind) {

@@ -275,12 +275,12 @@ def f(x):
     assert.is_false(ok)  -- built at run time: its own line numbers
     assert.are.equal("<string>:2:22: unknown option 'paralel' of '@njit' on 'h'", err)
     local ok2, err2 = pcall(function() local m2 = lumba.load [[
-@vectorize
+@overload
 def v(x):
     return x
 ]] return m2 end)
     assert.is_false(ok2)
-    assert.are.equal(bad_at .. ":2: unknown decorator '@vectorize' on 'v'", err2)
+    assert.are.equal(bad_at .. ":2: unknown decorator '@overload' on 'v'", err2)
     state_works()
   end)
 

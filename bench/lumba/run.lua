@@ -43,7 +43,10 @@ local function compile(lumba, path, opts, first)
   local function attempt(s)
     local t0 = now()
     local f
-    if opts then f = lumba.njit(opts)(s) else f = lumba.njit(s) end
+    if s:find("\n@[%w_.]*vectorize") or s:find("\n@[%w_.]*stencil") then
+      -- a module with @vectorize / @stencil defs: lumba.load, its first def (as Numba's runner)
+      f = lumba.load(s, { chunkname = "@" .. path })[s:match("\ndef%s+([%w_]+)")]
+    elseif opts then f = lumba.njit(opts)(s) else f = lumba.njit(s) end
     local res = table.pack(first(f))
     return f, now() - t0, res
   end

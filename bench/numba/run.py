@@ -84,6 +84,8 @@ def compiled(path, parallel):
     import numba
     from numba.core.registry import CPUDispatcher
     fn = load(path)
+    if not isinstance(fn, CPUDispatcher) and not callable(getattr(fn, "__code__", None)) and hasattr(fn, "ntypes"):
+        return fn  # a @vectorize ufunc: called as it is
     if isinstance(fn, CPUDispatcher):
         if not parallel:
             return fn

@@ -12,6 +12,8 @@ local core = require "lumba.core"
 
 local lumba = {}
 for k, v in pairs(core) do lumba[k] = v end
+local vec = require "lumba.vectorize"
+local stencil = require "lumba.stencil"
 
 -- the globals of the code that called njit (level 3: caller of the decorator helper)
 local function caller_globals(level)
@@ -578,6 +580,11 @@ function lumba.load(src, options)
   -- cannot compile is left out (it raises its error if something calls it)
   local tree = core.parse(src, chunk, "decorators")
   local names = module_names(tree.imports)
+  local stencils = stencil.find(src, chunk, names, vec.decorator_kind)
+  if stencils then  -- @stencil defs rewritten into plain defs (lua/lumba/stencil.lua)
+    src = stencil.transform(src, chunk:gsub("^[@=]", ""), stencils, const_value)
+    tree = core.parse(src, chunk, "decorators")
+  end
   -- one parse and one scan of the locals for all the module's dispatchers
   local parsed = core._parsed(src, chunk)
   locals = named_locals(locals, src)
@@ -585,7 +592,13 @@ function lumba.load(src, options)
   local siblings = {}  -- the dispatchers by name (mod holds a @cfunc's object instead), and the jitclasses
   local methods = jitclass_register(classes, names, chunk, siblings)
   for _, st in ipairs(tree.body) do
-    if st.tag == "FunctionDef" then
+    local vk, vdec = nil, nil
+    if st.tag == "FunctionDef" then vk, vdec = vec.decorator_kind(st, names) end
+    if st.tag == "FunctionDef" and st.name:find("^__lumba_") then  -- @stencil's kernels: not the module's
+      vk = nil
+    elseif vk then  -- @vectorize, @guvectorize (lua/lumba/vectorize.lua)
+      mod[st.name] = vec.from_load(vk, st, vdec, src, names, chunk, options, globals, locals, mod)
+    elseif st.tag == "FunctionDef" then
       local kind, opts = decorator_options(st, chunk, names)
       opts.name = st.name
       opts.env = options.env
@@ -750,6 +763,48 @@ lumba.config = setmetatable({}, {
     else rawset(t, k, v) end
   end,
 })
+
+-- @vectorize, @guvectorize: ufunc objects (lua/lumba/vectorize.lua)
+vec.install(lumba, { make = make, signatures_of = signatures_of, const_value = const_value, qualified = qualified,
+  parse = core.parse, caller_globals = caller_globals })
+
+-- lumba.stencil([opts])(src): a @stencil def of a one-def source as a dispatcher
+function lumba.stencil(a, b)
+  local function build(src, opts, level)
+    if type(src) ~= "string" then error("bad argument to 'stencil' (source string expected)", level) end
+    local chunk = opts.chunkname or "<string>"
+    local deco = "@stencil("
+    for k, v in pairs(opts) do
+      if k ~= "chunkname" and k ~= "env" then
+        local function py(x)
+          if type(x) == "table" then
+            local t = {}
+            for i, e in ipairs(x) do t[i] = py(e) end
+            return "(" .. table.concat(t, ", ") .. (#t == 1 and ",)" or ")")
+          end
+          if type(x) == "string" then return ("%q"):format(x) end
+          if type(x) == "boolean" then return x and "True" or "False" end
+          return tostring(x)
+        end
+        deco = deco .. k .. "=" .. py(v) .. ", "
+      end
+    end
+    deco = deco:gsub(", $", "") .. ")"
+    -- the decorator goes on the line above the def (lines above stay blank, so positions hold)
+    local text = src:gsub("^(%s*)", "%1")
+    local first_def = text:find("def ")
+    if not first_def then error("bad argument to 'stencil' (no def in the source)", level) end
+    local before = text:sub(1, first_def - 1)
+    local nl = before:match("\n[^\n]*$") and "" or ""
+    local _ = nl
+    local full = "from numba import stencil\n" .. deco .. "\n" .. text
+    local m = lumba.load(full, { chunkname = chunk, env = opts.env })
+    for k, v in pairs(m) do if not k:find("^__lumba_") then return v end end
+  end
+  if type(a) == "string" then return build(a, b or {}, 3) end
+  local opts = a or {}
+  return function(src) return build(src, opts, 3) end
+end
 
 -- in plain Lua, an iterator over a..b (compiled Lua functions run it in parallel)
 lumba.prange = function(...) return require("lumba.luafront").prange(...) end
