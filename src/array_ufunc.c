@@ -683,6 +683,10 @@ static int ufunc_call(lua_State *L, int op, int first, int n, int out_idx, bool 
                     luaL_typename(L, first + i));
     }
   }
+  for (int i = 0; i < n; i++)  /* the Lua-side loops are real only; compiled code has complex ones */
+    if (dtype_kinds[o[i].dt] == 'c')
+      return uerror(L, "TypeError: %s on a complex array is not supported outside compiled code yet "
+                    "(compile the expression)", op_names[op]);
   bool unary = n == 1 && op >= U_NBINARY;
   DType ct;
   Plan P;

@@ -26,6 +26,7 @@
 #include "cachefile.h"
 #include "cachekey.h"
 #include "compile.h"
+#include "complex.h"
 #include "cudadrv.h"
 #include "diag.h"
 #include "dispatch.h"

@@ -28,6 +28,7 @@ Val lower_cast(Lower *L, Val v, Type *to) {
     return (Val){to, r, v.owned};
   }
   LM_ASSERT(from->kind == TY_SCALAR && to->kind == TY_SCALAR);
+  if (ty_is_complex(from) || ty_is_complex(to)) return lower_complex_cast(L, v, to);
   LLVMTypeRef lt = lower_type(L, to);
   LLVMValueRef x = v.v, r;
   if (ty_is_bool(to)) {

@@ -98,6 +98,11 @@ bool ty_is_int(const Type *t) {
 }
 bool ty_is_signed(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'i'; }
 bool ty_is_float(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'f'; }
+bool ty_is_complex(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'c'; }
+Type *ty_complex_part(const Type *t) { return ty_scalar(t->dtype == DT_COMPLEX64 ? DT_FLOAT32 : DT_FLOAT64); }
+Type *ty_complex_of(const Type *t) {
+  return ty_scalar(t->dtype == DT_FLOAT32 || t->dtype == DT_COMPLEX64 ? DT_COMPLEX64 : DT_COMPLEX128);
+}
 bool ty_is_number(const Type *t) { return t->kind == TY_SCALAR; }
 bool ty_is_array(const Type *t) { return t->kind == TY_ARRAY; }
 int ty_bits(const Type *t) { return t->dtype == DT_BOOL ? 1 : dtype_sizes[t->dtype] * 8; }
@@ -188,7 +193,8 @@ static const struct { const char *alias; DType dt; } dtype_aliases[] = {
     {"int", DT_INT64}, {"intp", DT_INT64}, {"i8", DT_INT64}, {"i4", DT_INT32},
     {"i2", DT_INT16}, {"i1", DT_INT8}, {"u8", DT_UINT64}, {"u4", DT_UINT32},
     {"u2", DT_UINT16}, {"u1", DT_UINT8}, {"boolean", DT_BOOL}, {"bool_", DT_BOOL},
-    {"b1", DT_BOOL}, {"uintp", DT_UINT64},
+    {"b1", DT_BOOL}, {"uintp", DT_UINT64}, {"complex", DT_COMPLEX128}, {"c16", DT_COMPLEX128},
+    {"c8", DT_COMPLEX64},
 };
 
 static Type *parse_type(SigParser *P);
@@ -296,7 +302,8 @@ int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
 int ty_slots(const Type *t) {
   switch (t->kind) {
     case TY_NONE: return 0;
-    case TY_SCALAR: case TY_DTYPE: return 1;
+    case TY_SCALAR: return dtype_kinds[t->dtype] == 'c' ? 2 : 1;  /* complex: real, imaginary */
+    case TY_DTYPE: return 1;
     case TY_ARRAY: return RT_ARRAY_SLOTS;
     case TY_TUPLE: {
       int n = 0;
