@@ -58,11 +58,23 @@ static LLVMValueRef c_div(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b, boo
   LLVMTypeRef ft = lower_type(L, pt);
   LLVMValueRef abr = lower_intrinsic(L, "llvm.fabs", &ft, 1, &br, 1);
   LLVMValueRef abi = lower_intrinsic(L, "llvm.fabs", &ft, 1, &bi, 1);
-  if (check && !L->C->opt.error_model_numpy) {
-    LLVMValueRef z = fconst(L, pt, 0);
-    LLVMValueRef zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, br, z, ""), LLVMBuildFCmp(B, LLVMRealOEQ, bi, z, ""), "");
-    lower_raise_if(L, zero, LMERR_ZERODIV_FLOAT, "complex division by zero");
+  LLVMValueRef z = fconst(L, pt, 0);
+  LLVMValueRef zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, br, z, ""), LLVMBuildFCmp(B, LLVMRealOEQ, bi, z, ""), "");
+  if (L->C->opt.error_model_numpy) {  /* NumPy's loop: a scale factor, x / 0 an inf or nan */
+    LLVMValueRef one = fconst(L, pt, 1);
+    LLVMValueRef r1 = LLVMBuildFDiv(B, bi, br, ""), s1 = LLVMBuildFDiv(B, one, LLVMBuildFAdd(B, br, LLVMBuildFMul(B, bi, r1, ""), ""), "");
+    LLVMValueRef x1 = LLVMBuildFMul(B, LLVMBuildFAdd(B, ar, LLVMBuildFMul(B, ai, r1, ""), ""), s1, "");
+    LLVMValueRef y1 = LLVMBuildFMul(B, LLVMBuildFSub(B, ai, LLVMBuildFMul(B, ar, r1, ""), ""), s1, "");
+    LLVMValueRef r2 = LLVMBuildFDiv(B, br, bi, ""), s2 = LLVMBuildFDiv(B, one, LLVMBuildFAdd(B, bi, LLVMBuildFMul(B, br, r2, ""), ""), "");
+    LLVMValueRef x2 = LLVMBuildFMul(B, LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, r2, ""), ai, ""), s2, "");
+    LLVMValueRef y2 = LLVMBuildFMul(B, LLVMBuildFSub(B, LLVMBuildFMul(B, ai, r2, ""), ar, ""), s2, "");
+    LLVMValueRef ge = LLVMBuildFCmp(B, LLVMRealOGE, abr, abi, "");
+    LLVMValueRef x = LLVMBuildSelect(B, ge, x1, x2, ""), y = LLVMBuildSelect(B, ge, y1, y2, "");
+    x = LLVMBuildSelect(B, zero, LLVMBuildFDiv(B, ar, abr, ""), x, "");
+    y = LLVMBuildSelect(B, zero, LLVMBuildFDiv(B, ai, abr, ""), y, "");
+    return lower_complex_make(L, t, x, y);
   }
+  if (check) lower_raise_if(L, zero, LMERR_ZERODIV_FLOAT, "complex division by zero");
   /* |br| >= |bi|: divide through by br */
   LLVMValueRef r1 = LLVMBuildFDiv(B, bi, br, ""), d1 = LLVMBuildFAdd(B, br, LLVMBuildFMul(B, bi, r1, ""), "");
   LLVMValueRef x1 = LLVMBuildFDiv(B, LLVMBuildFAdd(B, ar, LLVMBuildFMul(B, ai, r1, ""), ""), d1, "");

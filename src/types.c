@@ -111,6 +111,10 @@ int ty_bits(const Type *t) { return t->dtype == DT_BOOL ? 1 : dtype_sizes[t->dty
 ** unsigned, float64 when a signed value meets a uint64 (no common integer). */
 Type *ty_arith(const Type *a, const Type *b) {
   if (!ty_is_number(a) || !ty_is_number(b)) return NULL;
+  if (ty_is_complex(a) || ty_is_complex(b)) {  /* the parts' type decides: complex64 only with float32 parts */
+    Type *r = ty_arith(ty_is_complex(a) ? ty_complex_part(a) : a, ty_is_complex(b) ? ty_complex_part(b) : b);
+    return ty_complex_of(r);
+  }
   if (ty_is_float(a) || ty_is_float(b)) {
     if ((a->dtype == DT_FLOAT32 || !ty_is_float(a)) && (b->dtype == DT_FLOAT32 || !ty_is_float(b))) {
       /* float32 with float32 stays float32; float32 with an int goes to float64 */
@@ -126,6 +130,7 @@ Type *ty_arith(const Type *a, const Type *b) {
 
 Type *ty_truediv(const Type *a, const Type *b) {
   if (!ty_is_number(a) || !ty_is_number(b)) return NULL;
+  if (ty_is_complex(a) || ty_is_complex(b)) return ty_arith(a, b);
   if (a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32) return ty_scalar(DT_FLOAT32);
   return ty_float64;
 }
@@ -137,6 +142,7 @@ Type *ty_unify(TypeTable *T, Type *a, Type *b) {
   if (a->kind == TY_SCALAR && b->kind == TY_SCALAR) {
     if (ty_is_bool(a)) return ty_is_bool(b) ? a : ty_arith(ty_int64, b);
     if (ty_is_bool(b)) return ty_arith(a, ty_int64);
+    if (ty_is_complex(a) || ty_is_complex(b)) return ty_arith(a, b);
     if (ty_is_float(a) || ty_is_float(b)) return ty_float64;
     return ty_arith(a, b);
   }
