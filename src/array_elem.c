@@ -38,7 +38,7 @@
 
 #include "array.h"
 #include "array_impl.h"
-#include "complex.h"
+#include "complex_lua.h"
 
 /* complex elements: two floats, real part first */
 static Num load_complex(DType dt, const void *p) {

@@ -18,7 +18,7 @@
 
 #include "array.h"
 #include "array_impl.h"
-#include "complex.h"
+#include "complex_lua.h"
 
 /* order -> nil | 'C' | 'F' */
 static char check_order(lua_State *L, int idx) {

@@ -20,7 +20,7 @@
 
 #include <lauxlib.h>
 
-#include "complex.h"
+#include "complex_lua.h"
 #include "frontend.h"
 
 /* A tree this deep is a cycle or a mistake; parse output stays far below

@@ -58,6 +58,22 @@ Val bufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
 /* builtin_math.c: the libm function of a MATH row on float arguments of type ft */
 LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft);
 
+/* builtin_complex.c: complex(), .real/.imag, conjugate, np.real/imag/angle, cmath, the complex ufunc loops */
+Type *bcomplex_infer_ctor(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_ctor(Lower *L, Node *n, CallInfo *ci);
+Type *bcomplex_infer_part(Infer *I, Node *n, const BuiltinName *nm, Type *base);  /* base: an array or a number */
+Val bcomplex_lower_part(Lower *L, Node *n, BuiltinId id, Val a);
+Type *bcomplex_infer_np_part(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_np_part(Lower *L, Node *n, CallInfo *ci);
+Type *bcomplex_infer_conj(Infer *I, Node *n, CallInfo *ci, Type *a);  /* a: a number */
+Val bcomplex_lower_conj(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+Type *bcomplex_infer_angle(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_angle(Lower *L, Node *n, CallInfo *ci);
+Type *bcomplex_infer_cmath(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_cmath(Lower *L, Node *n, CallInfo *ci);
+bool bcomplex_has_loop(BuiltinId id);  /* NumPy has a complex loop of this ufunc */
+Val bcomplex_ufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x, Type *t, Type *rt);
+
 /* builtin_create.c: np.empty/zeros/ones/full, *_like, np.arange */
 Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm);
 Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci);

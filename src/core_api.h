@@ -26,7 +26,7 @@
 #include "cachefile.h"
 #include "cachekey.h"
 #include "compile.h"
-#include "complex.h"
+#include "complex_lua.h"
 #include "cudadrv.h"
 #include "diag.h"
 #include "dispatch.h"

@@ -1,6 +1,6 @@
 /*
 ** cplx.h — complex arithmetic as CPython's complex object does it, shared
-** by the Lua scalar (complex.c), the array operators (array_ufunc.c) and
+** by the Lua scalar (complex_lua.c), the array operators (array_ufunc.c) and
 ** the compiled code's runtime helpers. Plain structs, not C99 _Complex, so
 ** each step is the exact one CPython takes (C's operators may use other
 ** formulas, and _Complex division differs with the compiler's options).
@@ -15,6 +15,12 @@
 #include <string.h>
 
 typedef struct Cplx { double re, im; } Cplx;
+
+/* the cmath functions compiled code calls through lm_rt_cmath (complex_lua.h) */
+typedef enum CmathOp {
+  CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
+  CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH, CM_EXPM1, CM_LOG1P, CM_LOG2, CM_EXP2,
+} CmathOp;
 
 static inline Cplx cplx(double re, double im) { Cplx c = {re, im}; return c; }
 static inline Cplx cplx_add(Cplx a, Cplx b) { return cplx(a.re + b.re, a.im + b.im); }

@@ -11,7 +11,7 @@
 #include "backend.h"
 #include "cache.h"
 #include "cachefast.h"
-#include "complex.h"
+#include "complex_lua.h"
 #include "dispatch.h"
 #include "fastmath.h"
 #include "frontend.h"

@@ -101,7 +101,8 @@ Type *infer_method(Infer *I, Node *n, BuiltinId id, Node *recv, Type *a, const c
   ci->recv = recv;
   ci->args = args;
   ci->nargs = nargs;
-  if (a->kind != TY_ARRAY || C->builtins[id].infer_method == NULL)
+  bool scalar_ok = id == BI_ndarray_conj || id == BI_ndarray_conjugate;  /* z.conjugate() of a number too */
+  if ((a->kind != TY_ARRAY && !(scalar_ok && ty_is_number(a))) || C->builtins[id].infer_method == NULL)
     compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
   return C->builtins[id].infer_method(I, n, ci, a);
 }

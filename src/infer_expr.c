@@ -173,9 +173,10 @@ static Type *infer_attribute(Infer *I, Node *n) {
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
     if (nm && nm->id == BI_ndarray_itemsize) return infer_ann(I, n)->ty = ty_int64;
   }
-  if (base->kind == TY_ARRAY) {  /* a.shape, a.T, ...: the registry's array attributes */
+  if (base->kind == TY_ARRAY || ty_is_number(base)) {  /* a.shape, a.T, ...: the registry's array attributes */
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
-    if (nm && C->builtins[nm->id].infer_attr) {
+    bool scalar_ok = nm && (nm->id == BI_ndarray_real || nm->id == BI_ndarray_imag);  /* z.real of a number too */
+    if (nm && C->builtins[nm->id].infer_attr && (base->kind == TY_ARRAY || scalar_ok)) {
       Type *t = C->builtins[nm->id].infer_attr(I, n, nm, base);  /* may grow the table: assign after */
       return infer_ann(I, n)->ty = t;
     }

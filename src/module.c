@@ -7,7 +7,7 @@
 #include <lua.h>
 
 #include "array.h"
-#include "complex.h"
+#include "complex_lua.h"
 #include "backend.h"
 #include "builtins.h"
 #include "core_api.h"

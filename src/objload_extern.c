@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "complex.h"
+#include "complex_lua.h"
 #include "libgcc.h"
 #include "linalg_rt.h"
 #include "nrt.h"
@@ -44,8 +44,8 @@ static const ExtSym table[] = {
     {"stack_limit", (void *)stack_limit},
     /* matrix products (linalg_rt.h) */
     {"lm_prod_shape", (void *)lm_prod_shape}, {"lm_prod", (void *)lm_prod},
-    /* complex power (complex.h) */
-    {"lm_rt_cpow", (void *)lm_rt_cpow},
+    /* complex power (complex_lua.h) */
+    {"lm_rt_cpow", (void *)lm_rt_cpow}, {"lm_rt_cmath", (void *)lm_rt_cmath},
 };
 
 void *objload_extern(const char *name) {

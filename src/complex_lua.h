@@ -1,11 +1,11 @@
 /*
-** complex.h — lumba.complex: the Lua form of a complex scalar (a small
+** complex_lua.h — lumba.complex: the Lua form of a complex scalar (a small
 ** immutable userdata with .real, .imag, arithmetic, ==, tostring as
 ** Python's repr). Complex array elements read as one; stores take one or
 ** a plain number.
 */
-#ifndef complex_h
-#define complex_h
+#ifndef complex_lua_h
+#define complex_lua_h
 
 #include <stdbool.h>
 
@@ -30,6 +30,8 @@ bool complex_tocomplex(lua_State *L, int idx, Cplx *c);
 /* a ** b for compiled code: CPython's algorithm, nan for 0 to a negative
 ** or complex power (Numba's numba_cpow) */
 void lm_rt_cpow(double ar, double ai, double br, double bi, double *out);
+/* op (CmathOp) of re + im*j into out[0], out[1]: C99's complex functions */
+void lm_rt_cmath(int32_t op, double re, double im, double *out);
 /* registers the metatable and lumba.complex in the table on top */
 void complex_open(lua_State *L);
 

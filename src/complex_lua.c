@@ -1,5 +1,5 @@
 /*
-** complex.c — lumba.complex, the Lua complex scalar. Immutable, so a value
+** complex_lua.c — lumba.complex, the Lua complex scalar. Immutable, so a value
 ** type: every operation makes a new one. Arithmetic takes complex values
 ** and plain numbers on either side and follows CPython's complex (cplx.h);
 ** division by zero and 0 raised to a negative power raise
@@ -7,10 +7,12 @@
 ** calls __eq only between two userdata: c == 1 is false, use c.real).
 ** Complex numbers are not ordered: < and <= raise.
 */
+#include <complex.h>
+
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "complex.h"
+#include "complex_lua.h"
 
 void complex_push(lua_State *L, double re, double im) {
   LuaComplex *c = lua_newuserdatauv(L, sizeof *c, 0);
@@ -126,6 +128,35 @@ void lm_rt_cpow(double ar, double ai, double br, double bi, double *out) {
   Cplx r = cplx_pow(cplx(ar, ai), cplx(br, bi), &zero);
   out[0] = r.re;
   out[1] = r.im;
+}
+
+void lm_rt_cmath(int32_t op, double re, double im, double *out) {
+  double _Complex z = CMPLX(re, im), r;
+  switch (op) {
+    case CM_SQRT: r = csqrt(z); break;
+    case CM_EXP: r = cexp(z); break;
+    case CM_LOG: r = clog(z); break;
+    case CM_LOG10: r = clog(z); r = CMPLX(creal(r) / M_LN10, cimag(r) / M_LN10); break;  /* CPython's */
+    case CM_LOG2: r = clog(z); r = CMPLX(creal(r) / M_LN2, cimag(r) / M_LN2); break;
+    case CM_SIN: r = csin(z); break;
+    case CM_COS: r = ccos(z); break;
+    case CM_TAN: r = ctan(z); break;
+    case CM_ASIN: r = casin(z); break;
+    case CM_ACOS: r = cacos(z); break;
+    case CM_ATAN: r = catan(z); break;
+    case CM_SINH: r = csinh(z); break;
+    case CM_COSH: r = ccosh(z); break;
+    case CM_TANH: r = ctanh(z); break;
+    case CM_ASINH: r = casinh(z); break;
+    case CM_ACOSH: r = cacosh(z); break;
+    case CM_ATANH: r = catanh(z); break;
+    case CM_EXPM1: r = cexp(z) - 1; break;
+    case CM_LOG1P: r = clog(1 + z); break;
+    case CM_EXP2: r = cpow(2, z); break;
+    default: r = CMPLX(NAN, NAN); break;
+  }
+  out[0] = creal(r);
+  out[1] = cimag(r);
 }
 
 void complex_open(lua_State *L) {
