@@ -7,6 +7,7 @@
 ** functions run C99's complex functions through lm_rt_cmath (CPU only).
 */
 #include "builtin_hooks.h"
+#include "lower_complex.h"
 
 static CallInfo *checked(Infer *I, Node *n, const BuiltinName *nm) {
   const Builtin *b = builtin_of(nm);

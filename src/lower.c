@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "lower_complex.h"
 
 LLVMValueRef lower_i64(Lower *L, int64_t v) {
   return LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)v, 1);

@@ -153,15 +153,6 @@ LLVMBasicBlockRef lower_block(Lower *L, const char *name);
 bool lower_terminated(Lower *L);
 LLVMValueRef lower_entry_alloca(Lower *L, LLVMTypeRef t, const char *name);
 LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int ntys, LLVMValueRef *args, int n);
-/* lower_complex.c: complex values as {real, imag} structs */
-LLVMValueRef lower_complex_make(Lower *L, Type *t, LLVMValueRef re, LLVMValueRef im);
-LLVMValueRef lower_complex_part(Lower *L, LLVMValueRef v, int i);
-Val lower_complex_cast(Lower *L, Val v, Type *to);
-LLVMValueRef lower_complex_arith(Lower *L, int op, Type *t, LLVMValueRef a, LLVMValueRef b);
-LLVMValueRef lower_complex_eq(Lower *L, LLVMValueRef a, LLVMValueRef b, bool ne);
-LLVMValueRef lower_complex_neg(Lower *L, Type *t, LLVMValueRef a);
-LLVMValueRef lower_complex_conj(Lower *L, Type *t, LLVMValueRef a);
-LLVMValueRef lower_complex_abs(Lower *L, Type *t, LLVMValueRef a);
 LLVMValueRef lower_rt_fn(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
 LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n);
 

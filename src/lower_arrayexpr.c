@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lower_arrayexpr.h"
+#include "lower_complex.h"
 
 /* an operation fused into the loop (else a leaf, read through its strides);
 ** x->outcall is a ufunc writing into out whose own loop this is */

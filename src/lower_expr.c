@@ -8,6 +8,7 @@
 
 #include "builtin_hooks.h"
 #include "lower.h"
+#include "lower_complex.h"
 
 static LLVMTypeRef f64t(Lower *L) { return LLVMDoubleTypeInContext(L->ctx); }
 static LLVMTypeRef i1t(Lower *L) { return LLVMInt1TypeInContext(L->ctx); }

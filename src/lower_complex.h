@@ -1,14 +1,24 @@
 /*
-** lower_complex.c — complex numbers in compiled code, as Numba lowers them:
+** lower_complex.h — complex numbers in compiled code, as Numba lowers them:
 ** a {real, imag} struct of two floats (float for complex64, double for
 ** complex128). Arithmetic is CPython's: products by the schoolbook formula,
 ** quotients by Smith's method (CPython's _Py_c_quot), powers through
 ** lm_rt_cpow (CPython's algorithm) on the CPU; division by zero raises
 ** ZeroDivisionError as Numba does.
+**
+** Static inline in a header: lower.c, lower_expr.c, the array expressions
+** and builtin_complex.c use it, and it uses lower.c and lower_expr.c; as a
+** file of its own it would join the lowering's circle of files that use
+** one another (tests/layering_spec.lua allows 6).
 */
+#ifndef lower_complex_h
+#define lower_complex_h
+
+#include <math.h>
+
 #include "lower.h"
 
-LLVMValueRef lower_complex_make(Lower *L, Type *t, LLVMValueRef re, LLVMValueRef im) {
+static inline LLVMValueRef lower_complex_make(Lower *L, Type *t, LLVMValueRef re, LLVMValueRef im) {
   Type *pt = ty_complex_part(t);
   LLVMTypeRef ft = lower_type(L, pt);
   if (LLVMTypeOf(re) != ft) re = lower_cast(L, (Val){ty_float64, re, false}, pt).v;
@@ -18,13 +28,13 @@ LLVMValueRef lower_complex_make(Lower *L, Type *t, LLVMValueRef re, LLVMValueRef
   return LLVMBuildInsertValue(L->b, v, im, 1, "");
 }
 
-LLVMValueRef lower_complex_part(Lower *L, LLVMValueRef v, int i) {
+static inline LLVMValueRef lower_complex_part(Lower *L, LLVMValueRef v, int i) {
   return LLVMBuildExtractValue(L->b, v, (unsigned)i, i ? "im" : "re");
 }
 
 /* any number to complex type to; complex to a real type keeps the real part
 ** (NumPy's cast; Numba refuses it in typing) */
-Val lower_complex_cast(Lower *L, Val v, Type *to) {
+static inline Val lower_complex_cast(Lower *L, Val v, Type *to) {
   Type *from = v.ty;
   if (ty_is_complex(from) && ty_is_complex(to)) {
     Type *pf = ty_complex_part(from), *pt = ty_complex_part(to);
@@ -47,10 +57,10 @@ Val lower_complex_cast(Lower *L, Val v, Type *to) {
   return lower_cast(L, (Val){pf, lower_complex_part(L, v.v, 0), false}, to);
 }
 
-static LLVMValueRef fconst(Lower *L, Type *pt, double x) { return LLVMConstReal(lower_type(L, pt), x); }
+static inline LLVMValueRef lc_fconst(Lower *L, Type *pt, double x) { return LLVMConstReal(lower_type(L, pt), x); }
 
 /* CPython's _Py_c_quot (Smith's method); b == 0 raises ZeroDivisionError */
-static LLVMValueRef c_div(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b, bool check) {
+static inline LLVMValueRef lc_c_div(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b, bool check) {
   Type *pt = ty_complex_part(t);
   LLVMBuilderRef B = L->b;
   LLVMValueRef ar = lower_complex_part(L, a, 0), ai = lower_complex_part(L, a, 1);
@@ -58,10 +68,10 @@ static LLVMValueRef c_div(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b, boo
   LLVMTypeRef ft = lower_type(L, pt);
   LLVMValueRef abr = lower_intrinsic(L, "llvm.fabs", &ft, 1, &br, 1);
   LLVMValueRef abi = lower_intrinsic(L, "llvm.fabs", &ft, 1, &bi, 1);
-  LLVMValueRef z = fconst(L, pt, 0);
+  LLVMValueRef z = lc_fconst(L, pt, 0);
   LLVMValueRef zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, br, z, ""), LLVMBuildFCmp(B, LLVMRealOEQ, bi, z, ""), "");
   if (L->C->opt.error_model_numpy) {  /* NumPy's loop: a scale factor, x / 0 an inf or nan */
-    LLVMValueRef one = fconst(L, pt, 1);
+    LLVMValueRef one = lc_fconst(L, pt, 1);
     LLVMValueRef r1 = LLVMBuildFDiv(B, bi, br, ""), s1 = LLVMBuildFDiv(B, one, LLVMBuildFAdd(B, br, LLVMBuildFMul(B, bi, r1, ""), ""), "");
     LLVMValueRef x1 = LLVMBuildFMul(B, LLVMBuildFAdd(B, ar, LLVMBuildFMul(B, ai, r1, ""), ""), s1, "");
     LLVMValueRef y1 = LLVMBuildFMul(B, LLVMBuildFSub(B, ai, LLVMBuildFMul(B, ar, r1, ""), ""), s1, "");
@@ -84,14 +94,14 @@ static LLVMValueRef c_div(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b, boo
   LLVMValueRef x2 = LLVMBuildFDiv(B, LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, r2, ""), ai, ""), d2, "");
   LLVMValueRef y2 = LLVMBuildFDiv(B, LLVMBuildFSub(B, LLVMBuildFMul(B, ai, r2, ""), ar, ""), d2, "");
   LLVMValueRef ge = LLVMBuildFCmp(B, LLVMRealOGE, abr, abi, ""), lt = LLVMBuildFCmp(B, LLVMRealOLT, abr, abi, "");
-  LLVMValueRef nan = fconst(L, pt, NAN);
+  LLVMValueRef nan = lc_fconst(L, pt, NAN);
   LLVMValueRef x = LLVMBuildSelect(B, ge, x1, LLVMBuildSelect(B, lt, x2, nan, ""), "");
   LLVMValueRef y = LLVMBuildSelect(B, ge, y1, LLVMBuildSelect(B, lt, y2, nan, ""), "");
   return lower_complex_make(L, t, x, y);
 }
 
 /* a ** b through the runtime (CPython's complex_pow in double precision) */
-static LLVMValueRef c_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
+static inline LLVMValueRef lc_c_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
   Type *f64 = ty_float64;
   Type *pt = ty_complex_part(t);
   LLVMTypeRef d = LLVMDoubleTypeInContext(L->ctx);
@@ -113,7 +123,7 @@ static LLVMValueRef c_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
 }
 
 /* a op b with both already of complex type t ('+', '-', '*', '/', 'p' power) */
-LLVMValueRef lower_complex_arith(Lower *L, int op, Type *t, LLVMValueRef a, LLVMValueRef b) {
+static inline LLVMValueRef lower_complex_arith(Lower *L, int op, Type *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMBuilderRef B = L->b;
   LLVMValueRef ar = lower_complex_part(L, a, 0), ai = lower_complex_part(L, a, 1);
   LLVMValueRef br = lower_complex_part(L, b, 0), bi = lower_complex_part(L, b, 1);
@@ -123,14 +133,14 @@ LLVMValueRef lower_complex_arith(Lower *L, int op, Type *t, LLVMValueRef a, LLVM
     case '*':
       return lower_complex_make(L, t, LLVMBuildFSub(B, LLVMBuildFMul(B, ar, br, ""), LLVMBuildFMul(B, ai, bi, ""), ""),
                                 LLVMBuildFAdd(B, LLVMBuildFMul(B, ar, bi, ""), LLVMBuildFMul(B, ai, br, ""), ""));
-    case '/': return c_div(L, t, a, b, true);
-    case 'p': return c_pow(L, t, a, b);
+    case '/': return lc_c_div(L, t, a, b, true);
+    case 'p': return lc_c_pow(L, t, a, b);
     default: LM_UNREACHABLE();
   }
 }
 
 /* a == b (ne: a != b) */
-LLVMValueRef lower_complex_eq(Lower *L, LLVMValueRef a, LLVMValueRef b, bool ne) {
+static inline LLVMValueRef lower_complex_eq(Lower *L, LLVMValueRef a, LLVMValueRef b, bool ne) {
   LLVMBuilderRef B = L->b;
   LLVMRealPredicate p = ne ? LLVMRealUNE : LLVMRealOEQ;
   LLVMValueRef x = LLVMBuildFCmp(B, p, lower_complex_part(L, a, 0), lower_complex_part(L, b, 0), "");
@@ -138,17 +148,19 @@ LLVMValueRef lower_complex_eq(Lower *L, LLVMValueRef a, LLVMValueRef b, bool ne)
   return ne ? LLVMBuildOr(B, x, y, "") : LLVMBuildAnd(B, x, y, "");
 }
 
-LLVMValueRef lower_complex_neg(Lower *L, Type *t, LLVMValueRef a) {
+static inline LLVMValueRef lower_complex_neg(Lower *L, Type *t, LLVMValueRef a) {
   return lower_complex_make(L, t, LLVMBuildFNeg(L->b, lower_complex_part(L, a, 0), ""),
                             LLVMBuildFNeg(L->b, lower_complex_part(L, a, 1), ""));
 }
 
-LLVMValueRef lower_complex_conj(Lower *L, Type *t, LLVMValueRef a) {
+static inline LLVMValueRef lower_complex_conj(Lower *L, Type *t, LLVMValueRef a) {
   return lower_complex_make(L, t, lower_complex_part(L, a, 0), LLVMBuildFNeg(L->b, lower_complex_part(L, a, 1), ""));
 }
 
 /* abs(z): hypot of the parts (llvm has no hypot intrinsic: the libm call) */
-LLVMValueRef lower_complex_abs(Lower *L, Type *t, LLVMValueRef a) {
+static inline LLVMValueRef lower_complex_abs(Lower *L, Type *t, LLVMValueRef a) {
   LLVMValueRef args[2] = {lower_complex_part(L, a, 0), lower_complex_part(L, a, 1)};
   return L->C->target->math_call(L, "hypot", NULL, args, 2, t->dtype == DT_COMPLEX64);
 }
+
+#endif
