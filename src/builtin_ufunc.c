@@ -182,7 +182,7 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
   if ((lp->sp & SP_LDEXP) && (dtype_kinds[at[1]->dtype] == 'f' || (!weak[1] && at[1]->dtype == DT_UINT64))) loop = -1;
   if (loop < 0) no_loop(I, n, name, at, nin);
   ci->dt = cands[loop];
-  if ((lp->sp & SP_TRUEDIV) && !strong_float) ci->dt = DT_FLOAT64;
+  if ((lp->sp & SP_TRUEDIV) && !strong_float && dtype_kinds[ci->dt] != 'c') ci->dt = DT_FLOAT64;
   DType od = lp->pred || (dtype_kinds[ci->dt] == 'c' && (nm->id == BI_numpy_equal || nm->id == BI_numpy_not_equal))
                  ? DT_BOOL
              : dtype_kinds[ci->dt] == 'c' && nm->id == BI_abs ? (ci->dt == DT_COMPLEX64 ? DT_FLOAT32 : DT_FLOAT64)

@@ -1,0 +1,299 @@
+-- Complex numbers end to end (issue 19, item 3): complex64/complex128
+-- arrays on the Lua side, the lumba.complex scalar, and complex arithmetic,
+-- builtins, cmath and ufuncs in compiled code, against Python's complex and
+-- cmath and NumPy (tests/numpy_batch.lua).
+local lumba = require "lumba"
+local H = require "helpers"
+local NB = dofile("tests/numpy_batch.lua")
+local C = lumba.complex
+
+local check = NB.available() and it or pending
+
+-- Python's spelling of a Lua value (numbers, lumba.complex)
+local function py(x)
+  if lumba.iscomplex(x) then
+    local function f(v)
+      if v ~= v then return "float('nan')" elseif v == math.huge then return "float('inf')"
+      elseif v == -math.huge then return "-float('inf')" end
+      return string.format("float('%.17g')", v)  -- -0.0 stays negative
+    end
+    return ("complex(%s, %s)"):format(f(x.real), f(x.imag))
+  end
+  if math.type(x) == "integer" then return tostring(x) end
+  return string.format("float(%.17g)", x)
+end
+
+local function close(a, b, rtol)
+  rtol = rtol or 1e-12
+  if a ~= a then return b ~= b end
+  if a == b then return true end
+  return math.abs(a - b) <= rtol * math.max(math.abs(a), math.abs(b), 1e-300)
+end
+
+-- got (a lumba.complex or a number) against NumPy's {re =, im =} or number
+local function same(want, got, rtol)
+  if type(want) == "table" then
+    if not lumba.iscomplex(got) then return false end
+    return close(want.re, got.real, rtol) and close(want.im, got.imag, rtol)
+  end
+  if lumba.iscomplex(got) then return false end
+  if type(want) == "number" and type(got) == "number" then return close(want, got, rtol) end
+  return want == got
+end
+
+local function show(x)
+  if type(x) == "table" then return ("(%.17g%+.17gj)"):format(x.re, x.im) end
+  return tostring(x)
+end
+
+local VALUES = { C(1, 2), C(3, -4), C(-0.5, 0.25), C(0, 1), C(2.5, 0), C(1e10, -3), C(-7, 1e-8) }
+
+describe("the lumba.complex scalar", function()
+  it("has .real, .imag, conjugate and is immutable", function()
+    local z = C(1.5, -2)
+    assert.are.equal(1.5, z.real)
+    assert.are.equal(-2.0, z.imag)
+    assert.is_true(z:conjugate() == C(1.5, 2))
+    assert.is_true(C(3) == C(3, 0))
+    assert.is_true(C(C(1, 2), C(3, 4)) == C(1 - 4, 2 + 3))  -- complex(a, b) = a + b*1j
+    assert.truthy(H.error_of(function() z.real = 3 end):find("immutable", 1, true))
+    assert.truthy(H.error_of(function() return z < z end):find("not ordered", 1, true))
+    assert.truthy(H.error_of(function() return z + "x" end):find("arithmetic", 1, true))
+    assert.is_true(lumba.iscomplex(z))
+    assert.is_false(lumba.iscomplex(1.5))
+  end)
+
+  check("tostring is Python's repr", function()
+    local zs = { C(1, 2), C(0, 1), C(0, -2.5), C(-0.0, 1), C(1e20, 1e-7), C(0 / 0, 1 / 0), C(-1 / 0, 0),
+      C(1 / 3, 2 / 3), C(123456789012345678, 0.1), C(0, 0), C(-1, -0.0) }
+    local cases = {}
+    for i, z in ipairs(zs) do
+      cases[i] = { inputs = {}, code = ("r = np.array([ord(ch) for ch in repr(%s)])"):format(py(z)) }
+    end
+    for i, r in ipairs(NB.run(cases)) do
+      local s = {}
+      for k, c in ipairs(r.values) do s[k] = string.char(c) end
+      assert.are.equal(table.concat(s), tostring(zs[i]))
+    end
+  end)
+
+  check("arithmetic is Python's complex (division by Smith's method, CPython's **)", function()
+    local cases, want = {}, {}
+    local ops = { "+", "-", "*", "/", "**" }
+    for _, a in ipairs(VALUES) do
+      for _, b in ipairs({ C(2, -1), C(0.5, 0.5), 3, -1.5, C(0, -2), 2 }) do
+        for _, op in ipairs(ops) do
+          cases[#cases + 1] = { inputs = {}, code = ("r = np.asarray(%s %s %s)"):format(py(a), op, py(b)) }
+          local lop = op == "**" and "^" or op
+          want[#want + 1] = { a, b, lop, op }
+        end
+      end
+    end
+    local res = NB.run(cases)
+    for i, r in ipairs(res) do
+      local a, b, lop = want[i][1], want[i][2], want[i][3]
+      local got = lop == "+" and a + b or lop == "-" and a - b or lop == "*" and a * b or lop == "/" and a / b or a ^ b
+      assert(same(r.values[1], got, lop == "^" and 1e-13 or 0),
+        ("%s %s %s: Python %s, lumba %s"):format(tostring(a), want[i][4], tostring(b), show(r.values[1]), tostring(got)))
+    end
+    assert.truthy(H.error_of(function() return C(1, 1) / C(0, 0) end):find("ZeroDivisionError", 1, true))
+    assert.truthy(H.error_of(function() return C(0, 0) ^ -1 end):find("ZeroDivisionError", 1, true))
+  end)
+end)
+
+describe("complex arrays on the Lua side", function()
+  check("print, index, totable and astype as NumPy", function()
+    local tabs = {
+      { { C(2.5, 0), C(1, -2), 0 }, "complex128" },
+      { { C(1e10, 2), C(1, 1e-7) }, "complex128" },
+      { { C(0 / 0, 1), C(1, 1 / 0), C(-1 / 0, -1 / 0) }, "complex128" },
+      { { { C(1.5, 2), 3 }, { C(0.5, -1), C(-0.25, 0.125) } }, "complex64" },
+      { { C(0.1, 0.2), 7 }, "complex64" },
+      { { 1, 2, 3 }, "complex128" },
+    }
+    local cases = {}
+    for i, t in ipairs(tabs) do
+      local a = lumba.array(t[1], t[2])
+      local vals = {}
+      for k, v in ipairs(a:reshape(-1):totable()) do vals[k] = lumba.iscomplex(v) and v or C(v) end
+      local shape = {}
+      for k = 1, a.ndim do shape[k] = a.shape[k] end
+      cases[i] = { inputs = { { name = "a", dtype = t[2], shape = shape, values = vals } },
+        code = "r = np.array([ord(ch) for ch in repr(a)])" }
+      tabs[i].arr = a
+    end
+    for i, r in ipairs(NB.run(cases)) do
+      local s = {}
+      for k, c in ipairs(r.values) do s[k] = string.char(c) end
+      assert.are.equal(table.concat(s), tostring(tabs[i].arr))
+    end
+    local a = lumba.array({ C(1, 2), 3, C(-1, 0.5) })
+    assert.are.equal("complex128", a.dtype)
+    assert.is_true(a[1] == C(1, 2) and a[2] == C(3, 0))
+    a[2] = lumba.complex(0, -1)
+    a[3] = 4.5
+    assert.is_true(a[2] == C(0, -1) and a[3] == C(4.5, 0))
+    assert.are.same({ 1.0, 0.0, 4.5 }, a:astype("float64"):totable())
+    assert.are.same({ true, true, true }, a:astype("bool"):totable())
+    assert.is_true(lumba.array({ 1.5, 2 }):astype("complex64")[1] == C(1.5, 0))
+    assert.are.equal("complex128", lumba.full(2, C(1, 1)).dtype)
+    assert.are.equal("complex64", lumba.zeros(2, "c8").dtype)
+    assert.truthy(H.error_of(function() lumba.zeros(2)[1] = C(1, 2) end):find("float64 needs a real number, got (1+2j)", 1, true))
+    assert.truthy(H.error_of(function() return a + a end):find("complex array", 1, true))
+  end)
+end)
+
+describe("complex numbers in compiled code", function()
+  check("literals, arithmetic, ==, abs, .real, .imag, conjugate against Python", function()
+    local f = lumba.njit [[
+def f(z, w, n):
+    return (z + w, z - w, z * w, z / w, z ** w, z ** n, -z, z == w, z != w, z == z, 1j, 2.5j + 1, z * 2,
+            3 / z, z + 1.5, abs(z), z.real, z.imag, z.conjugate(), complex(n, 2), complex(z, w), n.real, n.imag)
+]]
+    local exprs = "(z + w, z - w, z * w, z / w, z ** w, z ** n, -z, z == w, z != w, z == z, 1j, 2.5j + 1, z * 2, " ..
+      "3 / z, z + 1.5, abs(z), z.real, z.imag, z.conjugate(), complex(n, 2), complex(z, w), n.real, n.imag)"
+    local args = { { C(1, 2), C(3, -4), 3 }, { C(-0.5, 0.25), C(0, 1), -2 }, { C(2, 0), C(2, 0), 0 }, { C(1e10, -3), C(-7, 1e-8), 5 } }
+    local cases = {}
+    for i, a in ipairs(args) do
+      cases[i] = { inputs = {}, code = ("z, w, n = %s, %s, %s\nr = [np.asarray(x) for x in %s]"):format(py(a[1]), py(a[2]), py(a[3]), exprs) }
+    end
+    for i, r in ipairs(NB.run(cases)) do
+      local got = table.pack(f(table.unpack(args[i])))
+      assert.are.equal(#r, got.n)
+      for k = 1, got.n do
+        local want = r[k].values[1]
+        if r[k].dtype == "bool" then want = want == 1 end
+        assert(same(want, got[k], 1e-13), ("case %d result %d: Python %s, lumba %s"):format(i, k, show(want), tostring(got[k])))
+      end
+    end
+  end)
+
+  it("typing as Numba: the parts' types decide", function()
+    local f = lumba.njit [[
+import numpy as np
+def f(a, b, x, i):
+    c64, c128, f32 = a[0], b[0], x[0]
+    return (np.full(1, c64 + f32).dtype, np.full(1, c64 + i).dtype, np.full(1, c64 * c128).dtype,
+            np.full(1, c64 / f32).dtype, np.full(1, c64 ** 2).dtype, np.full(1, -c64).dtype,
+            np.full(1, c128 + f32).dtype, np.full(1, abs(c64)).dtype, np.full(1, c64.real).dtype,
+            np.full(1, complex(f32, f32)).dtype, np.full(1, c64 * 1j).dtype)
+]]
+    assert.are.same({ "complex64", "complex128", "complex128", "complex64", "complex128", "complex64", "complex128",
+      "float32", "float32", "complex128", "complex128" },
+      { f(lumba.array({ C(1, 2) }, "complex64"), lumba.array({ C(3, 4) }), lumba.array({ 1.5 }, "float32"), 2) })
+  end)
+
+  check("cmath against Python's cmath", function()
+    local names = { "sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+      "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite" }
+    local body = {}
+    for i, nm in ipairs(names) do body[i] = "cmath." .. nm .. "(z)" end
+    body[#body + 1] = "cmath.log(z, 2)"
+    body[#body + 1] = "cmath.polar(z)[0]"
+    body[#body + 1] = "cmath.polar(z)[1]"
+    body[#body + 1] = "cmath.rect(2.0, 0.5)"
+    body[#body + 1] = "cmath.sqrt(-4.0)"
+    local expr = "(" .. table.concat(body, ", ") .. ")"
+    local f = lumba.njit("import cmath\ndef f(z):\n    return " .. expr .. "\n")
+    local zs = { C(3, 4), C(-0.5, 0.25), C(0.1, -2), C(-3, 0), C(20, -30), C(1e-3, 7) }  -- finite: CPython raises or uses its own special-value tables where C99 differs
+    local cases = {}
+    for i, z in ipairs(zs) do
+      cases[i] = { inputs = {}, code = ("import cmath\nz = %s\nr = [np.asarray(x) for x in %s]"):format(py(z), expr) }
+    end
+    for i, r in ipairs(NB.run(cases)) do
+      local got = table.pack(f(zs[i]))
+      for k = 1, got.n do
+        local want = r[k].values[1]
+        if r[k].dtype == "bool" then want = want == 1 end
+        assert(same(want, got[k], 1e-13), ("cmath %s of %s: Python %s, lumba %s"):format(body[k], tostring(zs[i]),
+          show(want), tostring(got[k])))
+      end
+    end
+  end)
+
+  check("complex arrays in and out, .real/.imag views, creation with a complex dtype", function()
+    local f = lumba.njit [[
+import numpy as np
+def f(a):
+    r = a.real
+    r[0] = 100.0
+    a.imag[1] = -7.5
+    s = 0j
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    z = np.zeros((2, 2), dtype=np.complex128)
+    z[0, 1] = s
+    return s, z, np.ones(2, np.complex64), np.full(2, 1j), np.empty(3, dtype=np.complex64).dtype, np.real(a), np.imag(a)
+]]
+    local a = lumba.array({ C(1, 2), C(3, -4), 5 })
+    local s, z, o, full, dt, re, im = f(a)
+    assert.is_true(a[1] == C(100, 2) and a[2] == C(3, -7.5))
+    assert.is_true(s == C(100, 2) * C(100, 2) + C(3, -7.5) * C(3, -7.5) + C(25, 0))
+    assert.is_true(z[1][2] == s and z[2][1] == C(0, 0))
+    assert.are.equal("complex64", o.dtype)
+    assert.is_true(full[2] == C(0, 1))
+    assert.are.equal("complex64", dt)
+    assert.are.same({ 100.0, 3.0, 5.0 }, re:totable())
+    assert.are.same({ 2.0, -7.5, 0.0 }, im:totable())
+    assert.are.equal("float64", re.dtype)
+  end)
+
+  check("array expressions and ufuncs over complex arrays as NumPy (values and dtypes)", function()
+    local vals = { C(1, 2), C(3, -4), C(-0.5, 0.25), C(0, 0), C(2, 1e-3), C(-1, -1) }
+    local reals = { 1.5, -2, 0.25, 3, 0, -1 }
+    local exprs = { "a + b", "a - b", "a * b", "a / b", "a ** 2", "-a", "a == b", "a != b", "a * 2.5", "a + 1j",
+      "np.abs(a)", "np.sqrt(a)", "np.exp(a)", "np.log(a)", "np.sin(a)", "np.cos(a)", "np.tanh(a)",
+      "np.add(a, b)", "np.multiply(a, b)", "np.divide(a, b)", "np.negative(a)", "np.square(a)", "np.isnan(a)",
+      "np.isfinite(a)", "np.equal(a, b)", "np.power(a, b)" }
+    local combos = { { "complex128", "complex128" }, { "complex64", "complex64" }, { "complex64", "float32" },
+      { "complex64", "float64" }, { "complex128", "int32" }, { "complex64", "int8" }, { "float64", "complex64" } }
+    local cases, runs = {}, {}
+    for _, cb in ipairs(combos) do
+      for _, ex in ipairs(exprs) do
+        local av = {}
+        for i, v in ipairs(vals) do av[i] = cb[1]:match("complex") and v or reals[i] end
+        local bv = {}
+        for i = 1, #vals do
+          local v = vals[#vals + 1 - i]
+          bv[i] = cb[2]:match("complex") and v or (cb[2]:match("int") and math.tointeger(i - 3) or reals[#vals + 1 - i])
+        end
+        cases[#cases + 1] = { inputs = { { name = "a", dtype = cb[1], shape = { 2, 3 }, values = av },
+          { name = "b", dtype = cb[2], shape = { 2, 3 }, values = bv } }, expr = ex }
+        runs[#runs + 1] = { ex = ex, a = lumba.array(av, cb[1]):reshape(2, 3), b = lumba.array(bv, cb[2]):reshape(2, 3) }
+      end
+    end
+    local res = NB.run(cases)
+    for i, r in ipairs(res) do
+      local t = runs[i]
+      local ok, got = pcall(lumba.njit("import numpy as np\ndef f(a, b):\n    return " .. t.ex .. "\n"), t.a, t.b)
+      local label = ("%s with %s, %s"):format(t.ex, t.a.dtype, t.b.dtype)
+      if r.error then
+        assert(not ok, label .. ": NumPy raised " .. r.error .. ", lumba gave a result")
+      else
+        assert(ok, label .. ": " .. tostring(got))
+        assert.are.equal(r.dtype, got.dtype, label)
+        local flat = got:reshape(-1):totable()
+        local f32 = got.dtype == "complex64" or got.dtype == "float32"
+        for k, want in ipairs(r.values) do
+          if got.dtype == "bool" then want = want == 1 end
+          local g = flat[k]
+          assert(same(want, g, f32 and 1e-5 or 1e-12), ("%s [%d]: NumPy %s, lumba %s"):format(label, k, show(want), tostring(g)))
+        end
+      end
+    end
+  end)
+
+  it("errors as Numba: ordering, // and %, complex division by zero", function()
+    local lt = lumba.njit("def f(a, b):\n    return a < b\n")
+    assert.truthy(H.error_of(lt, C(1, 2), C(1, 2)):find("TypingError: '<' is not supported between complex128 and complex128", 1, true))
+    local fd = lumba.njit("def f(a, b):\n    return a // b\n")
+    assert.truthy(H.error_of(fd, C(1, 2), 2):find("TypingError", 1, true))
+    local dz = lumba.njit("def f(a, b):\n    return a / b\n")
+    assert.truthy(H.error_of(dz, C(1, 2), C(0, 0)):find("ZeroDivisionError", 1, true))
+    assert.is_true(dz(C(1, 2), C(0, 1)) == C(2, -1))  -- the state stays usable
+    local inv = lumba.njit("def f(a):\n    return ~a\n")
+    assert.truthy(H.error_of(inv, C(1, 2)):find("TypingError", 1, true))
+    local arr = lumba.njit("def f(a):\n    return a < a\n")
+    assert.truthy(H.error_of(arr, lumba.zeros(2, "complex128")):find("TypingError", 1, true))
+  end)
+end)
