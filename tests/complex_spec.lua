@@ -297,3 +297,68 @@ def f(a):
     assert.truthy(H.error_of(arr, lumba.zeros(2, "complex128")):find("TypingError", 1, true))
   end)
 end)
+
+describe("complex numbers in the object mode", function()
+  it("literals, + - * / **, ==, abs and unary - give the compiled results", function()
+    local f = lumba.njit [[
+def f(z, w, n):
+    return z + w, z - w, z * w, z / w, z ** n, z ** w, -z, z == w, z == z, 1j * 2, abs(z), z + 1.5, 2 / z, 1 + 0j == 1
+]]
+    local args = { C(1, 2), C(3, -4), 3 }
+    local om = table.pack(f:interpret(table.unpack(args)))
+    local cc = table.pack(f(table.unpack(args)))
+    assert.are.equal(cc.n, om.n)
+    for k = 1, cc.n do
+      if lumba.iscomplex(cc[k]) then
+        assert(lumba.iscomplex(om[k]) and close(cc[k].real, om[k].real, 1e-15) and close(cc[k].imag, om[k].imag, 1e-15),
+          ("result %d: compiled %s, object mode %s"):format(k, tostring(cc[k]), tostring(om[k])))
+      elseif type(cc[k]) == "number" then
+        assert(close(cc[k], om[k], 1e-15), ("result %d: compiled %s, object mode %s"):format(k, tostring(cc[k]), tostring(om[k])))
+      else
+        assert.are.equal(cc[k], om[k])
+      end
+    end
+    assert.truthy(H.error_of(f.interpret, f, C(1, 2), C(0, 0), 1):find("ZeroDivisionError", 1, true))
+  end)
+end)
+
+describe("complex arithmetic in CUDA kernels #gpu", function()
+  H.gpu_it("+ - * /, abs, .real/.imag, conjugate and complex() on complex arrays", function()
+    local cuda = lumba.cuda
+    local k = cuda.jit [[
+from numba import cuda
+def k(a, b, out, mag, parts):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        z = a[i] * b[i] + 1j
+        w = z / (b[i] - 0.5j)
+        out[i] = complex(w.real, -w.imag) + a[i].conjugate() * 2 - z
+        mag[i] = abs(z)
+        parts[i] = out[i].real * 10 + out[i].imag
+]]
+    local n = 37
+    local av, bv = {}, {}
+    for i = 1, n do
+      av[i] = C(math.sin(i) * 3, math.cos(i * 0.7))
+      bv[i] = C(i % 5 - 2, (i % 3) * 0.5 + 0.25)
+    end
+    for _, dt in ipairs({ "complex128", "complex64" }) do
+      local a, b = lumba.array(av, dt), lumba.array(bv, dt)
+      local out, mag, parts = lumba.zeros(n, dt), lumba.zeros(n), lumba.zeros(n)
+      k[{ 2, 32 }](a, b, out, mag, parts)
+      local tol = dt == "complex64" and 1e-5 or 1e-14
+      for i = 1, n do
+        local x, y = a[i], b[i]
+        local z = x * y + C(0, 1)
+        local w = z / (y - C(0, 0.5))
+        local want = C(w.real, -w.imag) + x:conjugate() * 2 - z
+        local got = out[i]
+        assert(close(want.real, got.real, tol) and close(want.imag, got.imag, tol),
+          ("%s [%d]: want %s, got %s"):format(dt, i, tostring(want), tostring(got)))
+        local r, im = math.abs(z.real), math.abs(z.imag)
+        assert(close(math.sqrt(r * r + im * im), mag[i], tol))
+        assert(close(got.real * 10 + got.imag, parts[i], tol * 10))
+      end
+    end
+  end)
+end)
