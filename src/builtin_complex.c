@@ -111,14 +111,32 @@ Val bcomplex_lower_np_part(Lower *L, Node *n, CallInfo *ci) {
 
 Type *bcomplex_infer_conj(Infer *I, Node *n, CallInfo *ci, Type *a) {
   if (ci->nargs > 0) compile_error(I->C, n->loc, "TypingError", "%s() takes no arguments", ci->qname);
-  if (a->kind != TY_SCALAR)
-    compile_error(I->C, n->loc, "TypingError", "%s() of %s is not supported yet (scalars only)", ci->qname,
-                  tyname(I->C, a));
+  if (a->kind == TY_ARRAY) return ty_array(&I->C->S->types, a->dtype, a->ndim, 'C');  /* a new array, as NumPy */
   return a;
 }
 
+typedef struct ConjCtx { Type *et; LLVMValueRef out; } ConjCtx;
+
+static void conj_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
+  ConjCtx *c = ud;
+  LLVMValueRef x = lower_load_elem(L, c->et->dtype, ptr);
+  if (ty_is_complex(c->et)) x = lower_complex_conj(L, c->et, x);
+  LLVMValueRef dst = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, c->et->dtype), c->out, &linear, 1, "");
+  lower_store_elem(L, c->et->dtype, dst, x);
+}
+
 Val bcomplex_lower_conj(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs) {
-  (void)n, (void)id, (void)args, (void)nargs;
+  (void)id, (void)args, (void)nargs;
+  if (a.ty->kind == TY_ARRAY) {  /* elementwise into a new C-contiguous array */
+    Type *rt = n ? lower_ann(L, n)->ty : ty_array(&L->C->S->types, a.ty->dtype, a.ty->ndim, 'C');
+    LLVMValueRef shape[LM_MAXDIM];
+    for (int k = 0; k < a.ty->ndim; k++) shape[k] = lower_arr_shape(L, a.v, k);
+    Val out = lower_alloc(L, rt, shape);
+    ConjCtx c = {ty_scalar(a.ty->dtype), lower_arr_data(L, out.v)};
+    lower_foreach(L, a, conj_elem, &c);
+    lower_release(L, a);
+    return out;
+  }
   if (!ty_is_complex(a.ty)) return a;
   return (Val){a.ty, lower_complex_conj(L, a.ty, a.v), false};
 }

@@ -283,6 +283,35 @@ def f(a):
     end
   end)
 
+  it("reductions and conj of complex arrays, views included, without leaks", function()
+    local f = lumba.njit [[
+import numpy as np
+def f(a):
+    return a.sum(), np.sum(a), a.prod(), a.mean(), np.mean(a.T), a.conj(), np.conj(a.T), np.conjugate(a)[1, 0]
+]]
+    local g = lumba.njit "def g(a):\n    return a.max()\n"
+    for _, dt in ipairs({ "complex128", "complex64" }) do
+      local a = lumba.array({ { C(1, 2), C(3, -4), 5 }, { C(0.5, 0.5), C(-1, 0), C(2, 2) } }, dt)
+      collectgarbage()
+      collectgarbage()
+      local live = lumba._live_meminfos()
+      local s, s2, p, m, mt, cj, cjt, e = f(a)
+      local tol = dt == "complex64" and 1e-6 or 1e-15
+      local ws, wp = C(0, 0), C(1, 0)
+      for i = 1, 2 do for j = 1, 3 do ws, wp = ws + a[i][j], wp * a[i][j] end end
+      for _, v in ipairs({ s, s2 }) do assert(close(ws.real, v.real, tol) and close(ws.imag, v.imag, tol)) end
+      assert(close(wp.real, p.real, tol) and close(wp.imag, p.imag, tol), tostring(p))
+      assert(close(ws.real / 6, m.real, tol) and close(ws.imag / 6, m.imag, tol) and close(m.real, mt.real, tol))
+      assert.are.equal(dt, cj.dtype)
+      assert.is_true(cj[1][2] == a[1][2]:conjugate() and cjt[3][1] == a[1][3]:conjugate() and e == a[2][1]:conjugate())
+      s, s2, p, m, mt, cj, cjt, e = nil, nil, nil, nil, nil, nil, nil, nil
+      collectgarbage()
+      collectgarbage()
+      assert.are.equal(live, lumba._live_meminfos())
+      assert.truthy(H.error_of(g, a):find("TypingError: max() of " .. dt, 1, true))
+    end
+  end)
+
   it("errors as Numba: ordering, // and %, complex division by zero", function()
     local lt = lumba.njit("def f(a, b):\n    return a < b\n")
     assert.truthy(H.error_of(lt, C(1, 2), C(1, 2)):find("TypingError: '<' is not supported between complex128 and complex128", 1, true))
