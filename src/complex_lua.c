@@ -49,15 +49,30 @@ static int push(lua_State *L, Cplx c) {
   return 1;
 }
 
-static int c_add(lua_State *L) { return push(L, cplx_add(check_arg(L, 1), check_arg(L, 2))); }
-static int c_sub(lua_State *L) { return push(L, cplx_sub(check_arg(L, 1), check_arg(L, 2))); }
-static int c_mul(lua_State *L) { return push(L, cplx_mul(check_arg(L, 1), check_arg(L, 2))); }
+/* z op x with x neither a number nor a complex (an array): x's own
+** metamethod for the event, if it has one; 0 if not */
+static int defer(lua_State *L, const char *event) {
+  Cplx c;
+  int other = complex_tocomplex(L, 1, &c) ? 2 : 1;
+  if (complex_tocomplex(L, other, &c) || luaL_getmetafield(L, other, event) == LUA_TNIL) return 0;
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_call(L, 2, 1);
+  return 1;
+}
+
+#define DEFER(ev) do { int d_ = defer(L, ev); if (d_) return d_; } while (0)
+
+static int c_add(lua_State *L) { DEFER("__add"); return push(L, cplx_add(check_arg(L, 1), check_arg(L, 2))); }
+static int c_sub(lua_State *L) { DEFER("__sub"); return push(L, cplx_sub(check_arg(L, 1), check_arg(L, 2))); }
+static int c_mul(lua_State *L) { DEFER("__mul"); return push(L, cplx_mul(check_arg(L, 1), check_arg(L, 2))); }
 static int c_unm(lua_State *L) {
   Cplx a = check_arg(L, 1);
   return push(L, cplx(-a.re, -a.im));
 }
 
 static int c_div(lua_State *L) {
+  DEFER("__div");
   bool zero;
   Cplx r = cplx_div(check_arg(L, 1), check_arg(L, 2), &zero);
   if (zero) luaL_error(L, "ZeroDivisionError: complex division by zero");
@@ -65,6 +80,7 @@ static int c_div(lua_State *L) {
 }
 
 static int c_pow(lua_State *L) {
+  DEFER("__pow");
   bool zero;
   Cplx r = cplx_pow(check_arg(L, 1), check_arg(L, 2), &zero);
   if (zero) luaL_error(L, "ZeroDivisionError: 0.0 to a negative or complex power");
