@@ -21,8 +21,10 @@
 static inline LLVMValueRef lower_complex_make(Lower *L, Type *t, LLVMValueRef re, LLVMValueRef im) {
   Type *pt = ty_complex_part(t);
   LLVMTypeRef ft = lower_type(L, pt);
-  if (LLVMTypeOf(re) != ft) re = lower_cast(L, (Val){ty_float64, re, false}, pt).v;
-  if (LLVMTypeOf(im) != ft) im = lower_cast(L, (Val){ty_float64, im, false}, pt).v;
+  /* parts of the other float width convert (their LLVM type says which they are) */
+  LLVMTypeRef f32 = LLVMFloatTypeInContext(L->ctx);
+  if (LLVMTypeOf(re) != ft) re = lower_cast(L, (Val){LLVMTypeOf(re) == f32 ? ty_scalar(DT_FLOAT32) : ty_float64, re, false}, pt).v;
+  if (LLVMTypeOf(im) != ft) im = lower_cast(L, (Val){LLVMTypeOf(im) == f32 ? ty_scalar(DT_FLOAT32) : ty_float64, im, false}, pt).v;
   LLVMValueRef v = LLVMGetUndef(lower_type(L, t));
   v = LLVMBuildInsertValue(L->b, v, re, 0, "");
   return LLVMBuildInsertValue(L->b, v, im, 1, "");

@@ -224,6 +224,21 @@ def f(a, b, x, i):
       { f(lumba.array({ C(1, 2) }, "complex64"), lumba.array({ C(3, 4) }), lumba.array({ 1.5 }, "float32"), 2) })
   end)
 
+  it("eager signatures with complex types; a variable widened from float to complex", function()
+    local f = lumba.njit("complex64(complex64, float32)", [[
+def f(z, x):
+    w = 0.0
+    w = w + z * x
+    return w
+]])
+    assert.is_true(f(C(1.5, 2), 2) == C(3, 4))
+    assert.is_true(f(3, 1) == C(3, 0))  -- a number converts to the signature's complex64
+    local g = lumba.njit "def g(z):\n    s = 0.0\n    for i in range(3):\n        s = s + z\n    return s, z.real + z.imag\n"
+    local s, t = g(C(1, -1))
+    assert.is_true(s == C(3, -3))
+    assert.are.equal(0.0, t)
+  end)
+
   check("cmath against Python's cmath", function()
     local names = { "sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
       "asinh", "acosh", "atanh", "phase", "isnan", "isinf", "isfinite" }
