@@ -368,6 +368,49 @@ def f(a):
     end
   end)
 
+  check("a realistic program: an iterative radix-2 FFT on complex arrays against np.fft.fft", function()
+    local fft = lumba.njit [[
+import cmath
+import math
+import numpy as np
+def fft(x):
+    n = x.shape[0]
+    a = np.zeros(n, dtype=np.complex128)
+    bits = 0
+    while (1 << bits) < n:
+        bits += 1
+    for i in range(n):
+        r = 0
+        k = i
+        for b in range(bits):
+            r = (r << 1) | (k & 1)
+            k >>= 1
+        a[r] = x[i]
+    m = 2
+    while m <= n:
+        w_m = cmath.exp(-2j * math.pi / m)
+        for start in range(0, n, m):
+            w = 1 + 0j
+            for j in range(m // 2):
+                t = w * a[start + j + m // 2]
+                u = a[start + j]
+                a[start + j] = u + t
+                a[start + j + m // 2] = u - t
+                w = w * w_m
+        m *= 2
+    return a
+]]
+    local n = 64
+    local vals = {}
+    for i = 1, n do vals[i] = C(math.sin(i * 0.37) + (i % 7) * 0.1, math.cos(i * 1.3)) end
+    local r = NB.run({ { inputs = { { name = "x", dtype = "complex128", shape = { n }, values = vals } }, expr = "np.fft.fft(x)" } })[1]
+    local got = fft(lumba.array(vals))
+    for k = 1, n do
+      local w, g = r.values[k], got[k]
+      assert(math.abs(w.re - g.real) < 1e-12 and math.abs(w.im - g.imag) < 1e-12, ("[%d] NumPy %s, lumba %s"):format(k, show(w), tostring(g)))
+    end
+  end)
+
   it("errors as Numba: ordering, // and %, complex division by zero", function()
     local lt = lumba.njit("def f(a, b):\n    return a < b\n")
     assert.truthy(H.error_of(lt, C(1, 2), C(1, 2)):find("TypingError: '<' is not supported between complex128 and complex128", 1, true))
