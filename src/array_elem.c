@@ -20,6 +20,10 @@
 **  - bool arrays take true, false, 0 and 1 ("bool needs true, false, 0
 **    or 1, got 2").
 **
+** Complex arrays read as lumba.complex values and take those, numbers and
+** booleans; a complex value stored in a real array is an error ("float64
+** needs a real number, got (1+2j)").
+**
 ** Casting between dtypes (array_cast: astype, copies between dtypes,
 ** arange/linspace with an integer dtype) follows NumPy's unsafe casts but
 ** is always defined: integers wrap modulo 2^bits, floats truncate toward
@@ -34,9 +38,40 @@
 
 #include "array.h"
 #include "array_impl.h"
+#include "complex_lua.h"
+
+/* complex elements: two floats, real part first */
+static Num load_complex(DType dt, const void *p) {
+  Num v = {'c', 0, 0, 0};
+  if (dt == DT_COMPLEX64) {
+    float x[2];
+    memcpy(x, p, sizeof x);
+    v.f = x[0];
+    v.im = x[1];
+  } else {
+    double x[2];
+    memcpy(x, p, sizeof x);
+    v.f = x[0];
+    v.im = x[1];
+  }
+  return v;
+}
+
+static void store_complex(DType dt, void *p, Num v) {
+  double re = v.kind == 'f' || v.kind == 'c' ? v.f : v.kind == 'u' ? (double)(uint64_t)v.i : (double)v.i;
+  double im = v.kind == 'c' ? v.im : 0;
+  if (dt == DT_COMPLEX64) {
+    float x[2] = {(float)re, (float)im};
+    memcpy(p, x, sizeof x);
+  } else {
+    double x[2] = {re, im};
+    memcpy(p, x, sizeof x);
+  }
+}
 
 Num array_load(DType dt, const void *p) {
-  Num v = {'i', 0, 0};
+  Num v = {'i', 0, 0, 0};
+  if (dtype_kinds[dt] == 'c') return load_complex(dt, p);
   switch (dt) {
 #define DTYPE(e, name, ctype, size, K) \
     case DT_##e: {                                                     \
@@ -57,7 +92,8 @@ Num array_load(DType dt, const void *p) {
 
 void array_push_elem(lua_State *L, DType dt, const void *p) {
   Num v = array_load(dt, p);
-  if (v.kind == 'f') lua_pushnumber(L, v.f);
+  if (v.kind == 'c') complex_push(L, v.f, v.im);
+  else if (v.kind == 'f') lua_pushnumber(L, v.f);
   else if (dtype_kinds[dt] == 'b') lua_pushboolean(L, (int)v.i);
   else lua_pushinteger(L, (lua_Integer)v.i);
 }
@@ -74,6 +110,14 @@ static uint64_t int_bits(lua_State *L, DType dt, Num v) {
 }
 
 void array_cast(lua_State *L, DType dt, void *p, Num v) {
+  if (dtype_kinds[dt] == 'c') {
+    store_complex(dt, p, v);
+    return;
+  }
+  if (v.kind == 'c') {  /* NumPy drops the imaginary part (ComplexWarning); bool looks at both */
+    if (dtype_kinds[dt] == 'b') v.f = v.f != 0 || v.im != 0;
+    v.kind = 'f';
+  }
   switch (dt) {
 #define DTYPE(e, name, ctype, size, K) \
     case DT_##e: {                                                            \
@@ -120,12 +164,21 @@ static l_noret out_of_bounds(lua_State *L, DType dt, int idx, int argn) {
 /* Checks the Lua value at idx against dt (rules at the top of the file). */
 void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
   char kind = dtype_kinds[dt];
-  Num v = {'i', 0, 0};
+  Num v = {'i', 0, 0, 0};
   int t = lua_type(L, idx);
-  if (t == LUA_TBOOLEAN) {
+  Cplx c;
+  if (t == LUA_TUSERDATA && complex_test(L, idx, &c)) {
+    if (kind != 'c')
+      store_error(L, argn, lua_pushfstring(L, "%s needs a real number, got %s", dtype_names[dt],
+                                           luaL_tolstring(L, idx, NULL)));
+    v.kind = 'c';
+    v.f = c.re;
+    v.im = c.im;
+  } else if (t == LUA_TBOOLEAN) {
     v.i = lua_toboolean(L, idx);
   } else if (t != LUA_TNUMBER) {
-    store_error(L, argn, lua_pushfstring(L, "number or boolean expected, got %s",
+    store_error(L, argn, lua_pushfstring(L, kind == 'c' ? "number, complex or boolean expected, got %s"
+                                                        : "number or boolean expected, got %s",
                                          luaL_typename(L, idx)));
   } else if (lua_isinteger(L, idx)) {
     v.i = lua_tointeger(L, idx);
@@ -139,7 +192,7 @@ void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
     }
   } else {
     double f = lua_tonumber(L, idx);
-    if (kind == 'f') {
+    if (kind == 'f' || kind == 'c') {
       v.kind = 'f';
       v.f = f;
     } else if (kind == 'b') {

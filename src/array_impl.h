@@ -14,9 +14,10 @@
 
 /* A number read from an element, before it is cast to another dtype. */
 typedef struct Num {
-  char kind;   // 'i' signed (bool too), 'u' unsigned, 'f' float
+  char kind;   // 'i' signed (bool too), 'u' unsigned, 'f' float, 'c' complex
   int64_t i;   // value for 'i'; the bits of the value for 'u'
-  double f;    // value for 'f'
+  double f;    // value for 'f'; the real part for 'c'
+  double im;   // the imaginary part for 'c'
 } Num;
 
 /* Visits every element of an array in C (row-major) order. */

@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "array_impl.h"
+#include "complex_lua.h"
 
 /* The element named by the integer arguments first .. first+ndim-1. */
 static char *elem_ptr(lua_State *L, NdArray *a, int first, int nidx, const char *fname) {
@@ -331,7 +332,15 @@ static int array_lua_sum(lua_State *L) {
   NdArray *a = array_check(L, 1);
   ArrayIter it;
   array_iter_init(&it, a);
-  if (dtype_kinds[a->dtype] == 'f') {
+  if (dtype_kinds[a->dtype] == 'c') {  /* a lumba.complex, both parts in double */
+    double re = 0, im = 0;
+    for (char *p; (p = array_iter_next(&it)) != NULL;) {
+      Num v = array_load(a->dtype, p);
+      re += v.f;
+      im += v.im;
+    }
+    complex_push(L, re, im);
+  } else if (dtype_kinds[a->dtype] == 'f') {
     double s = 0;
     for (char *p; (p = array_iter_next(&it)) != NULL;) s += array_load(a->dtype, p).f;
     lua_pushnumber(L, s);
@@ -346,6 +355,13 @@ static int array_lua_sum(lua_State *L) {
 /* true when v should replace best in a min (want < 0) or max (want > 0);
 ** a NaN wins and stays, as NumPy propagates it */
 static bool better(Num v, Num best, int want) {
+  if (v.kind == 'c') {  /* NumPy orders complex values by real part, then imaginary part */
+    bool bn = best.f != best.f || best.im != best.im, vn = v.f != v.f || v.im != v.im;
+    if (bn) return false;
+    if (vn) return true;
+    if (v.f != best.f) return want < 0 ? v.f < best.f : v.f > best.f;
+    return want < 0 ? v.im < best.im : v.im > best.im;
+  }
   if (v.kind == 'f') {
     if (best.f != best.f) return false;
     if (v.f != v.f) return true;

@@ -18,6 +18,7 @@
 
 #include "array.h"
 #include "array_impl.h"
+#include "complex_lua.h"
 
 /* order -> nil | 'C' | 'F' */
 static char check_order(lua_State *L, int idx) {
@@ -58,9 +59,10 @@ static int array_lua_ones(lua_State *L) {
 /* full(shape, value [, dtype [, order]]): dtype defaults to the value's */
 static int array_lua_full(lua_State *L) {
   int t = lua_type(L, 2);
-  if (t != LUA_TNUMBER && t != LUA_TBOOLEAN)
-    luaL_typeerror(L, 2, "number or boolean");
-  DType dflt = t == LUA_TBOOLEAN ? DT_BOOL : lua_isinteger(L, 2) ? DT_INT64 : DT_FLOAT64;
+  bool cx = t == LUA_TUSERDATA && complex_test(L, 2, &(Cplx){0, 0});
+  if (t != LUA_TNUMBER && t != LUA_TBOOLEAN && !cx)
+    luaL_typeerror(L, 2, "number, complex or boolean");
+  DType dflt = cx ? DT_COMPLEX128 : t == LUA_TBOOLEAN ? DT_BOOL : lua_isinteger(L, 2) ? DT_INT64 : DT_FLOAT64;
   int64_t shape[LM_MAXDIM];
   int ndim = array_read_shape(L, 1, shape, 1);
   DType dt = dtype_check(L, 3, dflt);
@@ -101,7 +103,7 @@ static int array_lua_arange(lua_State *L) {
     NdArray *a = array_new(L, dt, 1, &len, 'C', 0);
     char *p = a->s.data;
     for (int64_t i = 0; i < len; i++, p += a->s.itemsize) {
-      Num v = {'i', (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step), 0};
+      Num v = {'i', (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step), 0, 0};
       array_cast(L, dt, p, v);
     }
     return 1;
@@ -117,7 +119,7 @@ static int array_lua_arange(lua_State *L) {
   NdArray *a = array_new(L, dt, 1, &len, 'C', 0);
   char *p = a->s.data;
   for (int64_t i = 0; i < len; i++, p += a->s.itemsize)
-    array_cast(L, dt, p, (Num){'f', 0, start + (double)i * step});
+    array_cast(L, dt, p, (Num){'f', 0, start + (double)i * step, 0});
   return 1;
 }
 
@@ -135,7 +137,7 @@ static int array_lua_linspace(lua_State *L) {
   char *p = a->s.data;
   for (int64_t i = 0; i < len; i++, p += a->s.itemsize) {
     double v = i == len - 1 && len > 1 ? b0 : a0 + (double)i * step;
-    array_cast(L, dt, p, (Num){'f', 0, v});
+    array_cast(L, dt, p, (Num){'f', 0, v, 0});
   }
   return 1;
 }
@@ -148,7 +150,7 @@ typedef struct Scan {
   int ndim;
   int64_t shape[LM_MAXDIM];
   lua_Integer path[LM_MAXDIM]; // index of the element being visited, per depth
-  int kinds;                   // 1 integer, 2 float, 4 boolean seen
+  int kinds;                   // 1 integer, 2 float, 4 boolean, 8 complex seen
 } Scan;
 
 /* "[2][1]": the path of the element being visited, pushed */
@@ -246,12 +248,14 @@ static bool scan_walk(Scan *S, int t, int depth) {
       S->kinds |= lua_isinteger(L, v) ? 1 : 2;
     } else if (ty == LUA_TBOOLEAN) {
       S->kinds |= 4;
+    } else if (ty == LUA_TUSERDATA && complex_test(L, v, &(Cplx){0, 0})) {
+      S->kinds |= 8;
     } else if (ty == LUA_TTABLE) {
       lua_pushfstring(L, "ragged nested tables: element %s is a table, expected a number or boolean",
                       push_path(S, depth + 1));
       return scan_fail(S);
     } else {
-      lua_pushfstring(L, "element %s is a %s, expected a number or boolean",
+      lua_pushfstring(L, "element %s is a %s, expected a number, complex or boolean",
                       push_path(S, depth + 1), luaL_typename(L, v));
       return scan_fail(S);
     }
@@ -286,7 +290,7 @@ static bool table_scan(lua_State *L, int idx, Scan *S) {
 }
 
 static DType scan_dtype(const Scan *S) {
-  return (S->kinds & 2) ? DT_FLOAT64 : (S->kinds & 1) ? DT_INT64
+  return (S->kinds & 8) ? DT_COMPLEX128 : (S->kinds & 2) ? DT_FLOAT64 : (S->kinds & 1) ? DT_INT64
          : (S->kinds & 4) ? DT_BOOL : DT_FLOAT64;
 }
 
@@ -364,8 +368,8 @@ static int array_lua_array(lua_State *L) {
     array_assign(L, a, src);
   } else if (t == LUA_TTABLE) {
     from_table(L, 1, dt, 1);
-  } else if (t == LUA_TNUMBER || t == LUA_TBOOLEAN) {
-    DType d = dt >= 0 ? (DType)dt : t == LUA_TBOOLEAN ? DT_BOOL
+  } else if (t == LUA_TNUMBER || t == LUA_TBOOLEAN || complex_test(L, 1, &(Cplx){0, 0})) {
+    DType d = dt >= 0 ? (DType)dt : t == LUA_TBOOLEAN ? DT_BOOL : t == LUA_TUSERDATA ? DT_COMPLEX128
               : lua_isinteger(L, 1) ? DT_INT64 : DT_FLOAT64;
     NdArray *a = array_new(L, d, 0, NULL, 'C', 1);
     array_store_elem(L, d, a->s.data, 1, 1);

@@ -37,7 +37,9 @@ typedef struct Digits {
 
 /* how every element is written, from one pass over the shown elements */
 typedef struct Fmt {
-  char kind;       // dtype kind
+  char kind;       // dtype kind ('f' for either part of a complex)
+  int part;        // complex: 0 formats the real parts, 1 the imaginary ones
+  bool plus;       // the imaginary parts: '+' before non-negative values
   bool f32;        // float32: shortest digits that read back as a float
   bool zerod;      // 0-d array: "True" instead of " True"
   int width;       // integers: right-aligned width
@@ -54,7 +56,8 @@ typedef struct Fmt {
 typedef struct Out {
   luaL_Buffer b;
   const NdArray *a;
-  Fmt F;
+  Fmt F, Fi;           // Fi: the imaginary parts of a complex array
+  Fmt *cur;            // the one a pass collects
   bool summarize;
   int pass;            // 1, 2: collecting Fmt facts
   char line[512];      // the row being wrapped
@@ -91,6 +94,7 @@ static void positional(const Fmt *F, double x, char *ip, char *fp) {
   shortest(x, F->f32, false, &D);
   char *q = ip;
   if (D.neg) *q++ = '-';
+  else if (F->plus) *q++ = '+';
   if (D.n - 1 - D.e > PRECISION) {  /* round at 8 decimals, drop trailing zeros */
     char buf[64];
     snprintf(buf, sizeof buf, "%.*f", PRECISION, fabs(x));
@@ -123,6 +127,7 @@ static void scientific(const Fmt *F, double x, char *ip, char *fp, int *e) {
   shortest(x, F->f32, true, &D);
   char *q = ip;
   if (D.neg) *q++ = '-';
+  else if (F->plus) *q++ = '+';
   *q++ = D.d[0];
   *q = '\0';
   memcpy(fp, D.d + 1, (size_t)(D.n - 1));
@@ -135,13 +140,14 @@ static int exp_digits(int e) {
   return snprintf(buf, sizeof buf, "%02d", abs(e));
 }
 
-static double elem_double(DType dt, const char *p) {
-  return array_load(dt, p).f;
+static double elem_double(const Fmt *F, DType dt, const char *p) {
+  Num v = array_load(dt, p);
+  return F->part ? v.im : v.f;
 }
 
 /* one shown element in a pass of the format setup */
 static void collect(Out *O, const char *p) {
-  Fmt *F = &O->F;
+  Fmt *F = O->cur;
   DType dt = O->a->dtype;
   if (F->kind != 'f') {
     char buf[32];
@@ -151,7 +157,7 @@ static void collect(Out *O, const char *p) {
     if (n > F->width) F->width = n;
     return;
   }
-  double x = elem_double(dt, p);
+  double x = elem_double(F, dt, p);
   if (!isfinite(x)) {
     F->any_nonfinite = true;
     if (isinf(x) && x < 0) F->neg_inf = true;
@@ -194,14 +200,8 @@ static void visit(Out *O, const char *p, int axis) {
   }
 }
 
-static void setup(Out *O) {
-  Fmt *F = &O->F;
-  memset(F, 0, sizeof *F);
-  F->kind = dtype_kinds[O->a->dtype];
-  F->f32 = O->a->dtype == DT_FLOAT32;
-  F->zerod = O->a->ndim == 0;
-  F->min_abs = -1;
-  if (F->kind == 'b') return;
+static void setup_fmt(Out *O, Fmt *F) {
+  O->cur = F;
   O->pass = 1;
   visit(O, O->a->s.data, 0);
   if (F->kind != 'f') return;
@@ -212,11 +212,33 @@ static void setup(Out *O) {
   if (F->exp) F->pad_right = F->exp_size + 2 + F->precision;
   if (F->any_nonfinite) {
     int offset = F->pad_right + 1;
-    int inflen = 3 + (F->neg_inf ? 1 : 0);
+    int inflen = 3 + (F->neg_inf || F->plus ? 1 : 0);
     if (3 - offset > F->pad_left) F->pad_left = 3 - offset;
     if (inflen - offset > F->pad_left) F->pad_left = inflen - offset;
   }
 }
+
+/* NumPy's ComplexFloatingFormat: the real and the imaginary parts each
+** have their own float format, the imaginary one signed */
+static void setup(Out *O) {
+  Fmt *F = &O->F;
+  memset(F, 0, sizeof *F);
+  F->kind = dtype_kinds[O->a->dtype];
+  F->f32 = O->a->dtype == DT_FLOAT32 || O->a->dtype == DT_COMPLEX64;
+  F->zerod = O->a->ndim == 0;
+  F->min_abs = -1;
+  if (F->kind == 'b') return;
+  if (F->kind == 'c') {
+    F->kind = 'f';
+    O->Fi = *F;
+    O->Fi.part = 1;
+    O->Fi.plus = true;
+    setup_fmt(O, &O->Fi);
+  }
+  setup_fmt(O, F);
+}
+
+static int format_float(const Fmt *F, double x, char *w);
 
 /* the text of one element into w; returns its length */
 static int format_elem(const Out *O, const char *p, char *w) {
@@ -229,9 +251,21 @@ static int format_elem(const Out *O, const char *p, char *w) {
     case 'i': return sprintf(w, "%*lld", F->width, (long long)v.i);
     default: break;
   }
-  double x = v.f;
+  if (dtype_kinds[dt] == 'c') {
+    int n = format_float(F, v.f, w);
+    int k = format_float(&O->Fi, v.im, w + n);
+    int sp = k;
+    while (sp > 0 && w[n + sp - 1] == ' ') sp--;
+    memmove(w + n + sp + 1, w + n + sp, (size_t)(k - sp + 1));
+    w[n + sp] = 'j';
+    return n + k + 1;
+  }
+  return format_float(F, v.f, w);
+}
+
+static int format_float(const Fmt *F, double x, char *w) {
   if (!isfinite(x)) {
-    const char *s = isnan(x) ? "nan" : x < 0 ? "-inf" : "inf";
+    const char *s = isnan(x) ? (F->plus ? "+nan" : "nan") : x < 0 ? "-inf" : F->plus ? "+inf" : "inf";
     return sprintf(w, "%*s", F->pad_left + F->pad_right + 1, s);
   }
   char ip[64], fp[64];
@@ -355,7 +389,7 @@ int array_tostring(lua_State *L) {
   O->a = a;
   O->summarize = a->s.nitems > THRESHOLD;
   DType dt = a->dtype;
-  bool show_dtype = a->s.nitems == 0 || !(dt == DT_FLOAT64 || dt == DT_INT64 || dt == DT_BOOL);
+  bool show_dtype = a->s.nitems == 0 || !(dt == DT_FLOAT64 || dt == DT_INT64 || dt == DT_BOOL || dt == DT_COMPLEX128);
   luaL_buffinit(L, &O->b);
   luaL_addstring(&O->b, "array(");
   if (a->s.nitems == 0) {

@@ -22,6 +22,7 @@
 #include <lauxlib.h>
 
 #include "array_impl.h"
+#include "complex_lua.h"
 
 /* ---- operations ---- */
 
@@ -144,7 +145,7 @@ typedef struct Opnd {
   bool scalar;    /* a Lua number/boolean (value-based promotion) */
   int ndim;
   int64_t shape[LM_MAXDIM], strides[LM_MAXDIM];
-  union { double f; int64_t i; uint8_t b; } buf;  /* a scalar's storage */
+  union { double f; int64_t i; uint8_t b; double c[2]; } buf;  /* a scalar's storage */
   NdArray *arr;   /* the array, or NULL */
 } Opnd;
 
@@ -163,6 +164,15 @@ static bool opnd_read(lua_State *L, int idx, Opnd *o) {
     o->scalar = true;
     o->dt = DT_BOOL;
     o->buf.b = (uint8_t)lua_toboolean(L, idx);
+    o->data = (char *)&o->buf;
+    return true;
+  }
+  Cplx c;
+  if (t == LUA_TUSERDATA && complex_test(L, idx, &c)) {  /* a lumba.complex: a complex128 scalar */
+    o->scalar = true;
+    o->dt = DT_COMPLEX128;
+    o->buf.c[0] = c.re;
+    o->buf.c[1] = c.im;
     o->data = (char *)&o->buf;
     return true;
   }
@@ -628,6 +638,133 @@ static void run(lua_State *L, const Plan *P, Opnd *o, int n, NdArray *out) {
   if (negpow) uerror(L, "ValueError: Integers to negative integer powers are not allowed.");
 }
 
+/* ---- complex operands: NumPy's complex loops, CPython's arithmetic (cplx.h) ---- */
+
+static bool complex_op(int op) {
+  switch (op) {
+    case U_ADD: case U_SUB: case U_MUL: case U_DIV: case U_POW: case U_EQ: case U_NE: case U_NEG: case U_POS:
+    case U_ABS: case U_SQUARE: case U_ISNAN: case U_ISINF: case U_ISFINITE: case U_SQRT: case U_EXP: case U_LOG:
+    case U_LOG10: case U_SIN: case U_COS: case U_TAN: case U_ASIN: case U_ACOS: case U_ATAN: case U_SINH:
+    case U_COSH: case U_TANH: case U_ASINH: case U_ACOSH: case U_ATANH:
+      return true;
+    default: return false;
+  }
+}
+
+static int cmath_of(int op) {
+  switch (op) {
+    case U_SQRT: return CM_SQRT; case U_EXP: return CM_EXP; case U_LOG: return CM_LOG; case U_LOG10: return CM_LOG10;
+    case U_SIN: return CM_SIN; case U_COS: return CM_COS; case U_TAN: return CM_TAN; case U_ASIN: return CM_ASIN;
+    case U_ACOS: return CM_ACOS; case U_ATAN: return CM_ATAN; case U_SINH: return CM_SINH; case U_COSH: return CM_COSH;
+    case U_TANH: return CM_TANH; case U_ASINH: return CM_ASINH; case U_ACOSH: return CM_ACOSH; default: return CM_ATANH;
+  }
+}
+
+static Cplx as_cplx(Num v) {
+  return cplx(v.kind == 'c' || v.kind == 'f' ? v.f : v.kind == 'u' ? (double)(uint64_t)v.i : (double)v.i,
+              v.kind == 'c' ? v.im : 0);
+}
+
+/* one element: a complex value, or a bool / float for the predicates and abs (*kind) */
+static Num complex_elem(int op, Cplx a, Cplx b) {
+  Num r = {'c', 0, 0, 0};
+  Cplx z = a;
+  bool zero;
+  switch (op) {
+    case U_ADD: z = cplx_add(a, b); break;
+    case U_SUB: z = cplx_sub(a, b); break;
+    case U_MUL: z = cplx_mul(a, b); break;
+    case U_SQUARE: z = cplx_mul(a, a); break;
+    case U_DIV: z = cplx_div(a, b, &zero); if (zero) z = cplx(a.re / 0.0, a.im / 0.0); break;
+    case U_POW: z = cplx_pow(a, b, &zero); break;
+    case U_NEG: z = cplx(-a.re, -a.im); break;
+    case U_POS: break;
+    case U_EQ: case U_NE: {
+      bool eq = a.re == b.re && a.im == b.im;
+      r.kind = 'i';
+      r.i = op == U_EQ ? eq : !eq;
+      return r;
+    }
+    case U_ISNAN: case U_ISINF: case U_ISFINITE:
+      r.kind = 'i';
+      r.i = op == U_ISNAN ? (isnan(a.re) || isnan(a.im)) : op == U_ISINF ? (isinf(a.re) || isinf(a.im))
+                                                                         : (isfinite(a.re) && isfinite(a.im));
+      return r;
+    case U_ABS: r.kind = 'f'; r.f = hypot(a.re, a.im); return r;
+    default: {
+      double out[2];
+      lm_rt_cmath(cmath_of(op), a.re, a.im, out);
+      z = cplx(out[0], out[1]);
+      break;
+    }
+  }
+  r.f = z.re;
+  r.im = z.im;
+  return r;
+}
+
+/* ops on complex operands, into a new array (or out): complex64 when no
+** operand needs more (NumPy's promotion, Lua numbers and complex values
+** being Python scalars), complex128 otherwise */
+static int complex_call(lua_State *L, int op, int first, Opnd *o, int n, int out_idx) {
+  (void)first;
+  if (n == 3 || !complex_op(op))
+    return uerror(L, "TypeError: ufunc '%s' not supported for complex inputs outside compiled code", op_names[n == 3 ? U_POS : op]);
+  bool c64 = true, all_scalar = true;
+  for (int i = 0; i < n; i++) {
+    all_scalar = all_scalar && o[i].scalar;
+    if (o[i].scalar) continue;
+    DType d = o[i].dt;
+    if (!(d == DT_COMPLEX64 || d == DT_FLOAT32 || d == DT_BOOL || dtype_sizes[d] <= 2)) c64 = false;
+  }
+  if (all_scalar) c64 = false;
+  DType ct = c64 ? DT_COMPLEX64 : DT_COMPLEX128;
+  DType rt = op == U_EQ || op == U_NE || op == U_ISNAN || op == U_ISINF || op == U_ISFINITE ? DT_BOOL
+           : op == U_ABS ? (c64 ? DT_FLOAT32 : DT_FLOAT64) : ct;
+  Opnd orig[2];
+  memcpy(orig, o, (size_t)n * sizeof o[0]);
+  int nd;
+  int64_t shape[LM_MAXDIM];
+  if (!broadcast(o, n, &nd, shape)) mismatch(L, orig, n);
+  bool has_out = out_idx && !lua_isnoneornil(L, out_idx);
+  NdArray *out;
+  if (has_out) {
+    out = array_checkw(L, out_idx, true);
+    bool same = out->ndim == nd;
+    for (int k = 0; same && k < nd; k++) same = out->s.shape[k] == shape[k];
+    if (!same || dtype_kinds[out->dtype] != dtype_kinds[rt] || overlaps(&o[0], out) || (n == 2 && overlaps(&o[1], out)))
+      return uerror(L, "ValueError: out must be a %s array of the broadcast shape, apart from the inputs, for complex inputs",
+                    dtype_kinds[rt] == 'c' ? "complex" : dtype_names[rt]);
+    lua_pushvalue(L, out_idx);
+  } else {
+    out = array_new(L, rt, nd, shape, 'C', 0);
+  }
+  /* every element in C order: an index counter over the broadcast shape */
+  int64_t idx[LM_MAXDIM] = {0};
+  for (int64_t e = 0; e < out->s.nitems; e++) {
+    char *p[3];
+    for (int i = 0; i < n; i++) {
+      p[i] = o[i].data;
+      for (int k = 0; k < nd; k++) p[i] += idx[k] * o[i].strides[k];
+    }
+    char *q = out->s.data;
+    for (int k = 0; k < nd; k++) q += idx[k] * out->s.strides[k];
+    Num a = array_load(o[0].dt, p[0]), b = n == 2 ? array_load(o[1].dt, p[1]) : a;
+    Cplx x = as_cplx(a), y = as_cplx(b);
+    if (ct == DT_COMPLEX64) {  /* the float32 loop sees float32 parts */
+      x = cplx((float)x.re, (float)x.im);
+      y = cplx((float)y.re, (float)y.im);
+    }
+    array_cast(L, out->dtype, q, complex_elem(op, x, y));
+    for (int k = nd - 1; k >= 0; k--) {
+      if (++idx[k] < shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  if (all_scalar && !has_out) array_push_elem(L, out->dtype, out->s.data);
+  return 1;
+}
+
 /* the result dtype's plan for op over common dtype ct */
 static Plan plan_of(lua_State *L, int op, DType ct, bool unary) {
   Plan P = {op, 'f', ct, ct, false};
@@ -683,6 +820,8 @@ static int ufunc_call(lua_State *L, int op, int first, int n, int out_idx, bool 
                     luaL_typename(L, first + i));
     }
   }
+  for (int i = 0; i < n; i++)
+    if (dtype_kinds[o[i].dt] == 'c') return complex_call(L, op, first, o, n, out_idx);
   bool unary = n == 1 && op >= U_NBINARY;
   DType ct;
   Plan P;

@@ -36,7 +36,8 @@ typedef enum OpKind {
   OP__COUNT
 } OpKind;
 
-typedef enum ConstKind { CK_NONE, CK_INT, CK_FLOAT, CK_BOOL, CK_STR } ConstKind;
+/* CK_IMAG: an imaginary literal (1j), fval its imaginary part */
+typedef enum ConstKind { CK_NONE, CK_INT, CK_FLOAT, CK_BOOL, CK_STR, CK_IMAG } ConstKind;
 
 typedef struct Node Node;
 typedef struct Type Type;

@@ -20,6 +20,7 @@
 
 #include <lauxlib.h>
 
+#include "complex_lua.h"
 #include "frontend.h"
 
 /* A tree this deep is a cycle or a mistake; parse output stays far below
@@ -167,6 +168,7 @@ static bool push_field(lua_State *L, Node *n, const Field *f) {
         case CK_NONE: return false;
         case CK_INT: lua_pushinteger(L, (lua_Integer)n->ival); return true;
         case CK_FLOAT: lua_pushnumber(L, (lua_Number)n->fval); return true;
+        case CK_IMAG: complex_push(L, 0, (double)n->fval); return true;
         case CK_BOOL: lua_pushboolean(L, n->bval); return true;
         case CK_STR:  /* ival: the byte length when the string holds NULs */
           lua_pushlstring(L, n->sval, n->ival > 0 ? (size_t)n->ival : strlen(n->sval));

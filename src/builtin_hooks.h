@@ -28,6 +28,9 @@ typedef struct BuiltinHooks {
   ** inputs' elements x (scalars of their own types); the array expression
   ** around it (lower_arrayexpr.c, through lower_ufunc.c) calls it per element */
   Val (*elem)(Lower *L, Node *n, CallInfo *ci, Val *x);
+  /* the row numba.vectorize: types n, a call of the module's def, when that
+  ** def is a @vectorize ufunc (infer_vectorize.c); false for a plain def */
+  bool (*infer_def)(Infer *I, Node *n, Node *def, Type **result);
 } BuiltinHooks;
 
 extern const BuiltinHooks builtin_table[BI__COUNT];
@@ -62,6 +65,21 @@ LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft
 Type *bvectorize_infer(Infer *I, Node *n, const BuiltinName *nm);
 Val bvectorize_lower(Lower *L, Node *n, CallInfo *ci);
 Val bvectorize_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
+/* builtin_complex.c: complex(), .real/.imag, conjugate, np.real/imag/angle, cmath, the complex ufunc loops */
+Type *bcomplex_infer_ctor(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_ctor(Lower *L, Node *n, CallInfo *ci);
+Type *bcomplex_infer_part(Infer *I, Node *n, const BuiltinName *nm, Type *base);  /* base: an array or a number */
+Val bcomplex_lower_part(Lower *L, Node *n, BuiltinId id, Val a);
+Type *bcomplex_infer_np_part(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_np_part(Lower *L, Node *n, CallInfo *ci);
+Type *bcomplex_infer_conj(Infer *I, Node *n, CallInfo *ci, Type *a);  /* a: a number */
+Val bcomplex_lower_conj(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);
+Type *bcomplex_infer_angle(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_angle(Lower *L, Node *n, CallInfo *ci);
+Type *bcomplex_infer_cmath(Infer *I, Node *n, const BuiltinName *nm);
+Val bcomplex_lower_cmath(Lower *L, Node *n, CallInfo *ci);
+bool bcomplex_has_loop(BuiltinId id);  /* NumPy has a complex loop of this ufunc */
+Val bcomplex_ufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x, Type *t, Type *rt);
 
 /* builtin_create.c: np.empty/zeros/ones/full, *_like, np.arange */
 Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm);

@@ -116,7 +116,9 @@ Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm) {
     case BI_int: return ty_int64;
     case BI_float: return ty_float64;
     case BI_bool: return ty_bool;
-    default: return ty_is_float(at[0]) ? at[0] : ty_arith(at[0], at[0]);
+    default:
+      if (ty_is_complex(at[0])) return ty_complex_part(at[0]);  /* abs(z): its modulus */
+      return ty_is_float(at[0]) ? at[0] : ty_arith(at[0], at[0]);
   }
 }
 

@@ -7,9 +7,10 @@
 #include <math.h>
 
 #include "builtin_hooks.h"
+#include "lower_complex.h"
 
 static Type *elem_sum_type(Type *a) {
-  if (ty_is_float(ty_scalar(a->dtype))) return ty_scalar(a->dtype);
+  if (ty_is_float(ty_scalar(a->dtype)) || ty_is_complex(ty_scalar(a->dtype))) return ty_scalar(a->dtype);
   return dtype_kinds[a->dtype] == 'u' ? ty_scalar(DT_UINT64) : ty_int64;
 }
 
@@ -18,9 +19,15 @@ Type *breduce_infer(Infer *I, Node *n, CallInfo *ci, Type *a) {
   ** refuse them rather than ignore them */
   if (ci->nargs > 0)
     compile_error(I->C, n->loc, "TypingError", "%s() with an axis is not supported in compiled code", ci->qname);
+  bool cx = dtype_kinds[a->dtype] == 'c';
+  if (cx && (ci->bi == BI_ndarray_min || ci->bi == BI_ndarray_max))
+    compile_error(I->C, n->loc, "TypingError", "%s() of %s is not supported (complex numbers are not ordered)", ci->qname,
+                  tyname(I->C, a));
   switch (ci->bi) {
     case BI_ndarray_sum: case BI_ndarray_prod: return elem_sum_type(a);
-    case BI_ndarray_mean: return a->dtype == DT_FLOAT32 ? ty_scalar(DT_FLOAT32) : ty_float64;
+    case BI_ndarray_mean:
+      if (cx) return ty_scalar(a->dtype);
+      return a->dtype == DT_FLOAT32 ? ty_scalar(DT_FLOAT32) : ty_float64;
     default: return ty_scalar(a->dtype);  /* min, max */
   }
 }
@@ -41,7 +48,9 @@ static void reduce_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *u
   LLVMValueRef cur = LLVMBuildLoad2(L->b, at, r->acc, "");
   bool fl = ty_is_float(r->acc_ty);
   LLVMValueRef nv;
-  if (r->op == BI_ndarray_sum || r->op == BI_ndarray_mean) nv = fl ? LLVMBuildFAdd(L->b, cur, x.v, "") : LLVMBuildAdd(L->b, cur, x.v, "");
+  if (ty_is_complex(r->acc_ty))  /* sum, mean, prod (typing refuses min and max) */
+    nv = lower_complex_arith(L, r->op == BI_ndarray_prod ? '*' : '+', r->acc_ty, cur, x.v);
+  else if (r->op == BI_ndarray_sum || r->op == BI_ndarray_mean) nv = fl ? LLVMBuildFAdd(L->b, cur, x.v, "") : LLVMBuildAdd(L->b, cur, x.v, "");
   else if (r->op == BI_ndarray_prod) nv = fl ? LLVMBuildFMul(L->b, cur, x.v, "") : LLVMBuildMul(L->b, cur, x.v, "");
   else {
     /* from the identity (-inf, INT_MIN, ...): a short dependence chain per
@@ -78,7 +87,7 @@ Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs
   (void)args;
   (void)nargs;
   Type *acc_ty = lower_ann(L, n)->ty;
-  if (id == BI_ndarray_mean) acc_ty = ty_float64;
+  if (id == BI_ndarray_mean) acc_ty = ty_is_complex(acc_ty) ? ty_scalar(DT_COMPLEX128) : ty_float64;
   ReduceCtx r = {id, t->dtype, acc_ty, lower_entry_alloca(L, lower_type(L, acc_ty), "acc"), NULL};
   bool is_minmax = id == BI_ndarray_min || id == BI_ndarray_max;
   LLVMValueRef init = id == BI_ndarray_prod ? lower_cast(L, (Val){ty_int64, lower_i64(L, 1), false}, acc_ty).v
@@ -102,6 +111,12 @@ Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs
     v = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealUNO, seen, seen, ""), seen, v, "");
   }
   lower_release(L, a);
+  if (id == BI_ndarray_mean && ty_is_complex(acc_ty)) {
+    LLVMValueRef fn = LLVMBuildSIToFP(L->b, size, LLVMDoubleTypeInContext(L->ctx), "");
+    v = lower_complex_make(L, acc_ty, LLVMBuildFDiv(L->b, lower_complex_part(L, v, 0), fn, ""),
+                           LLVMBuildFDiv(L->b, lower_complex_part(L, v, 1), fn, ""));
+    return lower_cast(L, (Val){acc_ty, v, false}, lower_ann(L, n)->ty);
+  }
   if (id == BI_ndarray_mean) {
     v = LLVMBuildFDiv(L->b, v, LLVMBuildSIToFP(L->b, size, LLVMDoubleTypeInContext(L->ctx), ""), "");
     return lower_cast(L, (Val){ty_float64, v, false}, lower_ann(L, n)->ty);

@@ -11,7 +11,7 @@
 ** hook, which runs the element hook once on scalars or per element in a loop */
 #define UFUNC bufunc_lower, .elem = bufunc_elem
 /* a call of a @vectorize def (builtin_vectorize.c): a ufunc whose element is the def */
-#define VECTORIZE bvectorize_lower, .elem = bvectorize_elem
+#define VECTORIZE bvectorize_lower, .elem = bvectorize_elem, .infer_def = infer_vectorize_call
 
 const BuiltinHooks builtin_table[BI__COUNT] = {
 #define FUNC(id, mod, mem, fam, inf, low, ...) [BI_##id] = {.infer = inf, .lower = low},

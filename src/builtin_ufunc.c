@@ -31,7 +31,9 @@ typedef struct Loops {
 } Loops;
 
 static const DType cands[] = {DT_BOOL,  DT_INT8,   DT_UINT8, DT_INT16,   DT_UINT16,  DT_INT32,
-                              DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT32, DT_FLOAT64};
+                              DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT32, DT_FLOAT64, DT_COMPLEX64,
+                              DT_COMPLEX128};
+#define LAST_COMPLEX 12  /* the complex loops follow a ufunc's hi where bcomplex_has_loop says so */
 #define ALL(sp) {0, 10, false, sp}
 #define NUM(sp) {1, 10, false, sp}
 #define BITS {0, 8, false, SP_NONE}
@@ -94,7 +96,7 @@ static const Loops loops[BI__COUNT] = {
 
 static int kind_rank(DType d) {
   char k = dtype_kinds[d];
-  return k == 'b' ? 0 : k == 'f' ? 2 : 1;
+  return k == 'b' ? 0 : k == 'c' ? 3 : k == 'f' ? 2 : 1;
 }
 
 /* np.can_cast(f, t, 'safe') */
@@ -102,6 +104,8 @@ static bool cast_safe(DType f, DType t) {
   if (f == t || f == DT_BOOL) return true;
   char kf = dtype_kinds[f], kt = dtype_kinds[t];
   int sf = dtype_sizes[f], st = dtype_sizes[t];
+  if (kt == 'c') return kf == 'c' ? st >= sf : kf == 'f' ? st >= 2 * sf : st == 16 || sf <= 2;
+  if (kf == 'c') return false;
   if (kt == 'b' || kf == 'f') return kt == kf && st >= sf;
   if (kt == 'f') return st == 8 || sf <= 2;
   if (kf == kt) return sf <= st;
@@ -110,7 +114,7 @@ static bool cast_safe(DType f, DType t) {
 
 /* np.can_cast(f, t, 'same_kind'): safe, or to a kind no lower (b < u < i < f) */
 static bool cast_same_kind(DType f, DType t) {
-  static const char order[] = "buif";
+  static const char order[] = "buifc";
   return cast_safe(f, t) || strchr(order, dtype_kinds[f]) <= strchr(order, dtype_kinds[t]);
 }
 
@@ -169,8 +173,8 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
                                               "bitwise_xor, the `^` operator, or the logical_xor function instead.");
     no_loop(I, n, name, at, nin);
   }
-  int loop = -1;
-  for (int c = lp->lo; c <= lp->hi && loop < 0; c++) {
+  int loop = -1, hi = bcomplex_has_loop(nm->id) ? LAST_COMPLEX : lp->hi;
+  for (int c = lp->lo; c <= hi && loop < 0; c++) {
     bool ok = fits(at[0], weak[0], cands[c]);
     if (nin == 2 && !(lp->sp & SP_LDEXP)) ok = ok && fits(at[1], weak[1], cands[c]);
     if (ok) loop = c;
@@ -178,8 +182,12 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
   if ((lp->sp & SP_LDEXP) && (dtype_kinds[at[1]->dtype] == 'f' || (!weak[1] && at[1]->dtype == DT_UINT64))) loop = -1;
   if (loop < 0) no_loop(I, n, name, at, nin);
   ci->dt = cands[loop];
-  if ((lp->sp & SP_TRUEDIV) && !strong_float) ci->dt = DT_FLOAT64;
-  DType od = lp->pred ? DT_BOOL : ci->dt;
+  if ((lp->sp & SP_TRUEDIV) && !strong_float && dtype_kinds[ci->dt] != 'c') ci->dt = DT_FLOAT64;
+  DType od = lp->pred || (dtype_kinds[ci->dt] == 'c' && (nm->id == BI_numpy_equal || nm->id == BI_numpy_not_equal))
+                 ? DT_BOOL
+             : dtype_kinds[ci->dt] == 'c' && nm->id == BI_abs ? (ci->dt == DT_COMPLEX64 ? DT_FLOAT32 : DT_FLOAT64)
+                                                               : ci->dt;
+  ci->dt_out = od;
   Type *rt = nd >= 0 ? ty_array(&C->S->types, od, nd, 'C') : ty_scalar(od);
   if (ci->out == NULL) return rt;
   Type *ot = infer_expr(I, ci->out);
@@ -402,12 +410,14 @@ static LLVMValueRef math_elem(Lower *L, CallInfo *ci, Type *t, Val *a) {
 /* the scalar result type of the call's loop (abs called by its Python name: the call's type) */
 static Type *elem_type(Lower *L, Node *n, CallInfo *ci) {
   if (!ci->ufunc) return ty_scalar(lower_ann(L, n)->ty->dtype);
-  return ty_scalar(loops[ci->bi].pred ? DT_BOOL : ci->dt);
+  return ty_scalar(ci->dt_out);
 }
 
 Val bufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x) {
   Type *rt = elem_type(L, n, ci);
   Type *t = ci->ufunc ? ty_scalar(ci->dt) : rt;
+  if (ty_is_complex(t) || ty_is_complex(x[0].ty))  /* a complex loop (abs(z) by its Python name too) */
+    return bcomplex_ufunc_elem(L, n, ci, x, ty_is_complex(t) ? t : x[0].ty, rt);
   Val a = lower_cast(L, x[0], t), b = {0};
   BuiltinId id = ci->bi;
   if (builtin_entries[id].lo == 2) b = id == BI_numpy_ldexp ? x[1] : lower_cast(L, x[1], t);

@@ -13,6 +13,7 @@
 
 #include "cachefast.h"
 #include "compile.h"
+#include "complex_lua.h"
 #include "jit_cpu.h"
 #include "jitclass.h"
 #include "linalg_rt.h"
@@ -28,7 +29,8 @@
 static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
                                        "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
                                        "stack_limit", "lm_prod_shape", "lm_prod", "lm_class_new", "lm_nprand",
-                                       "lm_nprand_random", "lm_nprand_gauss"};
+                                       "lm_nprand_random", "lm_nprand_gauss",
+                                       "lm_rt_cpow", "lm_rt_cmath"};
 
 /* Code the cache's fast path loaded without the JIT is defined in it as
 ** absolute symbols before the JIT is used: code compiled later may call it.
@@ -54,7 +56,8 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
     void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
                      (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
                      (void *)simrun_syncwarp, (void *)stack_limit, (void *)lm_prod_shape, (void *)lm_prod,
-                     (void *)lm_class_new, (void *)lm_nprand, (void *)lm_nprand_random, (void *)lm_nprand_gauss};
+                     (void *)lm_class_new, (void *)lm_nprand, (void *)lm_nprand_random, (void *)lm_nprand_gauss,
+                     (void *)lm_rt_cpow, (void *)lm_rt_cmath};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;

@@ -27,6 +27,7 @@
 #include "jitclass.h"
 #include "cachekey.h"
 #include "compile.h"
+#include "complex_lua.h"
 #include "cudadrv.h"
 #include "diag.h"
 #include "dispatch.h"

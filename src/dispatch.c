@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "cache.h"
 #include "cachefast.h"
+#include "complex_lua.h"
 #include "dispatch.h"
 #include "jitclass.h"
 #include "fastmath.h"
@@ -63,6 +64,7 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
       if (a) return ty_array(&S->types, a->dtype, a->ndim, layout_of(a));
       ClassInfo *cls;
       if (jitclass_test(L, idx, &cls)) return &cls->type;
+      if (complex_test(L, idx, &(Cplx){0, 0})) return ty_scalar(DT_COMPLEX128);
       break;
     }
     default: break;
@@ -83,6 +85,10 @@ static bool arg_fits(lua_State *L, int idx, Type *t, bool loose) {
   }
   if (t->kind == TY_CPTR)  /* an address (a Lua integer) or an array: its data (a @cfunc called from Lua) */
     return lua_isinteger(L, idx) || lt == LUA_TLIGHTUSERDATA || (lt == LUA_TUSERDATA && array_test(L, idx) != NULL);
+  if (t->kind == TY_SCALAR && ty_is_complex(t)) {  /* a lumba.complex; eagerly a number too */
+    if (lt == LUA_TUSERDATA) return complex_test(L, idx, &(Cplx){0, 0}) && (loose || t->dtype == DT_COMPLEX128);
+    return loose && lt == LUA_TNUMBER;
+  }
   if (t->kind == TY_SCALAR) {
     if (lt == LUA_TBOOLEAN) return t->dtype == DT_BOOL;
     if (lt != LUA_TNUMBER) return false;
@@ -117,6 +123,14 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
   }
   if (t->kind == TY_CPTR) {  /* an address, as the cfunc's .address */
     lua_pushinteger(L, slots[(*k)++]);
+    return 1;
+  }
+  if (t->kind == TY_SCALAR && ty_is_complex(t)) {  /* two slots of double bits */
+    double re, im;
+    memcpy(&re, slots + *k, sizeof re);
+    memcpy(&im, slots + *k + 1, sizeof im);
+    *k += 2;
+    complex_push(L, re, im);
     return 1;
   }
   if (t->kind == TY_SCALAR) {
@@ -367,8 +381,15 @@ static DispSpec *try_compile(lua_State *L, Dispatcher *d, int nargs) {
 
 /* ---- the call path ---- */
 
-static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot) {
-  if (t->kind == TY_ARRAY) {
+/* cbuf: where a complex argument's two doubles go; the slot points there */
+static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot, double *cbuf) {
+  if (ty_is_complex(t)) {
+    Cplx c = cplx(0, 0);
+    complex_tocomplex(L, idx, &c);
+    cbuf[0] = c.re;
+    cbuf[1] = c.im;
+    *slot = (int64_t)(intptr_t)cbuf;
+  } else if (t->kind == TY_ARRAY) {
     NdArray *a = lua_touserdata(L, idx);
     *slot = (int64_t)(intptr_t)&a->s;
   } else if (t->kind == TY_DTYPE) {
@@ -434,7 +455,8 @@ static int dispatch_lua_call(lua_State *L) {
     d->last = s;
   }
   int64_t args[LM_MAXARGS];
-  for (int i = 0; i < nargs; i++) fill_slot(L, i + 2, s->argtypes[i], &args[i]);
+  double cargs[LM_MAXARGS][2];
+  for (int i = 0; i < nargs; i++) fill_slot(L, i + 2, s->argtypes[i], &args[i], cargs[i]);
   int64_t small[2 * RT_ARRAY_SLOTS];
   int64_t *ret = s->ret_slots <= (int)lm_countof(small) ? small
                                                         : lua_newuserdatauv(L, sizeof(int64_t) * (size_t)s->ret_slots, 0);

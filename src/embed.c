@@ -38,7 +38,8 @@ static const struct { const char *name; DType dt; } c_dtypes[] = {
   {"signed char", DT_INT8}, {"unsigned char", DT_UINT8},
   {"int8_t", DT_INT8}, {"int16_t", DT_INT16}, {"int32_t", DT_INT32}, {"int64_t", DT_INT64},
   {"uint8_t", DT_UINT8}, {"uint16_t", DT_UINT16}, {"uint32_t", DT_UINT32}, {"uint64_t", DT_UINT64},
-  {"_Bool", DT_BOOL},
+  {"_Bool", DT_BOOL}, {"float _Complex", DT_COMPLEX64}, {"double _Complex", DT_COMPLEX128},
+  {"float complex", DT_COMPLEX64}, {"double complex", DT_COMPLEX128},
 };
 
 static int c_dtype_from_name(const char *name) {

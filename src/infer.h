@@ -74,6 +74,7 @@ typedef struct CallInfo {
   int64_t dims[LM_MAXDIM]; // cuda.shared.array / cuda.local.array: constant shape
   int ndims;
   bool ufunc;            // a NumPy ufunc (builtin_ufunc.c, or a @vectorize def: callee): dt is its loop's dtype,
+  DType dt_out;          // a ufunc: its output's dtype (bool for predicates, float for abs of complex)
   Node *out;             // its output array, NULL if none
 } CallInfo;
 

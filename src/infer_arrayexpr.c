@@ -33,7 +33,7 @@ const char *infer_arrayexpr_ufunc(OpKind op) {
 
 static int kind_rank(DType d) {
   char k = dtype_kinds[d];
-  return k == 'b' ? 0 : k == 'f' ? 2 : 1;
+  return k == 'b' ? 0 : k == 'c' ? 3 : k == 'f' ? 2 : 1;
 }
 
 /* np.result_type of two dtypes */
@@ -43,6 +43,12 @@ static DType promote(DType a, DType b) {
   if (b == DT_BOOL) return a;
   char ka = dtype_kinds[a], kb = dtype_kinds[b];
   int sa = dtype_sizes[a], sb = dtype_sizes[b];
+  if (ka == 'c' || kb == 'c') {  /* complex64 only with float32 or integers of 16 bits or fewer */
+    if (ka == 'c' && kb == 'c') return sa > sb ? a : b;
+    DType c = ka == 'c' ? a : b, o = ka == 'c' ? b : a;
+    if (c == DT_COMPLEX128 || o == DT_FLOAT64 || (dtype_kinds[o] != 'f' && dtype_sizes[o] > 2)) return DT_COMPLEX128;
+    return DT_COMPLEX64;
+  }
   if (ka == 'f' || kb == 'f') {
     if (ka == 'f' && kb == 'f') return sa > sb ? a : b;
     DType f = ka == 'f' ? a : b, i = ka == 'f' ? b : a;
@@ -81,7 +87,10 @@ Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
   DType r = infer_arrayexpr_common(a, b);
   int nd = a->kind == TY_ARRAY ? a->ndim : 0;
   if (b->kind == TY_ARRAY && b->ndim > nd) nd = b->ndim;
-  bool fl = dtype_kinds[r] == 'f';
+  bool fl = dtype_kinds[r] == 'f' || dtype_kinds[r] == 'c';
+  if (dtype_kinds[r] == 'c' && op != OP_Add && op != OP_Sub && op != OP_Mult && op != OP_Div && op != OP_Pow &&
+      op != OP_Eq && op != OP_NotEq)
+    no_loop(I, op, a, b, loc);
   switch (op) {
     case OP_Add: case OP_Mult: break;
     case OP_Sub:
@@ -105,7 +114,7 @@ Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a, Loc loc) {
   if (op == OP_USub && d == DT_BOOL)
     compile_error(C, loc, "TypingError", "The numpy boolean negative, the `-` operator, is not supported, use the "
                   "`~` operator or the logical_not function instead");
-  if (op == OP_Invert && dtype_kinds[d] == 'f')
+  if (op == OP_Invert && (dtype_kinds[d] == 'f' || dtype_kinds[d] == 'c'))
     compile_error(C, loc, "TypingError", "ufunc 'invert' is not supported for the input type %s (operator ~)",
                   tyname(C, a));
   if (op == OP_Not) infer_arrayexpr_ambiguous(I, a, loc);
@@ -120,7 +129,7 @@ l_noret infer_arrayexpr_ambiguous(Infer *I, Type *a, Loc loc) {
 
 /* np.can_cast(from, to, 'same_kind'): kinds ordered b < u < i < f, never down */
 static bool same_kind(DType from, DType to) {
-  static const char order[] = "buif";
+  static const char order[] = "buifc";
   return strchr(order, dtype_kinds[from]) <= strchr(order, dtype_kinds[to]);
 }
 

@@ -101,7 +101,8 @@ Type *infer_method(Infer *I, Node *n, BuiltinId id, Node *recv, Type *a, const c
   ci->recv = recv;
   ci->args = args;
   ci->nargs = nargs;
-  if (a->kind != TY_ARRAY || C->builtins[id].infer_method == NULL)
+  bool scalar_ok = id == BI_ndarray_conj || id == BI_ndarray_conjugate;  /* z.conjugate() of a number too */
+  if ((a->kind != TY_ARRAY && !(scalar_ok && ty_is_number(a))) || C->builtins[id].infer_method == NULL)
     compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
   return C->builtins[id].infer_method(I, n, ci, a);
 }
@@ -237,7 +238,9 @@ Type *infer_call(Infer *I, Node *n) {
     }
     case SYM_DEF: {
       Type *ut;
-      if (infer_vectorize_call(I, n, s.def, &ut)) return ut;
+      /* through the registry's table, so the generic typing does not depend on the ufunc's file */
+      const BuiltinHooks *vh = &I->C->builtins[BI_numba_vectorize];
+      if (vh->infer_def && vh->infer_def(I, n, s.def, &ut)) return ut;
       int na;
       Node **args = infer_place_args(I, n, s.def, s.def->name, n->args.items, n->args.len, &na);
       CallInfo *ci = infer_new_info(I, n, CALL_DEF, s.def->name);

@@ -22,6 +22,11 @@ static Type *need(Infer *I, Node *n, Type *t) {
 Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
   Compile *C = I->C;
   if (C->opt.lua) return infer_lua_binop_type(I, op, a, b, loc);
+  if (ty_is_number(a) && ty_is_number(b) && (ty_is_complex(a) || ty_is_complex(b))) {
+    if (op == OP_Add || op == OP_Sub || op == OP_Mult || op == OP_Div || op == OP_Pow) return ty_arith(a, b);
+    compile_error(C, loc, "TypingError", "cannot %s %s and %s (complex numbers have + - * / ** only)",
+                  op_verbs[op] ? op_verbs[op] : "combine", tyname(C, a), tyname(C, b));
+  }
   if (ty_is_number(a) && ty_is_number(b)) {
     switch (op) {
       case OP_Add: case OP_Sub: case OP_Mult: case OP_FloorDiv: case OP_Mod: {
@@ -169,9 +174,10 @@ static Type *infer_attribute(Infer *I, Node *n) {
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
     if (nm && nm->id == BI_ndarray_itemsize) return infer_ann(I, n)->ty = ty_int64;
   }
-  if (base->kind == TY_ARRAY) {  /* a.shape, a.T, ...: the registry's array attributes */
+  if (base->kind == TY_ARRAY || ty_is_number(base)) {  /* a.shape, a.T, ...: the registry's array attributes */
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
-    if (nm && C->builtins[nm->id].infer_attr) {
+    bool scalar_ok = nm && (nm->id == BI_ndarray_real || nm->id == BI_ndarray_imag);  /* z.real of a number too */
+    if (nm && C->builtins[nm->id].infer_attr && (base->kind == TY_ARRAY || scalar_ok)) {
       Type *t = C->builtins[nm->id].infer_attr(I, n, nm, base);  /* may grow the table: assign after */
       return infer_ann(I, n)->ty = t;
     }
@@ -200,6 +206,9 @@ static Type *infer_compare(Infer *I, Node *n) {
       return infer_ann(I, n)->ty = infer_arrayexpr_binop(I, op, l, r, n->loc);
     else if (l && (!ty_is_number(l) || !ty_is_number(r)))
       compile_error(C, n->loc, "TypingError", "cannot compare %s and %s", tyname(C, l), tyname(C, r));
+    else if (l && (ty_is_complex(l) || ty_is_complex(r)) && op != OP_Eq && op != OP_NotEq)
+      compile_error(C, n->loc, "TypingError", "'%s' is not supported between %s and %s (complex numbers are not ordered)",
+                    ast_op_symbols[op], tyname(C, l), tyname(C, r));
     else if (l && C->opt.lua) infer_lua_compare(I, n, op, l, r);
     l = r;
   }
@@ -214,6 +223,7 @@ Type *infer_expr(Infer *I, Node *n) {
       switch (n->ckind) {
         case CK_INT: t = ty_int64; break;
         case CK_FLOAT: t = ty_float64; break;
+        case CK_IMAG: t = ty_scalar(DT_COMPLEX128); break;
         case CK_BOOL: t = ty_bool; break;
         case CK_NONE: t = &ty_none; break;
         case CK_STR:
@@ -261,7 +271,7 @@ Type *infer_expr(Infer *I, Node *n) {
         compile_error(C, n->loc, "TypingError", "bad operand type for unary %s: %s", ast_op_symbols[n->op], tyname(C, a));
       if (C->opt.lua) infer_lua_unary(I, n, a);
       if (n->op == OP_Not) t = ty_bool;
-      else if (n->op == OP_Invert && ty_is_float(a))
+      else if (n->op == OP_Invert && (ty_is_float(a) || ty_is_complex(a)))
         compile_error(C, n->loc, "TypingError", "bad operand type for unary ~: %s", tyname(C, a));
       else if (ty_is_float(a)) t = a;
       else t = ty_arith(a, a);

@@ -305,11 +305,16 @@ static Token number(Lexer *X, const char *s) {
     p += (p[1] == '+' || p[1] == '-') ? 2 : 1;
     p = digitpart(X, s, p);
   }
-  if ((*p | 0x20) == 'j' && X->lenient) p++;
-  else if ((*p | 0x20) == 'j')
-    diag_error(X->L, X->src, loc_at(X, s), "UnsupportedError",
-               "complex literals are not supported in compiled code");
+  const char *digits_end = p;
+  bool imag = (*p | 0x20) == 'j';
+  if (imag) p++;
   if (is_ident(*p)) syntax_error(X, loc_at(X, s), "invalid decimal literal");
+  if (imag) {  /* Python's imaginary literal: a float, whatever its digits */
+    Token t = make(X, TK_FLOAT, s, p);
+    t.imag = true;
+    t.v.f = float_value(X, s, digits_end);
+    return t;
+  }
   if (isfloat) {
     Token t = make(X, TK_FLOAT, s, p);
     t.v.f = float_value(X, s, p);

@@ -58,6 +58,7 @@ typedef struct Token {
   const char *start;  // slice of the source (the lexer's arena copy)
   int len;            // bytes in the slice
   Loc loc;            // position of the first byte
+  bool imag;          // TK_FLOAT: an imaginary literal (2.5j, 1j): v.f is its imaginary part
   union {
     int64_t i;        // TK_INT
     double f;         // TK_FLOAT

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "lower_complex.h"
 
 LLVMValueRef lower_i64(Lower *L, int64_t v) {
   return LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)v, 1);
@@ -23,6 +24,11 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
     case DT_INT64: case DT_UINT64: return LLVMInt64TypeInContext(L->ctx);
     case DT_FLOAT32: return LLVMFloatTypeInContext(L->ctx);
     case DT_FLOAT64: return LLVMDoubleTypeInContext(L->ctx);
+    case DT_COMPLEX64: case DT_COMPLEX128: {  /* Numba's {real, imag} struct */
+      LLVMTypeRef f = dt == DT_COMPLEX64 ? LLVMFloatTypeInContext(L->ctx) : LLVMDoubleTypeInContext(L->ctx);
+      LLVMTypeRef el[2] = {f, f};
+      return LLVMStructTypeInContext(L->ctx, el, 2, 0);
+    }
     default: LM_UNREACHABLE();
   }
 }
@@ -571,6 +577,13 @@ static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
   if (t->kind == TY_DTYPE) return LLVMConstInt(lt, (unsigned long long)t->dtype, 0);  /* its type says which */
   if (t->kind == TY_CPTR) return raw;
   if (t->kind == TY_CLASS) return LLVMBuildIntToPtr(L->b, raw, lt, "");
+  if (ty_is_complex(t)) {  /* the slot points at two doubles */
+    LLVMTypeRef d = LLVMDoubleTypeInContext(L->ctx);
+    LLVMValueRef p = LLVMBuildIntToPtr(L->b, raw, LLVMPointerType(d, 0), "");
+    LLVMValueRef one = lower_i64(L, 1);
+    LLVMValueRef re = LLVMBuildLoad2(L->b, d, p, ""), im = LLVMBuildLoad2(L->b, d, LLVMBuildInBoundsGEP2(L->b, d, p, &one, 1, ""), "");
+    return lower_complex_make(L, t, re, im);
+  }
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, raw, lt, "");
   if (t->dtype == DT_FLOAT32)
     return LLVMBuildFPTrunc(L->b, LLVMBuildBitCast(L->b, raw, LLVMDoubleTypeInContext(L->ctx), ""), lt, "");
@@ -596,6 +609,12 @@ static void store_result(Lower *L, Type *t, LLVMValueRef v, LLVMValueRef slots, 
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   if (t->kind == TY_DTYPE) {
     LLVMBuildStore(L->b, lower_i64(L, t->dtype), slot_ptr(L, slots, (*k)++));
+  } else if (ty_is_complex(t)) {
+    Type *f64 = ty_float64;
+    for (unsigned i = 0; i < 2; i++) {
+      LLVMValueRef part = lower_cast(L, (Val){ty_complex_part(t), LLVMBuildExtractValue(L->b, v, i, ""), true}, f64).v;
+      LLVMBuildStore(L->b, scalar_to_slot(L, f64, part), slot_ptr(L, slots, (*k)++));
+    }
   } else if (t->kind == TY_SCALAR || t->kind == TY_CPTR || t->kind == TY_CLASS) {
     LLVMBuildStore(L->b, scalar_to_slot(L, t, v), slot_ptr(L, slots, (*k)++));
   } else if (t->kind == TY_ARRAY) {

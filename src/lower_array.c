@@ -388,7 +388,7 @@ Val lower_attribute(Lower *L, Node *n) {
     return lower_const_sym(L, &s);
   }
   Val a = lower_expr(L, n->value);
-  if (a.ty->kind != TY_ARRAY) {
+  if (a.ty->kind != TY_ARRAY && !ty_is_number(a.ty)) {
     Sym s = resolve_static(L->C, L->spec, n);
     return lower_const_sym(L, &s);
   }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lower_arrayexpr.h"
+#include "lower_complex.h"
 
 /* an operation fused into the loop (else a leaf, read through its strides);
 ** x->outcall is a ufunc writing into out whose own loop this is */
@@ -45,6 +46,7 @@ static Leaf *find(Ax *x, Node *n) {
 }
 
 static LLVMValueRef cmp(Lower *L, OpKind op, DType ct, LLVMValueRef a, LLVMValueRef b) {
+  if (dtype_kinds[ct] == 'c') return lower_complex_eq(L, a, b, op == OP_NotEq);  /* typing allows == and != */
   if (dtype_kinds[ct] == 'f') {
     LLVMRealPredicate p = op == OP_Eq ? LLVMRealOEQ : op == OP_NotEq ? LLVMRealUNE : op == OP_Lt ? LLVMRealOLT
                         : op == OP_LtE ? LLVMRealOLE : op == OP_Gt ? LLVMRealOGT : LLVMRealOGE;
@@ -77,7 +79,7 @@ static Val binop(Lower *L, OpKind op, Val a, Type *ta, Val b, Type *tb, Type *rt
     return (Val){rt, op == OP_Add ? LLVMBuildOr(L->b, a.v, b.v, "") : LLVMBuildAnd(L->b, a.v, b.v, ""), false};
   a = lower_cast(L, a, rt);
   b = lower_cast(L, b, rt);
-  if (op == OP_Div) return (Val){rt, LLVMBuildFDiv(L->b, a.v, b.v, ""), false};  /* NumPy: inf or nan, no raise */
+  if (op == OP_Div && !ty_is_complex(rt)) return (Val){rt, LLVMBuildFDiv(L->b, a.v, b.v, ""), false};  /* NumPy: inf or nan, no raise */
   if ((op == OP_LShift || op == OP_RShift)) return (Val){rt, shift(L, op, rt, a.v, b.v), false};
   if (op == OP_Pow && ty_is_signed(rt))
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, b.v, LLVMConstNull(LLVMTypeOf(b.v)), ""), LMERR_VALUE,
@@ -108,6 +110,7 @@ static Val eval(Lower *L, Ax *x, Node *n) {
     Val a = lower_cast(L, eval(L, x, n->operand), rt);
     if (n->op == OP_UAdd) return a;
     if (n->op == OP_Invert) return (Val){rt, LLVMBuildNot(L->b, a.v, ""), false};
+    if (ty_is_complex(rt)) return (Val){rt, lower_complex_neg(L, rt, a.v), false};
     return (Val){rt, ty_is_float(rt) ? LLVMBuildFNeg(L->b, a.v, "") : LLVMBuildNeg(L->b, a.v, ""), false};
   }
   Node *rn = n->kind == ND_BinOp ? n->right : n->elts.items[0];

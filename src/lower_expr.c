@@ -8,6 +8,7 @@
 
 #include "builtin_hooks.h"
 #include "lower.h"
+#include "lower_complex.h"
 
 static LLVMTypeRef f64t(Lower *L) { return LLVMDoubleTypeInContext(L->ctx); }
 static LLVMTypeRef i1t(Lower *L) { return LLVMInt1TypeInContext(L->ctx); }
@@ -28,6 +29,7 @@ Val lower_cast(Lower *L, Val v, Type *to) {
     return (Val){to, r, v.owned};
   }
   LM_ASSERT(from->kind == TY_SCALAR && to->kind == TY_SCALAR);
+  if (ty_is_complex(from) || ty_is_complex(to)) return lower_complex_cast(L, v, to);
   LLVMTypeRef lt = lower_type(L, to);
   LLVMValueRef x = v.v, r;
   if (ty_is_bool(to)) {
@@ -275,6 +277,10 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
     LLVMValueRef r = lower_lua_binop(L, op, a, b, rt);
     if (r) return r;
   }
+  if (ty_is_complex(rt)) {
+    int cop = op == OP_Add ? '+' : op == OP_Sub ? '-' : op == OP_Mult ? '*' : op == OP_Div ? '/' : 'p';
+    return lower_complex_arith(L, cop, rt, lower_cast(L, a, rt).v, lower_cast(L, b, rt).v);
+  }
   if (op == OP_Div) {
     LLVMValueRef x = lower_cast(L, a, rt).v, y = lower_cast(L, b, rt).v;
     zero_check(L, y, true);
@@ -332,6 +338,7 @@ static LLVMValueRef compare(Lower *L, OpKind op, Val a, Val b) {
   Type *ct = ty_arith(a.ty, b.ty);
   if (ty_is_bool(a.ty) && ty_is_bool(b.ty)) ct = ty_bool;
   LLVMValueRef x = lower_cast(L, a, ct).v, y = lower_cast(L, b, ct).v;
+  if (ty_is_complex(ct)) return lower_complex_eq(L, x, y, op == OP_NotEq);  /* typing allows only == and != */
   if (ty_is_float(ct)) {
     LLVMRealPredicate p = op == OP_Eq ? LLVMRealOEQ : op == OP_NotEq ? LLVMRealUNE : op == OP_Lt ? LLVMRealOLT
                         : op == OP_LtE ? LLVMRealOLE : op == OP_Gt ? LLVMRealOGT : LLVMRealOGE;
@@ -451,6 +458,10 @@ Val lower_expr(Lower *L, Node *n) {
       switch (n->ckind) {
         case CK_INT: return (Val){ty_int64, lower_i64(L, n->ival), false};
         case CK_FLOAT: return (Val){ty_float64, LLVMConstReal(f64t(L), n->fval), false};
+        case CK_IMAG: {
+          Type *ct = ty_scalar(DT_COMPLEX128);
+          return (Val){ct, lower_complex_make(L, ct, LLVMConstReal(f64t(L), 0), LLVMConstReal(f64t(L), n->fval)), false};
+        }
         case CK_BOOL: return (Val){ty_bool, LLVMConstInt(i1t(L), n->bval, 0), false};
         default: return (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
       }
@@ -475,6 +486,7 @@ Val lower_expr(Lower *L, Node *n) {
       Val x = lower_cast(L, a, lower_ann(L, n)->ty);
       if (n->op == OP_UAdd) return x;
       if (n->op == OP_Invert) return (Val){lower_ann(L, n)->ty, LLVMBuildNot(L->b, x.v, ""), false};
+      if (ty_is_complex(x.ty)) return (Val){x.ty, lower_complex_neg(L, x.ty, x.v), false};
       return (Val){lower_ann(L, n)->ty, ty_is_float(lower_ann(L, n)->ty) ? LLVMBuildFNeg(L->b, x.v, "") : LLVMBuildNeg(L->b, x.v, ""), false};
     }
     case ND_BoolOp: return lower_boolop(L, n);

@@ -48,7 +48,8 @@ typedef struct lumba_ArrayInfo {
 ** Pushes a lumba.ndarray over the host's memory at ptr, without copying.
 ** dtype: "float32", "float64", "int8".."int64", "uint8".."uint64", "bool",
 ** or C's names as C reads them: "float" is float32, "double" float64, "int"
-** int32, "long" int64, "int8_t".."uint64_t", "_Bool" (docs/embedding.md
+** int32, "long" int64, "int8_t".."uint64_t", "_Bool", "double _Complex"
+** (complex128), "float _Complex" (complex64) (docs/embedding.md
 ** lists every spelling).
 ** shape: ndim lengths. strides_bytes: ndim byte strides, or NULL for a
 ** C-contiguous (row-major) buffer. Writes from Lua land in the host's

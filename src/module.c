@@ -7,6 +7,7 @@
 #include <lua.h>
 
 #include "array.h"
+#include "complex_lua.h"
 #include "backend.h"
 #include "builtins.h"
 #include "nprandom_rt.h"
@@ -26,6 +27,7 @@ int luaopen_lumba_core(lua_State *L) {
   lua_pushliteral(L, LM_VERSION);
   lua_setfield(L, -2, "version");
   array_open(L);
+  complex_open(L);
   array_ufunc_open(L);
   frontend_open(L);
   dispatch_open(L);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "complex_lua.h"
 #include "libgcc.h"
 #include "linalg_rt.h"
 #include "nprandom_rt.h"
@@ -47,6 +48,8 @@ static const ExtSym table[] = {
     /* np.random (nprandom_rt.h) */
     {"lm_nprand", (void *)lm_nprand}, {"lm_nprand_random", (void *)lm_nprand_random},
     {"lm_nprand_gauss", (void *)lm_nprand_gauss},
+    /* complex power (complex_lua.h) */
+    {"lm_rt_cpow", (void *)lm_rt_cpow}, {"lm_rt_cmath", (void *)lm_rt_cmath},
 };
 
 void *objload_extern(const char *name) {

@@ -250,7 +250,7 @@ static Node *atom(Parser *P) {
       break;
     case TK_FLOAT:
       n = node(P, ND_Constant, t.loc);
-      n->ckind = CK_FLOAT;
+      n->ckind = t.imag ? CK_IMAG : CK_FLOAT;
       n->fval = t.v.f;
       break;
     case TK_NONE: case TK_TRUE: case TK_FALSE:

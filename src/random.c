@@ -177,7 +177,7 @@ static int random_lua_randint(lua_State *L) {
   NdArray *a = array_new(L, dt, nd, shape, 'C', sh);
   char *p = a->s.data;
   for (int64_t i = 0; i < a->s.nitems; i++, p += a->s.itemsize)
-    array_cast(L, dt, p, (Num){'i', (int64_t)((uint64_t)lo + bounded(R, r)), 0});
+    array_cast(L, dt, p, (Num){'i', (int64_t)((uint64_t)lo + bounded(R, r)), 0, 0});
   return 1;
 }
 

@@ -16,7 +16,7 @@
 ** imports them, and the imports below map to the same qualified names):
 ** these modules and exceptions, and the registry's builtins (builtins.def) */
 static const struct { const char *name, *qname; } global_names[] = {
-    {"math", "math"}, {"np", "numpy"},
+    {"math", "math"}, {"cmath", "cmath"}, {"np", "numpy"},
     {"numpy", "numpy"}, {"numba", "numba"}, {"cuda", "numba.cuda"},
     {"ValueError", "ValueError"}, {"ZeroDivisionError", "ZeroDivisionError"},
     {"IndexError", "IndexError"}, {"AssertionError", "AssertionError"},
@@ -27,7 +27,7 @@ static const struct { const char *name, *qname; } global_names[] = {
 
 /* attribute names that are modules rather than functions */
 static const char *const module_qnames[] = {
-    "math", "numpy", "numba", "numba.cuda", "numba.cuda.shared", "numba.cuda.local",
+    "math", "cmath", "numpy", "numba", "numba.cuda", "numba.cuda.shared", "numba.cuda.local",
     "numba.cuda.atomic", "numba.cuda.threadIdx", "numba.cuda.blockIdx",
     "numba.cuda.blockDim", "numba.cuda.gridDim", "numba.types", "numpy.random",
     "_lumba",  /* the prelude's intrinsics (builtin_prelude.c) */

@@ -123,6 +123,11 @@ bool ty_is_int(const Type *t) {
 }
 bool ty_is_signed(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'i'; }
 bool ty_is_float(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'f'; }
+bool ty_is_complex(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'c'; }
+Type *ty_complex_part(const Type *t) { return ty_scalar(t->dtype == DT_COMPLEX64 ? DT_FLOAT32 : DT_FLOAT64); }
+Type *ty_complex_of(const Type *t) {
+  return ty_scalar(t->dtype == DT_FLOAT32 || t->dtype == DT_COMPLEX64 ? DT_COMPLEX64 : DT_COMPLEX128);
+}
 bool ty_is_number(const Type *t) { return t->kind == TY_SCALAR; }
 bool ty_is_array(const Type *t) { return t->kind == TY_ARRAY; }
 int ty_bits(const Type *t) { return t->dtype == DT_BOOL ? 1 : dtype_sizes[t->dtype] * 8; }
@@ -131,6 +136,10 @@ int ty_bits(const Type *t) { return t->dtype == DT_BOOL ? 1 : dtype_sizes[t->dty
 ** unsigned, float64 when a signed value meets a uint64 (no common integer). */
 Type *ty_arith(const Type *a, const Type *b) {
   if (!ty_is_number(a) || !ty_is_number(b)) return NULL;
+  if (ty_is_complex(a) || ty_is_complex(b)) {  /* the parts' type decides: complex64 only with float32 parts */
+    Type *r = ty_arith(ty_is_complex(a) ? ty_complex_part(a) : a, ty_is_complex(b) ? ty_complex_part(b) : b);
+    return ty_complex_of(r);
+  }
   if (ty_is_float(a) || ty_is_float(b)) {
     if ((a->dtype == DT_FLOAT32 || !ty_is_float(a)) && (b->dtype == DT_FLOAT32 || !ty_is_float(b))) {
       /* float32 with float32 stays float32; float32 with an int goes to float64 */
@@ -146,6 +155,7 @@ Type *ty_arith(const Type *a, const Type *b) {
 
 Type *ty_truediv(const Type *a, const Type *b) {
   if (!ty_is_number(a) || !ty_is_number(b)) return NULL;
+  if (ty_is_complex(a) || ty_is_complex(b)) return ty_arith(a, b);
   if (a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32) return ty_scalar(DT_FLOAT32);
   return ty_float64;
 }
@@ -157,6 +167,7 @@ Type *ty_unify(TypeTable *T, Type *a, Type *b) {
   if (a->kind == TY_SCALAR && b->kind == TY_SCALAR) {
     if (ty_is_bool(a)) return ty_is_bool(b) ? a : ty_arith(ty_int64, b);
     if (ty_is_bool(b)) return ty_arith(a, ty_int64);
+    if (ty_is_complex(a) || ty_is_complex(b)) return ty_arith(a, b);
     if (ty_is_float(a) || ty_is_float(b)) return ty_float64;
     return ty_arith(a, b);
   }
@@ -214,6 +225,7 @@ static const struct { const char *alias; DType dt; } dtype_aliases[] = {
     {"i2", DT_INT16}, {"i1", DT_INT8}, {"u8", DT_UINT64}, {"u4", DT_UINT32},
     {"u2", DT_UINT16}, {"u1", DT_UINT8}, {"boolean", DT_BOOL}, {"bool_", DT_BOOL},
     {"b1", DT_BOOL}, {"uintp", DT_UINT64}, {"intc", DT_INT32}, {"uintc", DT_UINT32},
+    {"complex", DT_COMPLEX128}, {"c16", DT_COMPLEX128}, {"c8", DT_COMPLEX64},
 };
 
 static Type *parse_type(SigParser *P);
@@ -336,7 +348,8 @@ int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
 int ty_slots(const Type *t) {
   switch (t->kind) {
     case TY_NONE: return 0;
-    case TY_SCALAR: case TY_DTYPE: case TY_CPTR: case TY_CLASS: return 1;
+    case TY_SCALAR: return dtype_kinds[t->dtype] == 'c' ? 2 : 1;  /* complex: real, imaginary */
+    case TY_DTYPE: case TY_CPTR: case TY_CLASS: return 1;
     case TY_ARRAY: return RT_ARRAY_SLOTS;
     case TY_TUPLE: {
       int n = 0;

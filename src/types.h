@@ -77,6 +77,9 @@ bool ty_is_bool(const Type *t);
 bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */
 bool ty_is_signed(const Type *t);
 bool ty_is_float(const Type *t);
+bool ty_is_complex(const Type *t);  /* complex64 or complex128 */
+Type *ty_complex_part(const Type *t);  /* complex64 -> float32, complex128 -> float64 */
+Type *ty_complex_of(const Type *t);    /* float32, complex64 -> complex64; other numbers -> complex128 */
 bool ty_is_number(const Type *t);   /* bool, int or float */
 bool ty_is_array(const Type *t);
 int ty_bits(const Type *t);         /* scalar width in bits (bool: 1) */

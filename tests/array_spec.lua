@@ -164,7 +164,7 @@ describe("array fields", function()
 
   it("lists the dtypes", function()
     same({"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64"}, lumba.dtypes)
+          "float32", "float64", "complex64", "complex128"}, lumba.dtypes)
   end)
 end)
 

@@ -4,6 +4,7 @@
 -- those names} or code = Python statements setting r. M.run(cases) gives, in
 -- order, {dtype =, shape =, values =} (integers as Lua integers, bools as 1
 -- and 0, uint64 past 2^63 as their two's-complement int64, floats as floats)
+-- (complex values as {re =, im =}; complex inputs as lumba.complex values)
 -- or {error = "ValueError: ..."}; a tuple (or list) result is a list of those.
 -- M.run_lists(cases) gives every result as a list (one entry unless a tuple).
 -- Numba has no float16: a result NumPy computes in float16 (from bool, int8
@@ -26,6 +27,7 @@ for new, old in [('acos', 'arccos'), ('acosh', 'arccosh'), ('asin', 'arcsin'), (
 def arr(vals, dt, shape):
     return np.array(vals, dtype=dt).reshape(shape)
 def show(x):
+    if isinstance(x, complex): return 'c' + repr(x.real) + ',' + repr(x.imag)
     if isinstance(x, (bool, np.bool_)): return '1' if x else '0'
     if isinstance(x, (int, np.integer)):
         x = int(x)
@@ -58,6 +60,7 @@ def case(expr, code, env):
 
 local function pyval(x)
   if x == true then return "True" elseif x == false then return "False" end
+  if type(x) == "userdata" then return ("complex(%s, %s)"):format(pyval(x.real), pyval(x.imag)) end
   if math.type(x) == "integer" then return tostring(x) end
   if x ~= x then return "float('nan')" end
   if x == math.huge then return "float('inf')" elseif x == -math.huge then return "-float('inf')" end
@@ -88,9 +91,15 @@ local function parse(line)
   local r = {dtype = dt, shape = {}, values = {}}
   for s in sh:gmatch("%d+") do r.shape[#r.shape + 1] = tonumber(s) end
   local int = not dt:match("^float")
+  local function num(s)
+    if s == "nan" then return 0 / 0 elseif s == "inf" then return math.huge elseif s == "-inf" then return -math.huge end
+    return tonumber(s)
+  end
   for s in vs:gmatch("%S+") do
     local x
-    if s == "nan" then x = 0 / 0
+    local re, im = s:match("^c([^,]+),(.+)$")
+    if re then x = {re = num(re), im = num(im)}  -- a complex value
+    elseif s == "nan" then x = 0 / 0
     elseif s == "inf" then x = math.huge
     elseif s == "-inf" then x = -math.huge
     else x = int and math.tointeger(tonumber(s)) or tonumber(s) end

@@ -381,10 +381,6 @@ describe("lumba.parse errors", function()
           "<string>:2:5: UnsupportedError: nested functions are not supported in compiled code\n" ..
           "        def g():\n" ..
           "        ^")
-    check("x = 1j\n",
-          "<string>:1:5: UnsupportedError: complex literals are not supported in compiled code\n" ..
-          "    x = 1j\n" ..
-          "        ^")
     check("x = ...\n",
           "<string>:1:5: UnsupportedError: Ellipsis literals ('...') are not supported in compiled code\n" ..
           "    x = ...\n" ..

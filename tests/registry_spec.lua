@@ -336,6 +336,7 @@ describe("the registry of builtins", function()
           local last = nm.member:match("[%w_]+$")
           if last == "and" or last == "or" then goto next end  -- Python keywords: and_, or_ are these names
           local use = e.kind == "attribute" and spelled(nm) or spelled(nm) .. "(a, 0, 1)"
+          if nm.module == "ndarray" then use = "a." .. nm.member .. (e.kind == "method" and "()" or "") end
           local d = lumba.njit("from numba import cuda\ndef f(a):\n    return " .. use .. "\n")
           local err = H.error_of(d.interpret, d, 1)
           assert.truthy(err:find("UnsupportedError: .*not supported in object mode"), nm.name .. ": " .. err)

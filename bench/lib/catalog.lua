@@ -119,6 +119,10 @@ local full = {
     target = true, why_luajit = HISTOGRAM_WHY },
   -- the array language (issue 18): py is the array-notation kernel, py_loop
   -- the same kernel as loops
+  -- complex numbers (issue 19): mandelbrot with z = z*z + c; "as loops" is the float version
+  row { id = "cmandelbrot-1024", group = "array", kind = "mandelbrot", title = "mandelbrot with complex numbers",
+    size = "1024x768, 200 it", c = "mandelbrot", py = "cmandelbrot.py", py_loop = "mandelbrot.py",
+    args = { 1024, 768, 200 } },
   row { id = "astencil-2048", group = "array", kind = "stencil", title = "5-point stencil, slice notation",
     size = "2048², 100 sweeps", c = "stencil", py = "astencil.py", py_loop = "stencil.py", args = { 2048, 100, 99 },
     heavy = true },
@@ -177,6 +181,8 @@ local full = {
 }
 
 local quick = {
+  row { id = "cmandelbrot-64", group = "array", kind = "mandelbrot", title = "mandelbrot with complex numbers",
+    size = "64x48, 200 it", c = "mandelbrot", py = "cmandelbrot.py", py_loop = "mandelbrot.py", args = { 64, 48, 200 } },
   row { id = "ising-64", group = "serial", kind = "ising", title = "Ising energy", size = "N=64",
     c = "ising", py = "ising.py", args = { 64, 2024 }, lua = true, target = true },
   row { id = "sum-1e4", group = "serial", kind = "sum", title = "sum", size = "10^4 float64",

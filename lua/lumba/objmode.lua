@@ -576,6 +576,7 @@ H.INT, H.FLOAT, H.ROUND, H.ABS = pyops.int, pyops.float, pyops.round, AR.ABS
 H.MIN, H.MAX = pyops.min, pyops.max
 H.STR, H.EXC = pyops.str, pyops.exc_message
 H.INF, H.NAN = math.huge, pymath.nan
+function H.COMPLEX(re, im) return require("lumba").complex(re, im) end
 H.mabs, H.mmin, H.mmax = math.abs, math.min, math.max
 function H.ZDIV() raise(pyops.E_DIV) end
 function H.ZINTDIV() raise(pyops.E_INTDIV) end

@@ -217,6 +217,9 @@ function Fn:const(v, node)
   if mtype(v) == "integer" then return lit_int(v), int_kind(v) end
   if mtype(v) == "float" then return self:lit_float(v), KF end
   if t == "string" then return sformat("%q", v):gsub("\\\n", "\\n"), KU end
+  if t == "userdata" and getmetatable(v) == "lumba.complex" then  -- 1j
+    return sformat("%s(%s, %s)", self:use("COMPLEX"), self:lit_float(v.real), self:lit_float(v.imag)), KU
+  end
   unsupported(self.M, node, "constant of Lua type %s", t)
 end
 

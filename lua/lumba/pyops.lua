@@ -131,6 +131,10 @@ end
 local function isint(x) return mtype(x) == "integer" end
 local function isnum(x) return type(x) == "number" end
 
+-- a lumba.complex (its protected metatable answers its name)
+local function iscx(x) return type(x) == "userdata" and getmetatable(x) == "lumba.complex" end
+P.iscx = iscx
+
 local function badop(sym, a, b)
   raise(sformat("TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
     sym, P.typename(a), P.typename(b)))
@@ -182,8 +186,12 @@ end
 ---------------------------------------------------------------------------
 -- arithmetic (generic: operands may be bools, ints, floats; tuples for +, *)
 ---------------------------------------------------------------------------
+-- complex values pass for + - * / ** (their metamethods are Python's complex)
 local function arith_args(sym, a, b)
   a, b = num(a), num(b)
+  if (iscx(a) or iscx(b)) and (isnum(a) or iscx(a)) and (isnum(b) or iscx(b)) and sym ~= "//" and sym ~= "%" then
+    return a, b
+  end
   if not (isnum(a) and isnum(b)) then badop(sym, a, b) end
   return a, b
 end
@@ -208,6 +216,10 @@ end
 -- true division: always a float; zero divisor raises (Numba error_model='python')
 function P.div(a, b)
   a, b = arith_args("/", a, b)
+  if iscx(a) or iscx(b) then
+    if b == 0 or (iscx(b) and b.real == 0 and b.imag == 0) then raise("ZeroDivisionError: complex division by zero") end
+    return a / b
+  end
   if b == 0 then raise(P.E_DIV) end
   return a / b
 end
@@ -261,6 +273,7 @@ P.ipow = ipow
 -- int is a float as in Python (0 ** -n raises); floats go through C's pow.
 function P.pow(a, b)
   a, b = arith_args("**", a, b)
+  if iscx(a) or iscx(b) then return a ^ b end
   if isint(a) and isint(b) then
     if b >= 0 then return ipow(a, b) end
     if a == 0 then raise(P.E_NEGPOW) end
@@ -271,6 +284,7 @@ end
 
 function P.neg(a)
   a = num(a)
+  if iscx(a) then return -a end
   if not isnum(a) then raise("TypeError: bad operand type for unary -: '" .. P.typename(a) .. "'") end
   return -a
 end
@@ -344,6 +358,11 @@ local function eq(a, b)
   if ta == "boolean" or tb == "boolean" then
     a, b = num(a), num(b)
     return isnum(a) and isnum(b) and a == b
+  end
+  if iscx(a) or iscx(b) then  -- 1 == 1+0j in Python
+    if isnum(a) then return b.imag == 0 and b.real == a end
+    if isnum(b) then return a.imag == 0 and a.real == b end
+    return iscx(a) and iscx(b) and a.real == b.real and a.imag == b.imag
   end
   if is_tuple(a) and is_tuple(b) then
     if a.n ~= b.n then return false end
@@ -583,6 +602,14 @@ end
 
 function P.abs(x)
   x = num(x)
+  if iscx(x) then
+    local r, i = math.abs(x.real), math.abs(x.imag)  -- hypot without overflow
+    if r < i then r, i = i, r end
+    if r == math.huge or i == math.huge then return math.huge end
+    if r == 0 then return 0.0 end
+    local q = i / r
+    return r * math.sqrt(1 + q * q)
+  end
   if type(x) ~= "number" then raise("TypeError: bad operand type for abs(): '" .. P.typename(x) .. "'") end
   return math.abs(x)
 end

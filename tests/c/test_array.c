@@ -104,6 +104,7 @@ int main(void) {
       {"float", "float32", 4}, {"double", "float64", 8}, {"int", "int32", 4},
       {"long", "int64", 8}, {"unsigned char", "uint8", 1}, {"uint16_t", "uint16", 2},
       {"int64_t", "int64", 8}, {"_Bool", "bool", 1}, {"f4", "float32", 4}, {"float64", "float64", 8},
+      {"float _Complex", "complex64", 8}, {"double _Complex", "complex128", 16}, {"c16", "complex128", 16},
     };
     static float fbuf[3] = {1.5f, 2.5f, 3.5f};
     int64_t n3 = 3;

@@ -14,7 +14,7 @@ local only = {}
 for i = 2, #arg do only[arg[i]] = true end
 
 local fmt = { float64 = "d", float32 = "f", int64 = "i8", int32 = "i4", int16 = "i2", int8 = "i1",
-  uint64 = "I8", uint32 = "I4", uint16 = "I2", uint8 = "I1", bool = "B" }
+  uint64 = "I8", uint32 = "I4", uint16 = "I2", uint8 = "I1", bool = "B", complex128 = "dd", complex64 = "ff" }
 
 local function read(path)
   local f = assert(io.open(path, "rb"))
@@ -33,11 +33,12 @@ local function load_array(case_dir, d)
   local flat = n > 0 and a:reshape(n) or a
   local size = string.packsize("<" .. f)
   local pos, k = 1, 1
+  local cx = f == "dd" or f == "ff"  -- a complex dtype: two floats per element
   while k <= n do
     local m = math.min(512, n - k + 1)
     local vals = table.pack(string.unpack("<" .. f:rep(m), bytes, pos))
     for j = 1, m do
-      local v = vals[j]
+      local v = cx and lumba.complex(vals[2 * j - 1], vals[2 * j]) or vals[j]
       if d.dtype == "bool" then v = v ~= 0 end
       flat:set(k + j - 1, v)
     end
@@ -95,12 +96,20 @@ local function compare(case_dir, want, got, what)
   local worst, at = 0, nil
   for i = 1, #w do
     local a, b = num(g[i]), num(w[i])
-    local err = math.abs(a - b) / (1e-5 * math.abs(b) + 1e-6)
+    local err
+    if lumba.iscomplex(a) or lumba.iscomplex(b) then  -- complex: both parts
+      a, b = lumba.complex(a), lumba.complex(b)
+      local function e(x, y) return (x ~= x and y ~= y) and 0 or math.abs(x - y) / (1e-5 * math.abs(y) + 1e-6) end
+      err = math.max(e(a.real, b.real), e(a.imag, b.imag))
+      a, b = a.real, b.real
+    else
+      err = math.abs(a - b) / (1e-5 * math.abs(b) + 1e-6)
+    end
     if a ~= a and b ~= b then err = 0 end
     if not (err <= 1) and (err > worst or err ~= err) then worst, at = err, i end
   end
   if at then
-    return false, string.format("%s: element %d is %.10g, NumPy's %.10g", what, at, num(g[at]), num(w[at]))
+    return false, string.format("%s: element %d is %s, NumPy's %s", what, at, tostring(num(g[at])), tostring(num(w[at])))
   end
   return true
 end
