@@ -39,6 +39,8 @@ typedef struct Lower {
   unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
   Val *held;                 // owned temporaries kept while more code is lowered (lower_hold)
   int nheld, capheld;
+  Loc stmt_loc;              // the statement being lowered (diagnostics)
+  bool in_par;               // lowering a body the thread pool runs: array loops inside stay serial
 } Lower;
 
 /* n's annotations in the spec being lowered, as inference left them */
@@ -159,6 +161,8 @@ LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n);
 /* parallel loops (lower_parallel.c, the CPU target's Target.prange): true
 ** if the parfor pass (parfor.h) made s a parallel loop, which it lowered */
 bool lower_prange(Lower *L, Node *s);
+/* every element of a = v, on the thread pool in a parallel function (lower_parloop.c) */
+bool lower_par_fill(Lower *L, Val a, LLVMValueRef v);
 void lower_return(Lower *L, Node *value);
 const char *lower_wrapper(Compile *C, FuncSpec *entry);
 

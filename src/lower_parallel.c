@@ -104,6 +104,7 @@ bool lower_prange(Lower *L, Node *s) {
   B->fn = bodyfn;
   B->poison = NULL;
   B->loop = NULL;
+  B->in_par = true;
   B->entry = lower_block(B, "entry");
   LLVMBasicBlockRef bbody = lower_block(B, "body");
   B->cleanup = lower_block(B, "cleanup");

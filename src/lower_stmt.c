@@ -346,6 +346,7 @@ void lower_body(Lower *L, NodeList *body) {
       /* code after return/break/continue: unreachable, but still lowered into a dead block */
       LLVMPositionBuilderAtEnd(L->b, lower_block(L, "dead"));
     }
+    L->stmt_loc = body->items[i]->loc;
     lower_stmt(L, body->items[i]);
     if (spec_if_leaves(L->spec, body->items[i])) break;  /* the rest was never typed (infer_body) */
   }

@@ -235,6 +235,10 @@ static void diag_line(Compile *C, const char *fmt, ...) {
   buf[C->pardiag_len] = '\0';
 }
 
+void parfor_diag(Compile *C, const char *line) {
+  diag_line(C, "%s", line);
+}
+
 static const char *op_name(char op) {
   return op == '+' ? "+" : op == '*' ? "*" : op == 'm' ? "min" : "max";
 }
