@@ -65,6 +65,8 @@ struct Target {
   bool (*prange)(Lower *L, Node *s);
   /* an array expression (lower_arrayexpr.c) as one loop nest into a new array; NULL: none */
   Val (*array_expr)(Lower *L, Node *n);
+  /* every element of array a = v as a parallel loop; false (or NULL): lower_fill's own loop */
+  bool (*array_fill)(Lower *L, Val a, LLVMValueRef v);
   /* a store into an array, or an in-place operator on one (lower_arraystore); NULL: none */
   void (*array_store)(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
   /* a subscript with an index array or a mask (lower_fancyindex.c): its value, a store into it; NULL: none */

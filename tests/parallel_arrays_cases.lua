@@ -118,6 +118,27 @@ def f(a, b):
         out[i, 1:] += row[:-1]
     return out
 ]]},
+  {name = "array reduction variables in prange (+= and -=, integers: exact)",
+   inputs = {{"a", "int64", BIG}},
+   src = [[
+def f(a):
+    total = np.zeros(a.shape[1], dtype=np.int64)
+    neg = np.ones(a.shape[1], dtype=np.int64)
+    for i in prange(a.shape[0]):
+        total += a[i, :]
+        if i % 2 == 0:
+            neg -= a[i, :] * 2
+    return total * 100000 + neg
+]]},
+  {name = "array reduction variable broadcast into a 2-d total (floats: within reordering)",
+   inputs = {{"a", "float64", BIG}}, tol = 1e-9,
+   src = [[
+def f(a):
+    total = np.zeros((2, a.shape[1]))
+    for i in prange(a.shape[0]):
+        total += a[i, :] * 0.5
+    return total
+]]},
   {name = "parallel function called from a prange body (nested: serial)",
    inputs = {{"a", "float64", BIG}},
    helper = [[
@@ -185,7 +206,7 @@ end
 
 -- runs every case at the current thread count: a list of mismatches between
 -- the parallel and the serial result (exact: elementwise loops compute every
--- element the same way), empty when all agree
+-- element the same way; a float reduction within case.tol), empty when all agree
 function M.check(lumba)
   local bad = {}
   for _, case in ipairs(M.cases) do
@@ -196,7 +217,8 @@ function M.check(lumba)
     if rp.dtype ~= rs.dtype or #a ~= #b then bad[#bad + 1] = case.name .. ": dtype or size differs"
     else
       for i = 1, #a do
-        if a[i] ~= b[i] and not (a[i] ~= a[i] and b[i] ~= b[i]) then
+        local tol = case.tol or 0
+        if math.abs(a[i] - b[i]) > tol * (1 + math.abs(b[i])) and not (a[i] ~= a[i] and b[i] ~= b[i]) then
           bad[#bad + 1] = ("%s: element %d: parallel %s, serial %s"):format(case.name, i, a[i], b[i])
           break
         end

@@ -102,6 +102,23 @@ def f(a):
     assert.is_nil(d:find("array expression", 1, true))
   end)
 
+  it("raises an error in a prange loop with an array reduction, the state usable after it", function()
+    local f = lumba.njit { parallel = true } [[
+def f(a, k):
+    total = np.zeros(a.shape[1])
+    for i in prange(a.shape[0]):
+        if i == k:
+            raise ValueError("row k")
+        total += a[i, :]
+    return total
+]]
+    local a = lumba.ones({100, 5})
+    local ok, e = pcall(f, a, 60)
+    assert.is_false(ok)
+    assert.truthy(e:find("row k", 1, true))
+    assert.are.same({100, 100, 100, 100, 100}, f(a, -1):totable())
+  end)
+
   it("raises an error of a worker once, the state usable after it", function()
     local f = lumba.njit { parallel = true } "def f(a, b):\n    return a ** b\n"
     local a, b = lumba.ones(20000, "int64"), lumba.ones(20000, "int64")
