@@ -65,6 +65,11 @@ struct Target {
   bool (*prange)(Lower *L, Node *s);
   /* an array expression (lower_arrayexpr.c) as one loop nest into a new array; NULL: none */
   Val (*array_expr)(Lower *L, Node *n);
+  /* a reduction over every element of a as a parallel loop (lower_parloop.c): fn updates the
+  ** accumulators *slots[0..nacc) (allocas holding the operator's identity, of types tys) from one
+  ** element, combine merges two chunks' values; false (or NULL): the caller's serial loop */
+  bool (*array_reduce)(Lower *L, Val a, void (*fn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud), void *ud, LLVMValueRef **slots, LLVMTypeRef *tys, int nacc,
+                       LLVMValueRef (*combine)(Lower *L, int i, LLVMValueRef cur, LLVMValueRef part, void *ud));
   /* every element of array a = v as a parallel loop; false (or NULL): lower_fill's own loop */
   bool (*array_fill)(Lower *L, Val a, LLVMValueRef v);
   /* a store into an array, or an in-place operator on one (lower_arraystore); NULL: none */
@@ -175,6 +180,9 @@ LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, 
 /* loops over every element of array value a (any layout), calling fn with each element's pointer */
 typedef void (*ElemFn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
 void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud);
+/* Target.array_reduce of the CPU (lower_parloop.c) */
+bool lower_par_reduce(Lower *L, Val a, ElemFn fn, void *ud, LLVMValueRef **slots, LLVMTypeRef *tys, int nacc,
+                      LLVMValueRef (*combine)(Lower *L, int i, LLVMValueRef cur, LLVMValueRef part, void *ud));
 /* nested loops over shape[0..nd) in C order, calling fn with the counters (lower_fancyindex.c) */
 typedef void (*NestFn)(Lower *L, LLVMValueRef *ctr, void *ud);
 void lower_nest(Lower *L, int nd, LLVMValueRef *shape, NestFn fn, void *ud);

@@ -67,6 +67,33 @@ def f(a):
 def f(a):
     return a + np.arange(10007) * 0.5 + np.linspace(0.0, 1.0, 10007)
 ]]},
+  {name = "reductions over every element: integers (exact)",
+   inputs = {{"a", "int64", BIG}},
+   src = [[
+def f(a):
+    out = np.empty(5, dtype=np.int64)
+    out[0] = a.sum()
+    out[1] = np.max(a)
+    out[2] = a.min()
+    out[3] = a[::2, ::-1].sum()
+    out[4] = (a % 3 + 1).prod()
+    return out
+]]},
+  {name = "reductions over every element: floats (within reordering), NaN propagating",
+   inputs = {{"a", "float64", BIG}}, tol = 1e-12,
+   src = [[
+def f(a):
+    out = np.empty(7)
+    out[0] = a.sum()
+    out[1] = np.max(a)
+    out[2] = a.min()
+    out[3] = a[1::2, :].mean()
+    a[77, 5] = np.nan
+    out[4] = a.max()
+    out[5] = np.min(a)
+    out[6] = a.sum()
+    return out
+]]},
   -- overlaps: the target read at another index of the same array
   {name = "overlap: shifted slice update A[1:] = A[:-1] + x",
    inputs = {{"a", "float64", {10007}}},
