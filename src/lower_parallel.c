@@ -4,7 +4,9 @@
 **   i32 body(i8 *ctx, i64 lo, i64 hi, i64 worker)
 ** and run on the pool by par_for (parallel.c). Locals are captured by
 ** value; each worker starts its reductions from the operator's identity,
-** and the partials are combined with the value held before the loop.
+** and the partials are combined with the value held before the loop; an
+** array reduction's partial is an array of the variable's shape, added (or
+** multiplied) into the variable's array in place after the loop.
 ** Private locals are poisoned after the loop: reading one is an error.
 */
 #include <math.h>

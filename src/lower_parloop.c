@@ -10,6 +10,10 @@
 ** (lower_arraystore.c) has already routed the loop through a temporary, so a
 ** parallel loop never has a race the serial one lacks. Inside a parallel
 ** region (a prange body) and for small loops the serial ax_loop runs.
+** Reductions over every element (lower_par_reduce, Target.array_reduce) run
+** the caller's element code over chunks the same way, a partial result per
+** worker, combined in worker order. ax_par_loop is the entry point for any
+** other elementwise loop nest that wants the pool.
 */
 #include <stdio.h>
 #include <string.h>

@@ -84,6 +84,9 @@ def f(a, b):
       "f(): fill at line 5 runs as a parallel loop over axis 0 of its 1-d shape (0 operations fused into one loop, 0 array operands)\n" ..
       "f(): array expression at line 6 runs as a parallel loop over axis 0 of its 1-d shape (1 operation fused into one loop, 2 array operands)\n",
       text)
+    local r = lumba.njit { parallel = true } "def r(a):\n    return a.sum()\n"
+    r(lumba.zeros(10))
+    assert.truthy(r:parallel_diagnostics():find("r%(%): reduction at line %d+ runs as a parallel loop over axis 0 of its 1%-d operand"))
     local s = lumba.njit "def s(a):\n    return a * 2.0\n"
     s(lumba.zeros(3))
     assert.is_nil(s:parallel_diagnostics():find("parallel loop"))
