@@ -71,6 +71,20 @@ static void reduce_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *u
   LLVMBuildStore(L->b, nv, r->acc);
 }
 
+/* two chunks' accumulators (i = 0) or NaN slots (i = 1) as one: the parallel loop's combine */
+static LLVMValueRef reduce_combine(Lower *L, int i, LLVMValueRef cur, LLVMValueRef part, void *ud) {
+  ReduceCtx *r = ud;
+  bool fl = ty_is_float(r->acc_ty);
+  if (i == 1) return LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealUNO, part, part, ""), part, cur, "");
+  if (r->op == BI_ndarray_sum || r->op == BI_ndarray_mean) return fl ? LLVMBuildFAdd(L->b, cur, part, "") : LLVMBuildAdd(L->b, cur, part, "");
+  if (r->op == BI_ndarray_prod) return fl ? LLVMBuildFMul(L->b, cur, part, "") : LLVMBuildMul(L->b, cur, part, "");
+  bool mx = r->op == BI_ndarray_max;
+  LLVMValueRef better = fl ? LLVMBuildFCmp(L->b, mx ? LLVMRealOGT : LLVMRealOLT, part, cur, "")
+                           : LLVMBuildICmp(L->b, mx ? (ty_is_signed(r->acc_ty) ? LLVMIntSGT : LLVMIntUGT)
+                                                    : (ty_is_signed(r->acc_ty) ? LLVMIntSLT : LLVMIntULT), part, cur, "");
+  return LLVMBuildSelect(L->b, better, part, cur, "");
+}
+
 /* where min/max start: the value every element beats or equals */
 static LLVMValueRef minmax_identity(Lower *L, BuiltinId id, Type *t) {
   LLVMTypeRef lt = lower_type(L, t);
@@ -104,7 +118,12 @@ Val breduce_lower(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, size, lower_i64(L, 0), ""), LMERR_VALUE,
                    id == BI_ndarray_min ? "zero-size array to reduction operation minimum which has no identity"
                                         : "zero-size array to reduction operation maximum which has no identity");
-  lower_foreach(L, a, reduce_elem, &r);
+  /* in a parallel function: chunks of axis 0 on the thread pool (lower_parloop.c) */
+  LLVMValueRef *slots[2] = {&r.acc, &r.nan};
+  LLVMTypeRef tys[2] = {lower_type(L, acc_ty), lower_type(L, acc_ty)};
+  const Target *tg = L->C->target;
+  if (!tg->array_reduce || !tg->array_reduce(L, a, reduce_elem, &r, slots, tys, r.nan ? 2 : 1, reduce_combine))
+    lower_foreach(L, a, reduce_elem, &r);
   LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, acc_ty), r.acc, "");
   if (r.nan) {
     LLVMValueRef seen = LLVMBuildLoad2(L->b, lower_type(L, acc_ty), r.nan, "");

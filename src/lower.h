@@ -42,6 +42,7 @@ typedef struct Lower {
   unsigned char *poison;     // per local: assigned privately in a prange loop, unreadable after it
   Val *held;                 // owned temporaries kept while more code is lowered (lower_hold)
   int nheld, capheld;
+  bool in_par;               // lowering a body the thread pool runs: array loops inside stay serial
 } Lower;
 
 /* n's annotations in the spec being lowered, as inference left them */
@@ -66,6 +67,13 @@ struct Target {
   bool (*prange)(Lower *L, Node *s);
   /* an array expression (lower_arrayexpr.c) as one loop nest into a new array; NULL: none */
   Val (*array_expr)(Lower *L, Node *n);
+  /* a reduction over every element of a as a parallel loop (lower_parloop.c): fn updates the
+  ** accumulators *slots[0..nacc) (allocas holding the operator's identity, of types tys) from one
+  ** element, combine merges two chunks' values; false (or NULL): the caller's serial loop */
+  bool (*array_reduce)(Lower *L, Val a, void (*fn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud), void *ud, LLVMValueRef **slots, LLVMTypeRef *tys, int nacc,
+                       LLVMValueRef (*combine)(Lower *L, int i, LLVMValueRef cur, LLVMValueRef part, void *ud));
+  /* every element of array a = v as a parallel loop; false (or NULL): lower_fill's own loop */
+  bool (*array_fill)(Lower *L, Val a, LLVMValueRef v);
   /* a store into an array, or an in-place operator on one (lower_arraystore); NULL: none */
   void (*array_store)(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
   /* a subscript with an index array or a mask (lower_fancyindex.c): its value, a store into it; NULL: none */
@@ -162,6 +170,8 @@ void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg
 ** statement being lowered as where it was raised, unless the callee did */
 void lower_note_where(Lower *L);
 const char *lower_where(Lower *L, Loc loc);  /* the traceback line of loc */
+/* where the statement being lowered is (diagnostics) */
+static inline Loc lower_stmt_loc(const Lower *L) { return L->stmt ? L->stmt->loc : L->spec->def->loc; }
 void lower_raise_fmt_if(Lower *L, LLVMValueRef cond, const char *fmt, LLVMValueRef *vals, int nvals);  /* %I: vals */
 void lower_index_error_if(Lower *L, LLVMValueRef cond, LLVMValueRef index, int axis, LLVMValueRef size);
 /* ValueError: msg with its k-th "%S" replaced by the shape ndims[k], shapes[k] (n <= LMERR_NSHAPES) */
@@ -179,6 +189,8 @@ LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n);
 /* parallel loops (lower_parallel.c, the CPU target's Target.prange): true
 ** if the parfor pass (parfor.h) made s a parallel loop, which it lowered */
 bool lower_prange(Lower *L, Node *s);
+/* every element of a = v, on the thread pool in a parallel function (lower_parloop.c) */
+bool lower_par_fill(Lower *L, Val a, LLVMValueRef v);
 void lower_return(Lower *L, Node *value);
 const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
@@ -189,6 +201,9 @@ LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, 
 /* loops over every element of array value a (any layout), calling fn with each element's pointer */
 typedef void (*ElemFn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud);
 void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud);
+/* Target.array_reduce of the CPU (lower_parloop.c) */
+bool lower_par_reduce(Lower *L, Val a, ElemFn fn, void *ud, LLVMValueRef **slots, LLVMTypeRef *tys, int nacc,
+                      LLVMValueRef (*combine)(Lower *L, int i, LLVMValueRef cur, LLVMValueRef part, void *ud));
 /* nested loops over shape[0..nd) in C order, calling fn with the counters (lower_fancyindex.c) */
 typedef void (*NestFn)(Lower *L, LLVMValueRef *ctr, void *ud);
 void lower_nest(Lower *L, int nd, LLVMValueRef *shape, NestFn fn, void *ud);

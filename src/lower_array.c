@@ -259,6 +259,7 @@ static void fill_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud)
 }
 
 void lower_fill(Lower *L, Val a, LLVMValueRef v) {
+  if (L->C->target->array_fill && L->C->target->array_fill(L, a, v)) return;
   FillCtx f = {a.ty->dtype, v};
   lower_foreach(L, a, fill_elem, &f);
 }

@@ -29,6 +29,7 @@ void ax_collect(Lower *L, Ax *x, Node *n) {
     x->leaf[x->nleaf++].n = n;
     return;
   }
+  x->nops++;
   if (n->kind == ND_UnaryOp) { ax_collect(L, x, n->operand); return; }
   if (n->kind == ND_Call) {  /* a ufunc (lower_ufunc.c) */
     Node **args;
@@ -288,6 +289,7 @@ void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out) {
     if (i == x->target || v.ty->kind != TY_ARRAY) continue;
     data[i] = byte_ptr(L, lower_arr_data(L, v.v));
     if (nd == 0 || v.ty->ndim == 0) continue;
+    if (x->lo) data[i] = byte_gep(L, data[i], LLVMBuildMul(L->b, x->lo, i < nl ? x->leaf[i].stride[0] : ostride[0], ""));
     LLVMValueRef s = i < nl ? x->leaf[i].stride[nd - 1] : ostride[nd - 1];
     LLVMValueRef size = lower_i64(L, dtype_sizes[v.ty->dtype]);
     contig = LLVMBuildAnd(L->b, contig, LLVMBuildICmp(L->b, LLVMIntEQ, s, size, ""), "");
@@ -347,7 +349,7 @@ Val lower_arrayexpr(Lower *L, Node *n) {
   ax_strides(L, &x, nd, shape);
   Val res = lower_alloc(L, t, shape);
   lower_hold(L, res);
-  ax_loop(L, &x, nd, shape, res);
+  ax_par_loop(L, &x, nd, shape, res, "array expression");
   lower_unhold(L, mark);
   ax_release_leaves(L, &x);
   return res;

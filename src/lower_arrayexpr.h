@@ -28,6 +28,8 @@ typedef struct Ax {
   Type *opty;
   int target;      // leaf index of the target, -1: none
   Node *outcall;   // a ufunc call with out=: the root, fused though it has out
+  int nops;        // operations fused (ax_collect counts them)
+  LLVMValueRef lo; // NULL, or a chunk's first index along axis 0 (every operand starts there)
 } Ax;
 
 void ax_collect(Lower *L, Ax *x, Node *n);           /* the leaves of n, in order */
@@ -42,6 +44,10 @@ void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape);
 ** out: out is the target or a copy of it) cast to out's dtype; the innermost
 ** axis versioned at run time: all operands contiguous there, or strided */
 void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out);
+/* ax_loop, on the thread pool when the function is parallel and the loop is
+** not inside a parallel region and big enough (lower_parloop.c): axis 0 split
+** into chunks; what names the operation for :parallel_diagnostics() */
+void ax_par_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out, const char *what);
 /* "<chunk>:line:col: in f\n    source line", for runtime messages */
 const char *ax_with_where(Lower *L, const char *text, Loc loc);  /* text, then lower_where */
 

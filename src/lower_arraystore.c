@@ -185,7 +185,7 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   LLVMAddIncoming(own, (LLVMValueRef[]){LLVMConstNull(at), tv}, (LLVMBasicBlockRef[]){direct, tmpend}, 2);
   Val owned = {dst.ty, own, true};
   lower_hold(L, owned);
-  ax_loop(L, &x, nd, d, (Val){dst.ty, w, false});
+  ax_par_loop(L, &x, nd, d, (Val){dst.ty, w, false}, outcall ? "ufunc call with out=" : inplace ? "in-place operator" : "store into an array");
   /* through the temporary: copy it into the target */
   LLVMBasicBlockRef copyb = lower_block(L, "axcopy"), done = lower_block(L, "axdone");
   LLVMBuildCondBr(L->b, need, copyb, done);

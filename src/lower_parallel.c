@@ -4,12 +4,14 @@
 **   i32 body(i8 *ctx, i64 lo, i64 hi, i64 worker)
 ** and run on the pool by par_for (parallel.c). Locals are captured by
 ** value; each worker starts its reductions from the operator's identity,
-** and the partials are combined with the value held before the loop.
+** and the partials are combined with the value held before the loop; an
+** array reduction's partial is an array of the variable's shape, added (or
+** multiplied) into the variable's array in place after the loop.
 ** Private locals are poisoned after the loop: reading one is an error.
 */
 #include <math.h>
 
-#include "lower.h"
+#include "lower_arrayexpr.h"
 #include "parfor.h"
 
 static void assume_sge0(Lower *L, LLVMValueRef v) {
@@ -65,6 +67,63 @@ static const ParReduction *reduction(const ParLoop *p, int i) {
   LM_UNREACHABLE();
 }
 
+/* an array reduction's partial: a new array of the shape of the value
+** before the loop (outer), every element the operator's identity */
+static LLVMValueRef array_partial(Lower *L, Type *t, LLVMValueRef outer, ParInit init) {
+  LLVMValueRef shape[LM_MAXDIM];
+  for (int k = 0; k < t->ndim; k++) shape[k] = lower_arr_shape(L, outer, k);
+  Val a = lower_alloc(L, t, shape);
+  lower_fill(L, a, identity(L, ty_scalar(t->dtype), init));
+  return a.v;
+}
+
+/* cur op= part, elementwise in place (the partials have cur's shape); part released */
+static void combine_arrays(Lower *L, Type *t, char op, LLVMValueRef cur, LLVMValueRef part) {
+  LLVMBasicBlockRef has = lower_block(L, "predarr"), next = lower_block(L, "predarrend");
+  LLVMValueRef mi = LLVMBuildPtrToInt(L->b, lower_arr_mi(L, part), LLVMInt64TypeInContext(L->ctx), "");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, mi, lower_i64(L, 0), ""), has, next);
+  LLVMPositionBuilderAtEnd(L->b, has);
+  Ax *x = arena_alloc(L->C->A, sizeof *x);
+  *x = (Ax){.root = NULL, .loc = L->spec->def->loc, .op = op == '+' ? OP_Add : OP_Mult, .opty = t, .target = 1, .nleaf = 2};
+  x->leaf[0].v = (Val){t, part, false};
+  x->leaf[1].v = (Val){t, cur, false};
+  LLVMValueRef shape[LM_MAXDIM];
+  ax_leaf_shape(L, x->leaf[1].v, shape);
+  ax_strides(L, x, t->ndim, shape);
+  ax_loop(L, x, t->ndim, shape, x->leaf[1].v);
+  lower_decref(L, (Val){t, part, true});
+  LLVMBuildBr(L->b, next);
+  LLVMPositionBuilderAtEnd(L->b, next);
+}
+
+/* a failed loop: the array partials the workers made are dropped (w: a counter slot, reused) */
+static void release_partials(Lower *L, const ParLoop *P, LLVMTypeRef redt, LLVMValueRef parts, LLVMValueRef nw,
+                             LLVMValueRef w) {
+  bool any = false;
+  for (int r = 0; r < P->nred; r++) any |= L->spec->locals[P->reds[r].slot].ty->kind == TY_ARRAY;
+  if (!any) return;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef keep = LLVMBuildLoad2(L->b, i64, w, "");
+  LLVMBasicBlockRef h = lower_block(L, "predfree"), b = lower_block(L, "predfreeb"), e = lower_block(L, "predfreee");
+  LLVMBuildStore(L->b, lower_i64(L, 0), w);
+  LLVMBuildBr(L->b, h);
+  LLVMPositionBuilderAtEnd(L->b, h);
+  LLVMValueRef k = LLVMBuildLoad2(L->b, i64, w, "");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, k, nw, ""), b, e);
+  LLVMPositionBuilderAtEnd(L->b, b);
+  LLVMValueRef pp = LLVMBuildInBoundsGEP2(L->b, redt, parts, &k, 1, "");
+  for (int r = 0; r < P->nred; r++) {
+    Type *t = L->spec->locals[P->reds[r].slot].ty;
+    if (t->kind != TY_ARRAY) continue;
+    LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, t), LLVMBuildStructGEP2(L->b, redt, pp, (unsigned)r, ""), "");
+    lower_decref(L, (Val){t, v, true});
+  }
+  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, lower_i64(L, 1), ""), w);
+  LLVMBuildBr(L->b, h);
+  LLVMPositionBuilderAtEnd(L->b, e);
+  LLVMBuildStore(L->b, keep, w);
+}
+
 bool lower_prange(Lower *L, Node *s) {
   Compile *C = L->C;
   FuncSpec *spec = L->spec;
@@ -104,6 +163,7 @@ bool lower_prange(Lower *L, Node *s) {
   B->fn = bodyfn;
   B->poison = NULL;
   B->loop = NULL;
+  B->in_par = true;
   B->entry = lower_block(B, "entry");
   LLVMBasicBlockRef bbody = lower_block(B, "body");
   B->cleanup = lower_block(B, "cleanup");
@@ -122,12 +182,21 @@ bool lower_prange(Lower *L, Node *s) {
   for (int i = 0; i < nl; i++) {
     Type *t = spec->locals[i].ty;
     B->slots[i] = LLVMBuildAlloca(B->b, lower_type(B, t), spec->locals[i].name);
-    LLVMValueRef v = role[i] == PAR_REDUCTION ? identity(B, t, reduction(P, i)->init)
+    /* an array reduction's slot starts empty; its partial is made below */
+    LLVMValueRef v = role[i] == PAR_REDUCTION ? (t->kind == TY_ARRAY ? LLVMConstNull(lower_type(B, t))
+                                                                     : identity(B, t, reduction(P, i)->init))
                                               : LLVMBuildExtractValue(B->b, cv, (unsigned)i, "");
     if (t->kind == TY_ARRAY && role[i] == PAR_SHARED) v = lower_restate_array(B, t, v);
     if (role[i] == PAR_SHARED && sizes[i] == 1 && ty_is_int(t) && !spec->locals[i].is_param) assume_sge0(B, v);
     if (role[i] != PAR_REDUCTION) lower_incref(B, (Val){t, v, false});
     LLVMBuildStore(B->b, v, B->slots[i]);
+  }
+  for (int r = 0; r < P->nred; r++) {
+    int i = P->reds[r].slot;
+    Type *t = spec->locals[i].ty;
+    if (t->kind == TY_ARRAY)
+      LLVMBuildStore(B->b, array_partial(B, t, LLVMBuildExtractValue(B->b, cv, (unsigned)i, ""), P->reds[r].init),
+                     B->slots[i]);
   }
   /* prange(n) and constant bounds: known start and step keep i's range visible */
   int64_t cstart = 0, cstep = 1;
@@ -160,9 +229,12 @@ bool lower_prange(Lower *L, Node *s) {
   if (nred) {
     LLVMValueRef parts = LLVMBuildBitCast(B->b, LLVMBuildExtractValue(B->b, cv, (unsigned)nl, ""), LLVMPointerType(redt, 0), "");
     LLVMValueRef mine = LLVMBuildInBoundsGEP2(B->b, redt, parts, &worker, 1, "");
-    for (int r = 0; r < nred; r++)
-      LLVMBuildStore(B->b, LLVMBuildLoad2(B->b, rt[r], B->slots[reds[r].slot], ""),
-                     LLVMBuildStructGEP2(B->b, redt, mine, (unsigned)r, ""));
+    for (int r = 0; r < nred; r++) {
+      Type *t = spec->locals[reds[r].slot].ty;
+      LLVMValueRef v = LLVMBuildLoad2(B->b, rt[r], B->slots[reds[r].slot], "");
+      if (t->kind == TY_ARRAY) lower_incref(B, (Val){t, v, false});  /* the cleanup below drops the slot's reference */
+      LLVMBuildStore(B->b, v, LLVMBuildStructGEP2(B->b, redt, mine, (unsigned)r, ""));
+    }
   }
   LLVMBuildBr(B->b, B->cleanup);
   LLVMPositionBuilderAtEnd(B->b, B->cleanup);
@@ -221,8 +293,11 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMBuildStore(L->b, LLVMConstNull(errt), LLVMBuildInBoundsGEP2(L->b, errt, errarr, &wv, 1, ""));
   if (nred) {
     LLVMValueRef pv = LLVMGetUndef(redt);
-    for (int r = 0; r < nred; r++)
-      pv = LLVMBuildInsertValue(L->b, pv, identity(L, spec->locals[reds[r].slot].ty, reds[r].init), (unsigned)r, "");
+    for (int r = 0; r < nred; r++) {
+      Type *t = spec->locals[reds[r].slot].ty;  /* an array partial: none until the worker runs */
+      pv = LLVMBuildInsertValue(L->b, pv, t->kind == TY_ARRAY ? LLVMConstNull(rt[r]) : identity(L, t, reds[r].init),
+                                (unsigned)r, "");
+    }
     LLVMBuildStore(L->b, pv, LLVMBuildInBoundsGEP2(L->b, redt, partarr, &wv, 1, ""));
   }
   LLVMBuildStore(L->b, LLVMBuildAdd(L->b, wv, lower_i64(L, 1), ""), w);
@@ -249,6 +324,7 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMBuildStore(L->b, LLVMBuildAdd(L->b, fw, lower_i64(L, 1), ""), w);
   LLVMBuildBr(L->b, fh);
   LLVMPositionBuilderAtEnd(L->b, fok);
+  release_partials(L, P, redt, partarr, nw64, w);
   LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, errt, ep, ""), L->err);
   LLVMBuildStore(L->b, st, L->status);
   lower_note_where(L);
@@ -269,7 +345,8 @@ bool lower_prange(Lower *L, Node *s) {
       Type *t = spec->locals[i].ty;
       LLVMValueRef cur = LLVMBuildLoad2(L->b, rt[r], L->slots[i], "");
       LLVMValueRef part = LLVMBuildLoad2(L->b, rt[r], LLVMBuildStructGEP2(L->b, redt, pp, (unsigned)r, ""), "");
-      LLVMBuildStore(L->b, combine(L, t, reds[r].op, cur, part), L->slots[i]);
+      if (t->kind == TY_ARRAY) combine_arrays(L, t, reds[r].op, cur, part);
+      else LLVMBuildStore(L->b, combine(L, t, reds[r].op, cur, part), L->slots[i]);
     }
     LLVMBuildStore(L->b, LLVMBuildAdd(L->b, cw, lower_i64(L, 1), ""), w);
     LLVMBuildBr(L->b, ch);

@@ -89,7 +89,10 @@ static void scan_body(Scan *S, NodeList *body, int depth) {
       case ND_Assign:
         if (s->targets.len == 1 && s->targets.items[0]->kind == ND_Name) {
           Node *t = s->targets.items[0];
-          mark(S, slot_of(S->spec, t), assign_class(S->spec, s->value, t->name, &rest), t->loc);
+          /* an array rebound (x = x + e) is no reduction: only x += e updates it in place */
+          int sl = slot_of(S->spec, t);
+          bool arr = sl >= 0 && S->spec->locals[sl].ty->kind == TY_ARRAY;
+          mark(S, sl, arr ? 0 : assign_class(S->spec, s->value, t->name, &rest), t->loc);
         } else {
           for (int j = 0; j < s->targets.len; j++) mark_target(S, s->targets.items[j]);
         }
@@ -235,6 +238,10 @@ static void diag_line(Compile *C, const char *fmt, ...) {
   buf[C->pardiag_len] = '\0';
 }
 
+void parfor_diag(Compile *C, const char *line) {
+  diag_line(C, "%s", line);
+}
+
 static const char *op_name(char op) {
   return op == '+' ? "+" : op == '*' ? "*" : op == 'm' ? "min" : "max";
 }
@@ -272,8 +279,11 @@ static ParLoop *analyse(Pass *P, Node *s, bool in_parallel) {
   Scan S = {C, spec, arena_alloc(C->A, (size_t)nl + 1), arena_alloc(C->A, (size_t)nl + 1)};
   scan_body(&S, &s->body, 0);
   S.kind[slot_of(spec, s->target)] = PAR_PRIVATE;
+  /* arrays reduce too (total += a[i, :], Numba's array reductions): each
+  ** worker updates its own array of the same shape in place */
   for (int i = 0; i < nl; i++)
-    if (S.kind[i] == PAR_REDUCTION && spec->locals[i].ty->kind != TY_SCALAR) S.kind[i] = PAR_PRIVATE;
+    if (S.kind[i] == PAR_REDUCTION && spec->locals[i].ty->kind != TY_SCALAR && spec->locals[i].ty->kind != TY_ARRAY)
+      S.kind[i] = PAR_PRIVATE;
   check_body_reads(&S, &s->body);
   p->index = slot_of(spec, s->target);
   Node *it = s->iter;

@@ -51,6 +51,9 @@ typedef struct ParLoop {
 ** reduction read in the body). */
 void parfor_run(Compile *C);
 
+/* appends one line to :parallel_diagnostics() (the lowering reports its array loops) */
+void parfor_diag(Compile *C, const char *line);
+
 /* the record of loop s of spec, or NULL when s is no prange loop */
 ParLoop *parfor_find(FuncSpec *spec, Node *s);
 

@@ -305,8 +305,11 @@ describe("make bench, BENCH_QUICK #bench #noasan", function()
         -- Monte-Carlo pi: every tool draws other numbers (10^5 points: 30 standard errors)
         local rtol = id:match("mandelbrot") and 0 or id:match("^mcpi") and 5e-2 or 1e-9
         for t, r in pairs(tools) do
-          assert.are_not.equal("failed", r.status, id .. " " .. t .. ": " .. tostring(r.reason))
-          if r.status == "ok" then
+          -- only a foreign tool the row knows to be wrong there (catalog known_wrong) may fail
+          if r.status == "failed" then
+            assert.is_true(not t:match("^lumba") and tostring(r.reason):find("; known: ", 1, true) ~= nil,
+              id .. " " .. t .. ": " .. tostring(r.reason))
+          elseif r.status == "ok" then
             assert.is_true(math.abs(r.check - ref) <= rtol * math.abs(ref), id .. " " .. t)
             count = count + 1
           elseif t:match("^lumba") then

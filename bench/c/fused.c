@@ -10,6 +10,7 @@
 static double *fused(const double *a, const double *b, const double *c, const double *d, const double *e,
                      int64_t n) {
   double *out = xmalloc(sizeof(double) * (size_t)n);
+#pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; i++) out[i] = a[i] * b[i] + c[i] * d[i] - e[i];
   return out;
 }

@@ -11,6 +11,7 @@
 
 static double *softmax(const double *x, int64_t n, int64_t m) {
   double *out = xmalloc(sizeof(double) * (size_t)(n * m));
+#pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; i++) {
     const double *r = x + i * m;
     double *o = out + i * m;

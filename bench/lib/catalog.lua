@@ -72,6 +72,9 @@ local function row(t)
   return t
 end
 
+-- issue 20: Numba 0.56 njit(parallel=True) returns wrong values for the
+-- softmax whose prange body reduces each row (row.max(), e.sum())
+local PSOFTMAX_WRONG = { ["numba-par"] = "Numba 0.56's parfor pass gets the row reductions in a prange body wrong" }
 -- why lumba (and C) lose to LuaJIT on the histogram
 local HISTOGRAM_WHY = "x % nb with nb known only at run time is a 64-bit integer division in lumba, C and " ..
   "Numba alike; LuaJIT's FFI double arrays use a floating-point modulo instead"
@@ -172,6 +175,15 @@ local full = {
     size = "2048², 100 sweeps", c = "stencil", py = "pstencil.py", args = { 2048, 100, 99 }, heavy = true },
   row { id = "pmatmul-512", group = "parallel", kind = "matmul", title = "parallel matmul",
     size = "512³ float64", c = "matmul", py = "pmatmul.py", args = { 512, 31 } },
+  -- issue 20: the array-notation rows with parallel=True (stencil and fused
+  -- as written; softmax's row loop a prange, its body array code)
+  row { id = "pastencil-2048", group = "parallel", kind = "stencil", title = "parallel 5-point stencil, slice notation",
+    size = "2048², 100 sweeps", c = "stencil", py = "astencil.py", args = { 2048, 100, 99 }, heavy = true },
+  row { id = "pasoftmax-4096", group = "parallel", kind = "softmax", title = "parallel softmax, prange over array rows",
+    size = "4096x1024 float64", c = "softmax", py = "pasoftmax.py", args = { 4096, 1024, 5 },
+    known_wrong = PSOFTMAX_WRONG },
+  row { id = "pafused-1e7", group = "parallel", kind = "fused", title = "parallel fused a*b + c*d - e, array notation",
+    size = "10^7 float64", c = "fused", py = "afused.py", args = { 10000000, 71 } },
   row { id = "lj-2000", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
     size = "2000 points", c = "lj", py = "plj.py", args = { 2000, 4711 }, rtol = 1e-9 },
   -- issue 19: np.random.random in prange; every tool draws other numbers (a
@@ -246,6 +258,13 @@ local quick = {
     size = "32², 10 sweeps", c = "stencil", py = "pstencil.py", args = { 32, 10, 99 } },
   row { id = "pmatmul-24", group = "parallel", kind = "matmul", title = "parallel matmul",
     size = "24³ float64", c = "matmul", py = "pmatmul.py", args = { 24, 31 } },
+  row { id = "pastencil-96", group = "parallel", kind = "stencil", title = "parallel 5-point stencil, slice notation",
+    size = "96², 10 sweeps", c = "stencil", py = "astencil.py", args = { 96, 10, 99 } },
+  row { id = "pasoftmax-64", group = "parallel", kind = "softmax", title = "parallel softmax, prange over array rows",
+    size = "64x32 float64", c = "softmax", py = "pasoftmax.py", args = { 64, 32, 5 },
+    known_wrong = PSOFTMAX_WRONG },
+  row { id = "pafused-1e5", group = "parallel", kind = "fused", title = "parallel fused a*b + c*d - e, array notation",
+    size = "10^5 float64", c = "fused", py = "afused.py", args = { 100000, 71 } },
   row { id = "lj-64", group = "parallel", kind = "lj", title = "Lennard-Jones energy, helpers on row views",
     size = "64 points", c = "lj", py = "plj.py", args = { 64, 4711 }, rtol = 1e-9 },
   row { id = "mcpi-1e5", group = "parallel", kind = "mcpi", title = "Monte-Carlo pi, np.random.random in prange",

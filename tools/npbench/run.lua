@@ -5,6 +5,9 @@
 --
 -- usage: /usr/bin/python3 tools/npbench/gen.py <npbench checkout> /tmp/npb
 --        lua5.4 tools/npbench/run.lua /tmp/npb [name ...]
+-- NPB_VARIANT=np runs NPBench's parallel kernels instead (*_numba_np.py:
+-- njit(parallel=True), prange and array code) on the same cases; npr the
+-- prange-only ones. A benchmark without that file is left out.
 package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
 package.cpath = "build/?.so;" .. package.cpath
 local lumba = require "lumba"
@@ -116,6 +119,13 @@ end
 
 local function first_line(s) return (tostring(s):gsub("\n.*", "")) end
 
+local variant = os.getenv("NPB_VARIANT") or "n"
+local function exists(path)
+  local f = io.open(path)
+  if f then f:close() end
+  return f ~= nil
+end
+
 local names = {}
 for line in io.popen("ls " .. dir):lines() do names[#names + 1] = line end
 local counts = { ok = 0, wrong = 0, error = 0 }
@@ -123,6 +133,8 @@ for _, name in ipairs(names) do
   if next(only) == nil or only[name] then
     local case_dir = dir .. "/" .. name
     local case = dofile(case_dir .. "/case.lua")
+    if case.source then case.source = case.source:gsub("_numba_n%.py$", "_numba_" .. variant .. ".py") end
+    if case.source and not exists(case.source) then goto next end
     local status, why
     if case.error then
       status, why = "error", "case: " .. case.error
@@ -152,5 +164,6 @@ for _, name in ipairs(names) do
     counts[status] = counts[status] + 1
     print(string.format("%-26s %-6s %s", name, status:upper(), why and first_line(why) or ""))
   end
+  ::next::
 end
 print(string.format("%d ok, %d wrong, %d errors", counts.ok, counts.wrong, counts.error))
