@@ -138,6 +138,13 @@ Type *blinalg_infer_kron(Infer *I, Node *n, const BuiltinName *nm);  /* np.kron,
 Val blinalg_lower_kron(Lower *L, Node *n, CallInfo *ci);
 Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm);
 Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci);
+/* builtin_linalg.c, for builtin_lapack.c: an array as a linalg_rt.h LmOperand (a pointer to it), a runtime status checked */
+LLVMTypeRef blinalg_operand_type(Lower *L);
+LLVMValueRef blinalg_operand(Lower *L, Val a);
+void blinalg_check_status(Lower *L, LLVMValueRef st);
+/* builtin_lapack.c: the prelude's _lumba.lapack(op, ...), np.linalg's LAPACK calls (lapack_rt.h) */
+Type *blapack_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val blapack_lower(Lower *L, Node *n, CallInfo *ci);
 
 /* builtin_prelude.c: NumPy functions written in Python (src/prelude/NAME.py), and their intrinsics */
 Type *bprelude_infer(Infer *I, Node *n, const BuiltinName *nm);                     /* PYFUNC rows */

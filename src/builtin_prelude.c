@@ -47,9 +47,10 @@ static Node *prelude_def(Compile *C, const Builtin *b, Loc at) {
 static const char *user_name(Compile *C, const Builtin *b) {
   char buf[128];
   const char *mod = b->kind == BK_METHOD ? "ndarray." : strncmp(b->name, "numpy.", 6) == 0 ? "np." : "";
-  const char *dot = strstr(b->member, ".prelude");
-  int len = dot ? (int)(dot - b->member) : (int)strlen(b->member);
-  snprintf(buf, sizeof buf, "%s%.*s", mod, len, b->member);
+  const char *mem = mod[0] == 'n' && mod[1] == 'p' ? b->name + 6 : b->member;  /* np.linalg.inv: its submodule too */
+  const char *dot = strstr(mem, ".prelude");
+  int len = dot ? (int)(dot - mem) : (int)strlen(mem);
+  snprintf(buf, sizeof buf, "%s%.*s", mod, len, mem);
   return arena_strdup(C->A, buf);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "libgcc.h"
+#include "lapack_rt.h"
 #include "linalg_rt.h"
 #include "nrt.h"
 #include "objload.h"
@@ -43,6 +44,8 @@ static const ExtSym table[] = {
     {"stack_limit", (void *)stack_limit},
     /* matrix products (linalg_rt.h) */
     {"lm_prod_shape", (void *)lm_prod_shape}, {"lm_prod", (void *)lm_prod},
+    /* np.linalg (lapack_rt.h) */
+    {"lm_lapack", (void *)lm_lapack},
 };
 
 void *objload_extern(const char *name) {
