@@ -268,4 +268,140 @@ describe("np.linalg through LAPACK", function()
     assert.is_true(checked >= 600)
     assert.is_true(errors >= 18)
   end)
+
+  -- Numba's own errors, where NumPy differs or says it otherwise
+  it("raise Numba's errors: complex eigenvalues, infs and NaNs, empty input, leaving the state usable", function()
+    local function f(src) return lumba.njit("import numpy as np\ndef f(a):\n    return " .. src .. "\n") end
+    local rot = lumba.array({ { 0, -1 }, { 1, 0 } }, "float64")
+    local nan = lumba.array({ { 1, 0 / 0 }, { 0, 1 } }, "float64")
+    local e = f("np.linalg.eig(a)")
+    for _ = 1, 20 do
+      assert.matches("ValueError: eig%(%) argument must not cause a domain change%.", H.error_of(e, rot))
+    end
+    assert.matches("ValueError: eig%(%) argument must not cause a domain change%.", H.error_of(f("np.linalg.eigvals(a)"), rot))
+    local w = e(lumba.array({ { 2, 0 }, { 0, 3 } }, "float64"))  -- still usable
+    assert.are.same({ 2, 3 }, w:totable())
+    for _, src in ipairs { "np.linalg.inv(a)", "np.linalg.solve(a, a)", "np.linalg.eig(a)", "np.linalg.eigh(a)", "np.linalg.svd(a)",
+      "np.linalg.qr(a)", "np.linalg.lstsq(a, a)", "np.linalg.pinv(a)", "np.linalg.det(a)", "np.linalg.slogdet(a)" } do
+      assert.matches("LinAlgError: Array must not contain infs or NaNs%.", H.error_of(f(src), nan), nil, true)
+    end
+    local empty = lumba.zeros({ 0, 2 })
+    for _, src in ipairs { "np.linalg.svd(a)", "np.linalg.qr(a)", "np.linalg.lstsq(a, a)", "np.linalg.cond(a)",
+      "np.linalg.matrix_rank(a)", "np.linalg.norm(a, 2)" } do
+      assert.matches("LinAlgError: Arrays cannot be empty", H.error_of(f(src), empty))
+    end
+    assert.matches("LinAlgError: Matrix is not positive definite%.", H.error_of(f("np.linalg.cholesky(a)"), rot))
+    assert.matches("LinAlgError: Matrix is singular to machine precision%.", H.error_of(f("np.linalg.inv(a)"), lumba.zeros({ 3, 3 })))
+    assert.are.equal(0.0, f("np.linalg.det(a)")(lumba.zeros({ 3, 3 })))
+    -- an empty vector's norm is 0.0 whatever the order (Numba's)
+    for _, p in ipairs { "np.inf", "-np.inf", "-1", "-2.5" } do
+      assert.are.equal(0.0, f("np.linalg.norm(a, " .. p .. ")")(lumba.zeros(0)))
+    end
+  end)
+
+  it("type as Numba does: float arrays, 2-D (1-D and 2-D for norm, matrix_rank), one dtype, errors at the user's line", function()
+    local function err(src, ...)
+      return H.error_of(lumba.njit("import numpy as np\ndef f(a, b):\n    return " .. src .. "\n"), ...)
+    end
+    local i2, f2, s2, f1 = lumba.ones({ 2, 2 }, "int64"), lumba.ones({ 2, 2 }), lumba.ones({ 2, 2 }, "float32"), lumba.ones(2)
+    assert.matches("<string>:3:12: TypingError: np%.linalg%.inv%(%): only supported on float and complex arrays, not int64%[:, :%]", err("np.linalg.inv(a)", i2, 0))
+    assert.matches("<string>:3:12: TypingError: np%.linalg%.solve%(%): only supported on 2%-D arrays, not float64%[:%]", err("np.linalg.solve(a, b)", f1, f1))
+    assert.matches("TypingError: np%.linalg%.solve%(%): only supports inputs that have homogeneous dtypes, not float64%[:, :%] and float32%[:, :%]", err("np.linalg.solve(a, b)", f2, s2))
+    assert.matches("TypingError: np%.linalg%.norm%(%): only supported on 1 and 2%-D arrays", err("np.linalg.norm(a)", lumba.ones({ 2, 2, 2 }), 0))
+    assert.matches("TypingError: np%.linalg%.det%(%): only supported for array types, not float64", err("np.linalg.det(a)", 2.0, 0))
+    assert.matches("<string>:3:30: ValueError: np%.linalg%.norm%(%): invalid norm order 'max'", err("np.linalg.norm(a, 'max')", f2, 0))
+    assert.matches("TypingError: np%.linalg%.svd%(%): compute_uv must be a literal True or False", err("np.linalg.svd(a, compute_uv=b)", f2, true))
+    assert.matches("ValueError: Invalid norm order for vectors%.", err("np.linalg.norm(a, 'fro')", f1, 0))
+    assert.matches("RuntimeError: 2D array containing a single row is unsupported", err("np.cov(a)", lumba.ones({ 1, 3 }), 0))
+    assert.matches("ValueError: m and y have incompatible dimensions", err("np.cov(a, b)", lumba.ones(3), lumba.ones(4)))
+  end)
+
+  it("fit a polynomial by least squares (lstsq, solve of the normal equations, pinv, QR agree)", function()
+    local fit = lumba.njit [[
+import numpy as np
+def fit(x, y, deg):
+    n = x.shape[0]
+    A = np.empty((n, deg + 1))
+    for i in range(n):
+        for j in range(deg + 1):
+            A[i, j] = x[i] ** j
+    c, res, rank, sv = np.linalg.lstsq(A, y)
+    c2 = np.linalg.solve(A.T @ A, A.T @ y)
+    c3 = np.linalg.pinv(A) @ y
+    q, r = np.linalg.qr(A)
+    c4 = np.linalg.solve(r, q.T @ y)
+    return c, c2, c3, c4, res[0], rank, np.linalg.cond(A)
+]]
+    -- y = 1 - 2x + 0.5x^2 plus a fixed wiggle that averages out
+    local xs, ys = {}, {}
+    for i = 1, 50 do
+      local x = (i - 25) / 10
+      xs[i], ys[i] = x, 1 - 2 * x + 0.5 * x * x + 0.01 * ((i % 2) * 2 - 1)
+    end
+    local c, c2, c3, c4, res, rank, cond = fit(lumba.array(xs), lumba.array(ys), 2)
+    assert.are.equal(3, rank)
+    for k, want in ipairs { 1, -2, 0.5 } do
+      H.assert_close(want, c:get(k), 1e-2)
+      H.assert_close(c:get(k), c2:get(k), 1e-9)
+      H.assert_close(c:get(k), c3:get(k), 1e-9)
+      H.assert_close(c:get(k), c4:get(k), 1e-9)
+    end
+    assert.is_true(res > 0 and res < 50 * 1e-4 * 1.5)
+    assert.is_true(cond > 1 and cond < 100)
+  end)
+
+  it("sample a correlated Gaussian through a Cholesky factor and recover its covariance (np.cov, np.corrcoef)", function()
+    local sample = lumba.njit [[
+import numpy as np
+def sample(mean, cov, z):
+    L = np.linalg.cholesky(cov)
+    x = z @ L.T + mean
+    return x, np.cov(x, rowvar=False), np.corrcoef(x.T), np.linalg.slogdet(cov)[1]
+]]
+    -- standard normal draws by Box-Muller over a fixed LCG (np.random is another issue's)
+    -- (the third column uniform with variance 1, from another sequence)
+    local n, z, u, u3 = 4000, {}, values(8000, 3), values(4000, 99)
+    for i = 1, n do
+      local r = math.sqrt(-2 * math.log((u[2 * i - 1] + 1) / 2 + 1e-12))
+      local t = math.pi * (u[2 * i] + 1)
+      z[i] = { r * math.cos(t), r * math.sin(t), u3[i] * math.sqrt(3) }
+    end
+    local cov = lumba.array({ { 2.0, 0.6, 0.2 }, { 0.6, 1.0, -0.3 }, { 0.2, -0.3, 0.5 } })
+    local x, c, r, logdet = sample(lumba.array({ 1.0, -1.0, 0.0 }), cov, lumba.array(z))
+    assert.are.same({ n, 3 }, { x.shape[1], x.shape[2] })
+    for i = 1, 3 do
+      for j = 1, 3 do
+        H.assert_close(cov:get(i, j), c:get(i, j), 0.15)
+        H.assert_close(c:get(i, j) / math.sqrt(c:get(i, i) * c:get(j, j)), r:get(i, j), 1e-9)
+      end
+    end
+    H.assert_close(math.log(0.528), logdet, 1e-9)  -- det: 2 * 0.41 - 0.6 * 0.36 + 0.2 * -0.38
+  end)
+
+  it("run from the cache in a new process, without the compiler", function()
+    local dirs = {}
+    local dir = H.tmpdir(dirs)
+    local script = string.format([[
+package.path = %q
+package.cpath = %q
+local lumba = require "lumba"
+local f = lumba.njit { cache = true } "import numpy as np\ndef f(a):\n    return np.linalg.det(a), np.linalg.solve(a, a[:, 0])[0]\n"
+local d, x = f(lumba.array({ { 2, 1 }, { 1, 3 } }, "float64"))
+io.write(("d=%%.6f x=%%.6f\nfast="):format(d, x), lumba.cache.info().fast_hits, "\n")
+]], package.path, package.cpath)
+    local out1 = H.run_cached(dir, script)
+    local out2 = H.run_cached(dir, script)
+    os.execute("rm -rf " .. H.shell_quote(dir))
+    assert.are.same({ d = "5.000000 x=1.000000", fast = "0" }, H.key_values(out1))
+    assert.are.same({ d = "5.000000 x=1.000000", fast = "1" }, H.key_values(out2))
+  end)
+
+  it("say which package to install when no LAPACK can be opened", function()
+    local out = H.run_lua("LUMBA_LAPACK=/nonexistent/liblapack.so.3", [[
+local lumba = require "lumba"
+local f = lumba.njit "import numpy as np\ndef f(a):\n    return np.linalg.inv(a)\n"
+print(select(2, pcall(f, lumba.ones({ 2, 2 }))))
+]])
+    assert.matches("RuntimeError: np%.linalg needs a LAPACK library %(libopenblas0 or liblapack3%)", out)
+  end)
 end)
