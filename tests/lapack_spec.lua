@@ -283,17 +283,18 @@ describe("np.linalg through LAPACK", function()
     assert.are.same({ 2, 3 }, w:totable())
     for _, src in ipairs { "np.linalg.inv(a)", "np.linalg.solve(a, a)", "np.linalg.eig(a)", "np.linalg.eigh(a)", "np.linalg.svd(a)",
       "np.linalg.qr(a)", "np.linalg.lstsq(a, a)", "np.linalg.pinv(a)", "np.linalg.det(a)", "np.linalg.slogdet(a)" } do
-      assert.matches("LinAlgError: Array must not contain infs or NaNs%.", H.error_of(f(src), nan), nil, true)
+      assert.matches("LinAlgError: Array must not contain infs or NaNs%.", H.error_of(f(src), nan))
     end
     local empty = lumba.zeros({ 0, 2 })
     for _, src in ipairs { "np.linalg.svd(a)", "np.linalg.qr(a)", "np.linalg.lstsq(a, a)", "np.linalg.cond(a)",
-      "np.linalg.matrix_rank(a)", "np.linalg.norm(a, 2)" } do
+      "np.linalg.matrix_rank(a)" } do
       assert.matches("LinAlgError: Arrays cannot be empty", H.error_of(f(src), empty))
     end
     assert.matches("LinAlgError: Matrix is not positive definite%.", H.error_of(f("np.linalg.cholesky(a)"), rot))
     assert.matches("LinAlgError: Matrix is singular to machine precision%.", H.error_of(f("np.linalg.inv(a)"), lumba.zeros({ 3, 3 })))
     assert.are.equal(0.0, f("np.linalg.det(a)")(lumba.zeros({ 3, 3 })))
-    -- an empty vector's norm is 0.0 whatever the order (Numba's)
+    -- an empty vector's or matrix's norm is 0.0 whatever the order (Numba's)
+    assert.are.equal(0.0, f("np.linalg.norm(a, 2)")(empty))
     for _, p in ipairs { "np.inf", "-np.inf", "-1", "-2.5" } do
       assert.are.equal(0.0, f("np.linalg.norm(a, " .. p .. ")")(lumba.zeros(0)))
     end
