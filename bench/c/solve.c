@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
   if (h == NULL) h = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
   *(void **)&c.gesv = h ? dlsym(h, "dgesv_") : NULL;
   if (c.gesv == NULL) {
-    printf("SKIP no LAPACK (libopenblas0 or liblapack3)\n");
+    printf("SKIP LAPACK not found (libopenblas0 or liblapack3)\n");
     return 0;
   }
   size_t sz = sizeof(double) * (size_t)(c.n * c.n);
