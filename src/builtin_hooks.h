@@ -161,6 +161,13 @@ Type *blinalg_infer_kron(Infer *I, Node *n, const BuiltinName *nm);  /* np.kron,
 Val blinalg_lower_kron(Lower *L, Node *n, CallInfo *ci);
 Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm);
 Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci);
+/* builtin_linalg.c, for builtin_lapack.c: an array as a linalg_rt.h LmOperand (a pointer to it), a runtime status checked */
+LLVMTypeRef blinalg_operand_type(Lower *L);
+LLVMValueRef blinalg_operand(Lower *L, Val a);
+void blinalg_check_status(Lower *L, LLVMValueRef st);
+/* builtin_lapack.c: the prelude's _lumba.lapack(op, ...), np.linalg's LAPACK calls (lapack_rt.h) */
+Type *blapack_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val blapack_lower(Lower *L, Node *n, CallInfo *ci);
 
 /* builtin_nprandom.c: np.random, NumPy's legacy RandomState draw for draw (nprandom_rt.h) */
 Type *bnprand_infer(Infer *I, Node *n, const BuiltinName *nm);  /* the distributions, rand, randn, randint */

@@ -362,3 +362,9 @@ Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci) {
   lower_release(L, a);
   return (Val){rt, r, false};
 }
+
+/* ---- for builtin_lapack.c: operands and statuses as the products pass them ---- */
+
+LLVMTypeRef blinalg_operand_type(Lower *L) { return operand_type(L); }
+LLVMValueRef blinalg_operand(Lower *L, Val a) { return operand(L, a); }
+void blinalg_check_status(Lower *L, LLVMValueRef st) { check_status(L, st); }

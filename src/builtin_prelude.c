@@ -47,9 +47,10 @@ static Node *prelude_def(Compile *C, const Builtin *b, Loc at) {
 static const char *user_name(Compile *C, const Builtin *b) {
   char buf[128];
   const char *mod = b->kind == BK_METHOD ? "ndarray." : strncmp(b->name, "numpy.", 6) == 0 ? "np." : "";
-  const char *dot = strstr(b->member, ".prelude");
-  int len = dot ? (int)(dot - b->member) : (int)strlen(b->member);
-  snprintf(buf, sizeof buf, "%s%.*s", mod, len, b->member);
+  const char *mem = mod[0] == 'n' && mod[1] == 'p' ? b->name + 6 : b->member;  /* np.linalg.inv: its submodule too */
+  const char *dot = strstr(mem, ".prelude");
+  int len = dot ? (int)(dot - mem) : (int)strlen(mem);
+  snprintf(buf, sizeof buf, "%s%.*s", mod, len, mem);
   return arena_strdup(C->A, buf);
 }
 
@@ -83,8 +84,42 @@ static const char *const str_params[][5] = {
   {"mode", "full", "same", "valid", NULL},
 };
 
+/* np.linalg.norm's ord (cond's p) 'fro' or 'nuc': a number no other ord is, which the
+** prelude's _norm_matrix compares with (a float, as ord's others may be) */
+static void norm_order(Compile *C, Node **arg, const char *fname) {
+  Node *a = *arg;
+  if (!(a->kind == ND_Constant && a->ckind == CK_STR)) return;
+  bool fro = strcmp(a->sval, "fro") == 0;
+  if (!fro && strcmp(a->sval, "nuc") != 0)
+    compile_error(C, a->loc, "ValueError", "%s(): invalid norm order '%s'", fname, a->sval);
+  Node *c = arena_alloc(C->A, sizeof(Node));
+  *c = *a;
+  c->id = C->A->nnodes++;
+  c->ckind = CK_FLOAT;
+  c->fval = fro ? 7.25e307 : 7.5e307;
+  *arg = c;
+}
+
+/* np.linalg.svd's compute_uv, a literal (it picks the result's type): True
+** arrives as None (the def's default), which `compute_uv is None` prunes by */
+static void literal_flag(Compile *C, Node **arg, const char *fname) {
+  Node *a = *arg;
+  if (a->kind == ND_Constant && a->ckind == CK_NONE) return;  /* the default */
+  if (!(a->kind == ND_Constant && (a->ckind == CK_BOOL || a->ckind == CK_INT)))
+    compile_error(C, a->loc, "TypingError", "%s(): compute_uv must be a literal True or False", fname);
+  if (!(a->ckind == CK_BOOL ? a->bval : a->ival != 0)) return;
+  Node *c = arena_alloc(C->A, sizeof(Node));
+  *c = *a;
+  c->id = C->A->nnodes++;
+  c->ckind = CK_NONE;
+  *arg = c;
+}
+
 static void string_args(Compile *C, Node *def, Node **args, int na, const char *fname) {
   for (int i = 0; i < na; i++) {
+    if (strcmp(def->args.items[i]->name, "ord") == 0 || (strcmp(def->name, "np_linalg_cond") == 0 && i == 1))
+      norm_order(C, &args[i], fname);
+    if (strcmp(def->args.items[i]->name, "compute_uv") == 0) literal_flag(C, &args[i], fname);
     const char *const *ch = NULL;
     for (size_t k = 0; k < sizeof str_params / sizeof str_params[0]; k++)
       if (strcmp(def->args.items[i]->name, str_params[k][0]) == 0) ch = str_params[k];

@@ -16,6 +16,7 @@
 #include "complex_lua.h"
 #include "jit_cpu.h"
 #include "jitclass.h"
+#include "lapack_rt.h"
 #include "linalg_rt.h"
 #include "nprandom_rt.h"
 #include "nrt.h"
@@ -30,7 +31,7 @@ static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", 
                                        "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
                                        "stack_limit", "lm_prod_shape", "lm_prod", "lm_class_new", "lm_nprand",
                                        "lm_nprand_random", "lm_nprand_gauss",
-                                       "lm_rt_cpow", "lm_rt_cmath"};
+                                       "lm_rt_cpow", "lm_rt_cmath", "lm_lapack"};
 
 /* Code the cache's fast path loaded without the JIT is defined in it as
 ** absolute symbols before the JIT is used: code compiled later may call it.
@@ -57,7 +58,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
                      (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
                      (void *)simrun_syncwarp, (void *)stack_limit, (void *)lm_prod_shape, (void *)lm_prod,
                      (void *)lm_class_new, (void *)lm_nprand, (void *)lm_nprand_random, (void *)lm_nprand_gauss,
-                     (void *)lm_rt_cpow, (void *)lm_rt_cmath};
+                     (void *)lm_rt_cpow, (void *)lm_rt_cmath, (void *)lm_lapack};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;

@@ -32,6 +32,8 @@
 #include "diag.h"
 #include "dispatch.h"
 #include "frontend.h"
+#include "lapack.h"
+#include "lapack_rt.h"
 #include "linalg_rt.h"
 #include "maps.h"
 #include "nprandom_rt.h"

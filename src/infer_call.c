@@ -282,7 +282,10 @@ void infer_raise(Infer *I, Node *s) {
   Node *e = s->exc;
   if (e == NULL) return;
   Node *callee = e->kind == ND_Call ? e->func : e;
-  if (callee->kind != ND_Name)
+  /* a Name, or NumPy's np.linalg.LinAlgError */
+  bool linalg = callee->kind == ND_Attribute && resolve_static(C, I->spec, callee).qname &&
+                strcmp(resolve_static(C, I->spec, callee).qname, "numpy.linalg.LinAlgError") == 0;
+  if (callee->kind != ND_Name && !linalg)
     compile_error(C, e->loc, "UnsupportedError", "raise needs an exception class such as ValueError(\"message\")");
   if (e->kind == ND_Call) {
     if (e->args.len > 1 || e->keywords.len ||

@@ -303,7 +303,8 @@ static const char *raise_message(Lower *L, Node *exc, const char *dflt_class) {
   if (exc == NULL) return arena_strdup(L->C->A, "RuntimeError: No active exception to reraise");
   Node *cls = exc->kind == ND_Call ? exc->func : exc;
   const char *text = exc->kind == ND_Call && exc->args.len == 1 ? exc->args.items[0]->sval : NULL;
-  const char *name = cls->kind == ND_Name ? cls->name : dflt_class;
+  /* np.linalg.LinAlgError: its last name */
+  const char *name = cls->kind == ND_Name || cls->kind == ND_Attribute ? cls->name : dflt_class;
   size_t n = strlen(name) + (text ? strlen(text) : 0) + 4;
   char *msg = arena_alloc(L->C->A, n);
   snprintf(msg, n, text && *text ? "%s: %s" : "%s", name, text ? text : "");

@@ -13,6 +13,7 @@
 
 #include "complex_lua.h"
 #include "libgcc.h"
+#include "lapack_rt.h"
 #include "linalg_rt.h"
 #include "nprandom_rt.h"
 #include "nrt.h"
@@ -50,6 +51,8 @@ static const ExtSym table[] = {
     {"lm_nprand_gauss", (void *)lm_nprand_gauss},
     /* complex power (complex_lua.h) */
     {"lm_rt_cpow", (void *)lm_rt_cpow}, {"lm_rt_cmath", (void *)lm_rt_cmath},
+    /* np.linalg (lapack_rt.h) */
+    {"lm_lapack", (void *)lm_lapack},
 };
 
 void *objload_extern(const char *name) {

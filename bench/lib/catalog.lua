@@ -146,6 +146,9 @@ local full = {
   -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
   row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
+  -- np.linalg.solve (issue 19): lumba's and Numba's LAPACK against dgesv called from C; lumba loops: elimination by hand
+  row { id = "asolve-1000", group = "array", kind = "solve", title = "np.linalg.solve (LAPACK; loops: elimination)",
+    size = "1000² float64", c = "solve", py = "asolve.py", py_loop = "solve.py", args = { 1000, 53 }, rtol = 1e-9 },
   row { id = "ahistogram-1e7", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
     size = "10^7 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000000, 4711, 256 } },
   -- calls between compiled functions and float ** int (issue 23): py is the
@@ -230,6 +233,8 @@ local quick = {
     size = "32², 10 sweeps", c = "stencil", py = "sstencil.py", py_loop = "stencil.py", args = { 32, 10, 99 } },
   row { id = "clip-1e4", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
+  row { id = "asolve-50", group = "array", kind = "solve", title = "np.linalg.solve (LAPACK; loops: elimination)",
+    size = "50² float64", c = "solve", py = "asolve.py", py_loop = "solve.py", args = { 50, 53 }, rtol = 1e-9 },
   row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "24³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 } },
   row { id = "ahistogram-1e4", group = "array", kind = "nphist", title = "np.histogram, 256 bins",

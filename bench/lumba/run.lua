@@ -271,6 +271,15 @@ function modes.kernel(kind, path, parallel, ...)
     local f = kernel_fn(lumba, path, parallel, a, b, c)
     result, times = measure.measure(function() return f(a, b, c) end, now)
     check = checksum97(c:reshape(n * n))
+  elseif kind == "solve" then
+    local n, seed = math.tointeger(args[1]), math.tointeger(args[2])
+    local a, b, x = lumba.zeros({ n, n }, "float64"), lumba.zeros(n, "float64"), lumba.zeros(n, "float64")
+    fill_checked(lumba, "uniform", a:reshape(n * n), seed, 1)
+    for i = 1, n do a:set(i, i, a:get(i, i) + n) end  -- well conditioned, as solve.c's
+    fill_checked(lumba, "uniform", b, seed + 1, 1)
+    local f = kernel_fn(lumba, path, parallel, a, b, x)
+    result, times = measure.measure(function() return f(a, b, x) end, now)
+    check = checksum97(x)
   elseif kind == "histogram" then
     local n, seed, nbins = math.tointeger(args[1]), math.tointeger(args[2]), math.tointeger(args[3])
     local x, bins = lumba.zeros(n, "int64"), lumba.zeros(nbins, "int64")

@@ -250,6 +250,16 @@ def kernel(kind, path, parallel, args, fastmath=False):
         fill_uniform(b.reshape(-1), seed + 1)
         _, times = measure(lambda: f(a, b, c))
         check = checksum97(c.reshape(-1))
+    elif kind == "solve":
+        n, seed = int(args[0]), int(args[1])
+        a = np.empty((n, n), dtype=np.float64)
+        b = np.empty(n, dtype=np.float64)
+        x = np.zeros(n, dtype=np.float64)
+        fill_uniform(a.reshape(-1), seed)
+        a[np.arange(n), np.arange(n)] += n  # well conditioned, as solve.c's
+        fill_uniform(b, seed + 1)
+        _, times = measure(lambda: f(a, b, x))
+        check = checksum97(x)
     elif kind == "histogram":
         n, seed, nbins = int(args[0]), int(args[1]), int(args[2])
         x = np.empty(n, dtype=np.int64)
