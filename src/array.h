@@ -93,5 +93,7 @@ void array_open(lua_State *L);  /* registers the metatable and fills the table o
 /* after array_open: the operator metamethods (array_ufunc.c) and
 ** binop/unop/where/copyto into the table on top */
 void array_ufunc_open(lua_State *L);
+/* lumba.npy.save/load (array_npy.c) into the table on top */
+void array_npy_open(lua_State *L);
 
 #endif
