@@ -293,6 +293,25 @@ static void tables_out(lua_State *L, int nargs, const int *tabs) {
   }
 }
 
+/* lumba.typeof(x): the type a compiled function is given for x, by its
+** name in signatures ("int64", "float64[:, ::1]"); a table is the array it
+** is copied into */
+static int dispatch_lua_typeof(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_settop(L, 1);
+  if (lua_type(L, 1) == LUA_TTABLE) {
+    int dt = array_table_dtype(L, 1);
+    lua_pushcfunction(L, table_to_array);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, dt < 0 ? DT_FLOAT64 : dt);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK)
+      return luaL_error(L, "bad argument #1 to 'typeof' (%s)", lua_tostring(L, -1));
+    lua_replace(L, 1);
+  }
+  lua_pushstring(L, type_of_arg(L, lmstate_get(L), 1, 1, "typeof")->name);
+  return 1;
+}
+
 /* jit: compile, or fall back to object mode with a one-time warning */
 static int compile_or_fallback(lua_State *L) {
   Dispatcher *d = lua_touserdata(L, 1);
@@ -907,5 +926,7 @@ void dispatch_open(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, dispatch_lua_parsed);
   lua_setfield(L, -2, "_parsed");
+  lua_pushcfunction(L, dispatch_lua_typeof);
+  lua_setfield(L, -2, "typeof");
   lmstate_get(L);
 }

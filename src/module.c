@@ -25,6 +25,7 @@ int luaopen_lumba_core(lua_State *L) {
   lua_setfield(L, -2, "version");
   array_open(L);
   array_ufunc_open(L);
+  array_reduce_open(L);
   array_npy_open(L);
   frontend_open(L);
   dispatch_open(L);
