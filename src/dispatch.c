@@ -5,6 +5,7 @@
 ** allocation, no strings.
 */
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 
@@ -200,6 +201,39 @@ static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes
   return s;
 }
 
+/* lumba.config.warn_on_compile: init.lua keeps a function in the registry
+** that a call compiling a new specialization calls with (name, "(types)",
+** milliseconds, "file:line:" of the call); nothing is there unless asked */
+#define ON_COMPILE_KEY "lumba.on_compile"
+
+static void on_compile(lua_State *L, const Dispatcher *d, Type **argtypes, int nargs, double ms) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, ON_COMPILE_KEY) != LUA_TFUNCTION) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pushstring(L, d->name);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '(');
+  for (int i = 0; i < nargs; i++) {
+    if (i) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, argtypes[i]->name);
+  }
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  lua_pushnumber(L, ms);
+  luaL_where(L, 1);  /* the Lua code that called the dispatcher */
+  lua_call(L, 4, 0);
+}
+
+/* core._set_on_compile(fn | nil) */
+static int dispatch_lua_set_on_compile(lua_State *L) {
+  if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_settop(L, 1);
+  lua_setfield(L, LUA_REGISTRYINDEX, ON_COMPILE_KEY);
+  return 0;
+}
+
 static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   for (DispSpec *s = d->specs; s; s = s->next)
     if (spec_fits(L, s, nargs, false)) return s;
@@ -222,7 +256,12 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   LmState *S = lmstate_get(L);
   Type *argtypes[LM_MAXARGS];
   for (int i = 0; i < nargs; i++) argtypes[i] = type_of_arg(L, S, i + 2, i + 1, d->name);
-  return add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  DispSpec *s = add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  on_compile(L, d, argtypes, nargs, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
+  return s;
 }
 
 /* ---- plain Lua tables as arguments ---- */
@@ -928,5 +967,7 @@ void dispatch_open(lua_State *L) {
   lua_setfield(L, -2, "_parsed");
   lua_pushcfunction(L, dispatch_lua_typeof);
   lua_setfield(L, -2, "typeof");
+  lua_pushcfunction(L, dispatch_lua_set_on_compile);
+  lua_setfield(L, -2, "_set_on_compile");
   lmstate_get(L);
 }
