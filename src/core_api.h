@@ -30,6 +30,7 @@
 #include "diag.h"
 #include "dispatch.h"
 #include "frontend.h"
+#include "interrupt.h"
 #include "linalg_rt.h"
 #include "maps.h"
 #include "nrt.h"

@@ -15,6 +15,7 @@
 #include "dispatch.h"
 #include "fastmath.h"
 #include "frontend.h"
+#include "interrupt.h"
 #include "kernel.h"
 #include "lower.h"
 #include "types.h"
@@ -173,6 +174,7 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
       lua_pushfstring(L, "ValueError: %s", buf);
       break;
     }
+    case LMERR_INTERRUPT: lua_pushliteral(L, "KeyboardInterrupt: interrupted (Ctrl-C or lumba_interrupt)"); break;
     default: lua_pushfstring(L, "lumba: compiled code failed with status %d", (int)st);
   }
   lua_error(L);
@@ -468,8 +470,14 @@ static int dispatch_lua_call(lua_State *L) {
   err.kind = 0;
   err.msg = NULL;
   err.stack_limit = 0;
+  InterruptScope isc;
+  interrupt_enter(L, &isc);
   int32_t st = s->wrap(&err, ret, args);
-  if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
+  interrupt_leave(&isc);
+  if (LM_UNLIKELY(st != 0)) {
+    if (st == LMERR_INTERRUPT) interrupt_consume(&isc);
+    raise_status(L, st, &err);
+  }
   if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);
   int k = 0;
   return push_value(L, s->ret, ret, &k);
