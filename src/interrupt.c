@@ -23,7 +23,9 @@ LUMBA_API void lumba_interrupt(lua_State *L) {
 
 int32_t lm_interrupt_poll(void) {
   if (atomic_load_explicit(&pending, memory_order_relaxed)) return 1;
-  return cur_L != NULL && lua_gethook(cur_L) != cur_hook;
+  if (cur_L == NULL || lua_gethook(cur_L) == cur_hook) return 0;
+  atomic_store(&pending, 1);  /* the prange workers of this call stop too */
+  return 1;
 }
 
 void interrupt_enter(lua_State *L, InterruptScope *sc) {

@@ -2,6 +2,8 @@
 ** interrupt.h — stopping compiled code from outside: lumba_interrupt (lumba.h)
 ** from a signal handler or another thread, and Ctrl-C in lua5.4 (whose
 ** SIGINT handler sets a Lua hook, which compiled code never reaches).
+** A poll that sees the hook sets the flag too, so the call's prange workers
+** (threads without the Lua state) stop as well.
 ** Compiled loops call lm_interrupt_poll every LM_POLL_EVERY back-edges of a
 ** while loop and of a range loop holding another loop; nonzero makes the
 ** call raise "KeyboardInterrupt: interrupted".

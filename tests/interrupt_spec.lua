@@ -12,7 +12,7 @@ describe("interrupting compiled code", function()
     local f = assert(io.open(script, "w"))
     f:write("local lumba = require 'lumba'\n",
       "local spin = lumba.njit('def spin(n):\\n    i = 0\\n    while n > 0:\\n        i += 1\\n    return i\\n')\n",
-      "spin(0)\nio.stdout:write('ready\\n') io.stdout:flush()\n", body)
+      "spin(0)\nlocal function ready() io.stdout:write('ready\\n') io.stdout:flush() end\n", body)
     f:close()
     local cmd = ("%s lua5.4 %s > %s.out 2>&1 & pid=$!; "
       .. "for k in $(seq 100); do grep -q ready %s.out 2>/dev/null && break; sleep 0.1; done; sleep 0.5; "
@@ -26,13 +26,27 @@ describe("interrupting compiled code", function()
   end
 
   it("stops an endless compiled loop in lua5.4 on SIGINT with an error mentioning interrupt", function()
-    local out = interrupted_run("spin(1)\n")
+    local out = interrupted_run("ready()\nspin(1)\n")
     assert.matches("lua5.4: [^\n]*KeyboardInterrupt: interrupted", out)
     assert.matches("exit 1", out, 1, true)
-    out = interrupted_run("local ok, err = pcall(spin, 1)\nprint('caught: ' .. tostring(err))\n"
+    out = interrupted_run("ready()\nlocal ok, err = pcall(spin, 1)\nprint('caught: ' .. tostring(err))\n"
       .. "print('still running: ' .. spin(0))\n")
     assert.matches("caught: KeyboardInterrupt: interrupted", out, 1, true)
     assert.matches("still running: 0\nexit 0", out, 1, true)
+  end)
+
+  it("stops every thread of a prange loop", function()
+    local out = interrupted_run([=[
+local p = lumba.njit({parallel = true}, "import numba\ndef p(a):\n    for i in numba.prange(a.shape[0]):\n"
+  .. "        while a[i] > 0:\n            a[i] += 1\n    return a[0]\n")
+p(lumba.zeros(8))
+ready()
+local ok, err = pcall(p, lumba.ones(8))
+print('caught: ' .. tostring(err))
+print('still running: ' .. p(lumba.zeros(8)))
+]=])
+    assert.matches("caught: KeyboardInterrupt: interrupted", out, 1, true)
+    assert.matches("still running: 0.0\nexit 0", out, 1, true)
   end)
 
   it("stops it when a host thread calls lumba_interrupt, the state usable after", function()
