@@ -228,6 +228,7 @@ static int m_cumprod(lua_State *L) { return reduce(L, R_CUMPROD); }
 /* sum, min, max: without an axis the methods array_methods.c defines
 ** (upvalue 1), along one these */
 static int with_axis(lua_State *L, int op) {
+  array_check(L, 1);  /* a bad self is reported under the method's own name */
   if (lua_isnoneornil(L, 2)) {
     lua_settop(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));

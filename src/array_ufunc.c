@@ -602,6 +602,7 @@ static void run(lua_State *L, const Plan *P, Opnd *o, int n, NdArray *out) {
                   && o[1].dt != DT_BOOL;
     char c = op == U_ADD ? '+' : op == U_SUB ? '-' : op == U_MUL || square ? '*' : op == U_DIV ? '/' : 0;
     fast = c ? array_arith_loop(c, P->ct) : NULL;
+    if (square && o[0].dt != P->ct) fast = NULL;  /* x * x reads x as it is */
     if (fast && square) o[1] = o[0], p[1] = p[0], st[1] = st[0];
     for (int i = 0; fast && i < 2; i++) {
       if (o[i].dt == P->ct) continue;
