@@ -297,7 +297,11 @@ tsan-embed: build-tsan-embed/threads
 
 # the same program in the plain build, fork included, and a host that loads
 # and unloads core.so again and again (tests/embed_threads_spec.lua)
-embed-threads: $(BUILD)/threads $(BUILD)/embed/reload
+embed-threads: $(BUILD)/threads $(BUILD)/embed/reload $(BUILD)/embed/interrupt
+$(BUILD)/embed/interrupt: tests/embed/interrupt.c $(MODULE) $(BACKEND)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
+	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lpthread $(EXTRA_LDFLAGS)
 $(BUILD)/embed/reload: tests/embed/reload.c $(MODULE) $(BACKEND)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -o $@ $< -llua5.4 $(EXTRA_LDFLAGS)

@@ -93,5 +93,10 @@ void array_open(lua_State *L);  /* registers the metatable and fills the table o
 /* after array_open: the operator metamethods (array_ufunc.c) and
 ** binop/unop/where/copyto into the table on top */
 void array_ufunc_open(lua_State *L);
+/* after array_open: the reduction methods (array_reduce.c) into the
+** arrays' method table, and lumba.npy.save/load (array_npy.c) into the
+** table on top */
+void array_reduce_open(lua_State *L);
+void array_npy_open(lua_State *L);
 
 #endif

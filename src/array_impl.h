@@ -63,6 +63,12 @@ void array_assign(lua_State *L, NdArray *dst, const NdArray *src);
 /* Fill every element of a with the Lua value at idx (store rules). */
 void array_fill_value(lua_State *L, NdArray *a, int idx, int argn);
 
+/* array_arith.c: r[i] = a[i] op b[i] over n elements, p = {a, b, r} and
+** st their strides in bytes, for op '+', '-', '*', '/' on dtype dt where a
+** typed loop exists (NULL otherwise) */
+typedef void (*ArithLoop)(char *const *p, const int64_t *st, int64_t n);
+ArithLoop array_arith_loop(char op, DType dt);
+
 /* pieces of the metatable and module table, filled by each file */
 void array_methods_reg(lua_State *L);  /* methods into the table on top */
 void array_ctor_open(lua_State *L);    /* constructors into the module table on top */

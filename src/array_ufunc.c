@@ -603,10 +603,30 @@ static void run(lua_State *L, const Plan *P, Opnd *o, int n, NdArray *out) {
   int64_t st[4];
   for (int i = 0; i < n; i++) st[i] = nd ? o[i].strides[nd - 1] : 0;
   st[n] = nd ? out->s.strides[nd - 1] : 0;
+  /* + - * / (and x ^ 2 as x * x) in one dtype: a typed loop (array_arith.c) */
+  ArithLoop fast = NULL;
+  char sbuf[2][8];
+  if (n == 2 && out->dtype == P->ct && P->rt == P->ct) {
+    int op = P->op;
+    bool square = op == U_POW && o[1].scalar && (o[1].dt == DT_FLOAT64 ? o[1].buf.f == 2 : o[1].buf.i == 2)
+                  && o[1].dt != DT_BOOL;
+    char c = op == U_ADD ? '+' : op == U_SUB ? '-' : op == U_MUL || square ? '*' : op == U_DIV ? '/' : 0;
+    fast = c ? array_arith_loop(c, P->ct) : NULL;
+    if (square && o[0].dt != P->ct) fast = NULL;  /* x * x reads x as it is */
+    if (fast && square) o[1] = o[0], p[1] = p[0], st[1] = st[0];
+    for (int i = 0; fast && i < 2; i++) {
+      if (o[i].dt == P->ct) continue;
+      if (!o[i].scalar) { fast = NULL; break; }
+      store(P->ct, sbuf[i], load(o[i].dt, o[i].data, P->dom, f32), P->dom);
+      o[i].dt = P->ct;
+      p[i] = sbuf[i];
+    }
+  }
   for (int64_t done = 0; done < total; done += inner) {
     char *q[4];
     for (int i = 0; i <= n; i++) q[i] = p[i];
-    for (int64_t j = 0; j < inner; j++) {
+    if (fast) fast(q, st, inner);
+    for (int64_t j = 0; !fast && j < inner; j++) {
       V r;
       if (n == 3) {  /* where */
         Num c = array_load(o[0].dt, q[0]);

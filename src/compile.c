@@ -22,6 +22,7 @@
 #include "nrt.h"
 #include "parallel.h"
 #include "simrun.h"
+#include "interrupt.h"
 #include "stack.h"
 
 /* ---- the per-state compiler ---- */
@@ -31,7 +32,8 @@ static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", 
                                        "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
                                        "stack_limit", "lm_prod_shape", "lm_prod", "lm_class_new", "lm_nprand",
                                        "lm_nprand_random", "lm_nprand_gauss",
-                                       "lm_rt_cpow", "lm_rt_cmath", "lm_lapack"};
+                                       "lm_rt_cpow", "lm_rt_cmath", "lm_lapack",
+                                       "lm_interrupt_poll"};
 
 /* Code the cache's fast path loaded without the JIT is defined in it as
 ** absolute symbols before the JIT is used: code compiled later may call it.
@@ -58,7 +60,8 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
                      (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
                      (void *)simrun_syncwarp, (void *)stack_limit, (void *)lm_prod_shape, (void *)lm_prod,
                      (void *)lm_class_new, (void *)lm_nprand, (void *)lm_nprand_random, (void *)lm_nprand_gauss,
-                     (void *)lm_rt_cpow, (void *)lm_rt_cmath, (void *)lm_lapack};
+                     (void *)lm_rt_cpow, (void *)lm_rt_cmath, (void *)lm_lapack,
+                     (void *)lm_interrupt_poll};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;

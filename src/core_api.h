@@ -32,6 +32,7 @@
 #include "diag.h"
 #include "dispatch.h"
 #include "frontend.h"
+#include "interrupt.h"
 #include "lapack.h"
 #include "lapack_rt.h"
 #include "linalg_rt.h"

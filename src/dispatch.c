@@ -5,6 +5,7 @@
 ** allocation, no strings.
 */
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 
@@ -16,6 +17,7 @@
 #include "jitclass.h"
 #include "fastmath.h"
 #include "frontend.h"
+#include "interrupt.h"
 #include "kernel.h"
 #include "lower.h"
 #include "types.h"
@@ -203,6 +205,7 @@ static l_noret raise_status(lua_State *L, int32_t st, const LmErr *e) {
       lua_pushfstring(L, "ValueError: %s", buf);
       break;
     }
+    case LMERR_INTERRUPT: lua_pushliteral(L, "KeyboardInterrupt: interrupted (Ctrl-C or lumba_interrupt)"); break;
     default: lua_pushfstring(L, "lumba: compiled code failed with status %d", (int)st);
   }
   /* the traceback line of the statement that raised: like Numba's last frame */
@@ -240,6 +243,39 @@ static DispSpec *add_spec(lua_State *L, Dispatcher *d, int didx, Type **argtypes
   return s;
 }
 
+/* lumba.config.warn_on_compile: init.lua keeps a function in the registry
+** that a call compiling a new specialization calls with (name, "(types)",
+** milliseconds, "file:line:" of the call); nothing is there unless asked */
+#define ON_COMPILE_KEY "lumba.on_compile"
+
+static void on_compile(lua_State *L, const Dispatcher *d, Type **argtypes, int nargs, double ms) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, ON_COMPILE_KEY) != LUA_TFUNCTION) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pushstring(L, d->name);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '(');
+  for (int i = 0; i < nargs; i++) {
+    if (i) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, argtypes[i]->name);
+  }
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  lua_pushnumber(L, ms);
+  luaL_where(L, 1);  /* the Lua code that called the dispatcher */
+  lua_call(L, 4, 0);
+}
+
+/* core._set_on_compile(fn | nil) */
+static int dispatch_lua_set_on_compile(lua_State *L) {
+  if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_settop(L, 1);
+  lua_setfield(L, LUA_REGISTRYINDEX, ON_COMPILE_KEY);
+  return 0;
+}
+
 static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   for (DispSpec *s = d->specs; s; s = s->next)
     if (spec_fits(L, s, nargs, false)) return s;
@@ -262,7 +298,12 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   LmState *S = lmstate_get(L);
   Type *argtypes[LM_MAXARGS];
   for (int i = 0; i < nargs; i++) argtypes[i] = type_of_arg(L, S, i + 2, i + 1, d->name);
-  return add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  DispSpec *s = add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  on_compile(L, d, argtypes, nargs, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
+  return s;
 }
 
 /* ---- plain Lua tables as arguments ---- */
@@ -331,6 +372,25 @@ static void tables_out(lua_State *L, int nargs, const int *tabs) {
     size_t bytes = (size_t)(a->s.nitems * a->s.itemsize);
     if (bytes && memcmp(a->s.data, lua_touserdata(L, tabs[i] + 1), bytes) != 0) array_copy_back(L, tabs[i], a);
   }
+}
+
+/* lumba.typeof(x): the type a compiled function is given for x, by its
+** name in signatures ("int64", "float64[:, ::1]"); a table is the array it
+** is copied into */
+static int dispatch_lua_typeof(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_settop(L, 1);
+  if (lua_type(L, 1) == LUA_TTABLE) {
+    int dt = array_table_dtype(L, 1);
+    lua_pushcfunction(L, table_to_array);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, dt < 0 ? DT_FLOAT64 : dt);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK)
+      return luaL_error(L, "bad argument #1 to 'typeof' (%s)", lua_tostring(L, -1));
+    lua_replace(L, 1);
+  }
+  lua_pushstring(L, type_of_arg(L, lmstate_get(L), 1, 1, "typeof")->name);
+  return 1;
 }
 
 /* jit: compile, or fall back to object mode with a one-time warning */
@@ -465,8 +525,14 @@ static int dispatch_lua_call(lua_State *L) {
   err.msg = NULL;
   err.stack_limit = 0;
   err.where = NULL;
+  InterruptScope isc;
+  interrupt_enter(L, &isc);
   int32_t st = s->wrap(&err, ret, args);
-  if (LM_UNLIKELY(st != 0)) raise_status(L, st, &err);
+  interrupt_leave(&isc);
+  if (LM_UNLIKELY(st != 0)) {
+    if (st == LMERR_INTERRUPT) interrupt_consume(&isc);
+    raise_status(L, st, &err);
+  }
   if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);
   int k = 0;
   return push_value(L, s->ret, ret, &k);
@@ -962,5 +1028,9 @@ void dispatch_open(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, dispatch_lua_parsed);
   lua_setfield(L, -2, "_parsed");
+  lua_pushcfunction(L, dispatch_lua_typeof);
+  lua_setfield(L, -2, "typeof");
+  lua_pushcfunction(L, dispatch_lua_set_on_compile);
+  lua_setfield(L, -2, "_set_on_compile");
   lmstate_get(L);
 }

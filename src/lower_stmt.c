@@ -3,6 +3,7 @@
 */
 #include <string.h>
 
+#include "interrupt.h"
 #include "lower.h"
 
 
@@ -117,18 +118,59 @@ static void lower_if(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(L->b, end);
 }
 
+/* ---- interrupts (interrupt.h): a countdown per loop, a poll at zero ---- */
+
+/* the countdown, set before the loop (nothing on the GPU) */
+static LLVMValueRef poll_start(Lower *L) {
+  if (L->C->target->gpu) return NULL;
+  LLVMValueRef c = lower_entry_alloca(L, LLVMInt32TypeInContext(L->ctx), "poll");
+  LLVMBuildStore(L->b, lower_i32(L, LM_POLL_EVERY), c);
+  return c;
+}
+
+/* at a back-edge: every LM_POLL_EVERY-th time ask lm_interrupt_poll */
+static void poll_tick(Lower *L, LLVMValueRef ctr) {
+  if (ctr == NULL) return;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMValueRef c = LLVMBuildSub(L->b, LLVMBuildLoad2(L->b, i32, ctr, ""), lower_i32(L, 1), "");
+  LLVMBuildStore(L->b, c, ctr);
+  LLVMBasicBlockRef ask = lower_block(L, "poll"), on = lower_block(L, "polled");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, c, lower_i32(L, 0), ""), ask, on);
+  LLVMPositionBuilderAtEnd(L->b, ask);
+  LLVMBuildStore(L->b, lower_i32(L, LM_POLL_EVERY), ctr);
+  LLVMValueRef f = lower_rt_fn(L, "lm_interrupt_poll", i32, NULL, 0);
+  LLVMValueRef r = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+  lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntNE, r, lower_i32(L, 0), ""), LMERR_INTERRUPT, NULL);
+  LLVMBuildBr(L->b, on);
+  LLVMPositionBuilderAtEnd(L->b, on);
+}
+
+/* does a loop body hold another loop (its own statements and its ifs')? */
+static bool has_loop(NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    if (s->kind == ND_For || s->kind == ND_While) return true;
+    if (s->kind == ND_If && (has_loop(&s->body) || has_loop(&s->orelse))) return true;
+  }
+  return false;
+}
+
 static void lower_while(Lower *L, Node *s) {
   LLVMBasicBlockRef head = lower_block(L, "while"), body = lower_block(L, "wbody"), els = lower_block(L, "welse"),
-                    end = lower_block(L, "wend");
+                    end = lower_block(L, "wend"), latch = lower_block(L, "wnext");
+  LLVMValueRef poll = poll_start(L);
   LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, head);
   LLVMBuildCondBr(L->b, lower_cond(L, s->test), body, els);
   LLVMPositionBuilderAtEnd(L->b, body);
-  LoopCtx lc = {end, head, L->loop};
+  LoopCtx lc = {end, latch, L->loop};
   L->loop = &lc;
   lower_body(L, &s->body);
   L->loop = lc.outer;
-  if (!lower_terminated(L)) LLVMBuildBr(L->b, head);
+  if (!lower_terminated(L)) LLVMBuildBr(L->b, latch);
+  LLVMPositionBuilderAtEnd(L->b, latch);
+  poll_tick(L, poll);
+  LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, els);
   lower_body(L, &s->orelse);
   if (!lower_terminated(L)) LLVMBuildBr(L->b, end);
@@ -187,6 +229,7 @@ static void lower_for_range(Lower *L, Node *s) {
   LLVMValueRef trips = unit ? NULL : lower_range_count(L, start, stop, step);
   LLVMValueRef ctr = lower_entry_alloca(L, i64, "ctr");
   LLVMBuildStore(L->b, unit ? start : lower_i64(L, 0), ctr);
+  LLVMValueRef poll = has_loop(&s->body) ? poll_start(L) : NULL;  /* innermost loops stay as the vectoriser likes them */
   LLVMBasicBlockRef head = lower_block(L, "for"), body = lower_block(L, "fbody"), latch = lower_block(L, "fnext"),
                     els = lower_block(L, "felse"), end = lower_block(L, "fend");
   LLVMBuildBr(L->b, head);
@@ -209,6 +252,7 @@ static void lower_for_range(Lower *L, Node *s) {
   ** so LLVM knows the counter stays in range */
   LLVMValueRef next = unit ? LLVMBuildNSWAdd(L->b, c2, step, "") : LLVMBuildNUWAdd(L->b, c2, lower_i64(L, 1), "");
   LLVMBuildStore(L->b, next, ctr);
+  poll_tick(L, poll);
   LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, els);
   lower_body(L, &s->orelse);

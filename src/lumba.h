@@ -85,4 +85,16 @@ LUMBA_API void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info);
 */
 LUMBA_API void *lumba_tocfunc(lua_State *L, int idx);
 
+/*
+** Stop the compiled code running now: a compiled call in a loop (a while
+** loop, or a range loop around another loop) raises
+** "KeyboardInterrupt: interrupted" within about a thousand iterations.
+** Safe from a signal handler and from any thread (one atomic store), e.g.
+** a watchdog for user scripts. The request is one for the process: every
+** compiled call running stops, and one made while none runs stops the next
+** one that polls. Lua code itself is stopped the Lua way (lua_sethook, as
+** lua.c's SIGINT handler does), which compiled code notices as well.
+*/
+LUMBA_API void lumba_interrupt(lua_State *L);
+
 #endif

@@ -29,6 +29,8 @@ int luaopen_lumba_core(lua_State *L) {
   array_open(L);
   complex_open(L);
   array_ufunc_open(L);
+  array_reduce_open(L);
+  array_npy_open(L);
   frontend_open(L);
   dispatch_open(L);
   cfunc_open(L);

@@ -18,6 +18,7 @@
 #include "nprandom_rt.h"
 #include "nrt.h"
 #include "objload.h"
+#include "interrupt.h"
 #include "stack.h"
 
 
@@ -43,7 +44,7 @@ static const ExtSym table[] = {
     {"__modti3", (void *)__modti3}, {"__udivti3", (void *)__udivti3}, {"__umodti3", (void *)__umodti3},
     /* lumba's runtime in core.so (par_for and the simulator's are in backend.so: such code is not loaded here) */
     {"nrt_alloc", (void *)nrt_alloc}, {"nrt_incref", (void *)nrt_incref}, {"nrt_decref", (void *)nrt_decref},
-    {"stack_limit", (void *)stack_limit},
+    {"stack_limit", (void *)stack_limit}, {"lm_interrupt_poll", (void *)lm_interrupt_poll},
     /* matrix products (linalg_rt.h) */
     {"lm_prod_shape", (void *)lm_prod_shape}, {"lm_prod", (void *)lm_prod},
     /* np.random (nprandom_rt.h) */

@@ -30,6 +30,7 @@ typedef enum LmErrKind {
   LMERR_VALUE,          /* ValueError: msg (runtime checks: negative dimensions...) */
   LMERR_SHAPES,         /* ValueError: msg, its k-th "%S" replaced by the tuple shapes[k] (broadcasting) */
   LMERR_VALUE_FMT,      /* ValueError: msg, each %I (%D: a dimension) in it replaced by the next of vals (lmerr_format) */
+  LMERR_INTERRUPT,      /* KeyboardInterrupt: lumba_interrupt or Ctrl-C (interrupt.h) */
 } LmErrKind;
 
 #define LMERR_NSHAPES 3   /* shapes one error names at most (in-place: both operands and the output) */

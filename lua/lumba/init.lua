@@ -751,15 +751,36 @@ core.dispatcher_methods.inspect_ptx = function(d, sig, opts)
   return core.cuda._compile_ptx(ir, { cc = cc, fastmath = d.options.fastmath })
 end
 
+-- lumba.config.warn_on_compile = true: from then on, a call that compiles
+-- a new specialization warns through lumba.warnings (a function: it is
+-- called instead, with the message, the dispatcher's name, the argument
+-- types and the milliseconds spent; it may raise to make that an error)
+local warn_on_compile = false
+local function set_warn_on_compile(v)
+  if v ~= nil and type(v) ~= "boolean" and type(v) ~= "function" then
+    error("lumba.config.warn_on_compile must be a boolean or a function, not a " .. type(v), 3)
+  end
+  warn_on_compile = v or false
+  if not v then core._set_on_compile(nil) return end
+  core._set_on_compile(function(name, types, ms, where)
+    local msg = ("%s'%s' compiled a new specialization %s in %.1f ms (lumba.config.warn_on_compile is on; "
+      .. "compile it at load time: eager signatures or :compile, docs/dispatchers.md)"):format(where, name, types, ms)
+    if type(warn_on_compile) == "function" then warn_on_compile(msg, name, types, ms)
+    else lumba.warnings(msg) end
+  end)
+end
+
 -- lumba.config.num_threads reads and sets the prange pool's size
 lumba.config = setmetatable({}, {
   __index = function(_, k)
     if k == "num_threads" then return core.get_num_threads() end
     if k == "verbose" then return core._get_verbose() end
+    if k == "warn_on_compile" then return warn_on_compile end
   end,
   __newindex = function(t, k, v)
     if k == "num_threads" then core.set_num_threads(v)
     elseif k == "verbose" then core._set_verbose(v)
+    elseif k == "warn_on_compile" then set_warn_on_compile(v)
     else rawset(t, k, v) end
   end,
 })
