@@ -580,6 +580,28 @@ function lumba.cuda.jit(a, b)
   return function(src) return build(placed(src, opts, 2)) end
 end
 
+-- lumba.empty_like/zeros_like/ones_like(a [, dtype]), full_like(a, v [, dtype]):
+-- a new array of a's shape (and dtype unless given), on a's side: a host
+-- ndarray (in a's order, C or F) for an ndarray, a device array for a device array
+local function is_devarray(a) return getmetatable(a) == "lumba.devicearray" end
+local function like(make)
+  return function(a, v, dtype)
+    if make ~= "full" then dtype, v = v, nil end
+    if is_devarray(a) then
+      local dt = dtype or a.dtype
+      if make == "empty" then return lumba.cuda.device_array(a.shape, dt) end
+      local h = make == "full" and lumba.full(a.shape, v, dt) or lumba[make](a.shape, dt)
+      return lumba.cuda.to_device(h)
+    end
+    if getmetatable(a) ~= "lumba.ndarray" then a = lumba.array(a) end
+    local order = a.layout == "F" and "F" or "C"
+    if make == "full" then return lumba.full(a.shape, v, dtype or a.dtype, order) end
+    return lumba[make](a.shape, dtype or a.dtype, order)
+  end
+end
+lumba.empty_like, lumba.zeros_like, lumba.ones_like = like("empty"), like("zeros"), like("ones")
+lumba.full_like = like("full")
+
 -- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
 -- device number select_device takes), each with :run(fn, ...) that runs fn
 -- with that device current and restores the previous one

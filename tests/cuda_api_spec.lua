@@ -1,0 +1,115 @@
+-- numba-cuda's documented host and kernel API (issue 22): on the GPU (tag
+-- gpu) and, through cuda_sim_spec.lua's run of every gpu-tagged spec under
+-- LUMBA_CUDA_SIM=1, in the simulator. Expected values come from the host
+-- (lumba's own arrays, computed independently of the kernels).
+local lumba = require "lumba"
+local H = require "helpers"
+local cuda = lumba.cuda
+
+local function avail()
+  return (cuda.is_available())
+end
+
+describe("cuda host API #gpu", function()
+  if not avail() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+
+  it("k:forall(n) covers n threads with a block size of the occupancy calculator", function()
+    local k = cuda.jit "def k(out):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = i * 3 + 1\n"
+    for _, n in ipairs { 1, 255, 1000, 100003 } do
+      local o = cuda.device_array(n, "int64")
+      k:forall(n)(o)
+      local h = o:copy_to_host()
+      for _, i in ipairs { 1, n // 2 + 1, n } do assert.are.equal((i - 1) * 3 + 1, h[i]) end
+    end
+    assert.are.equal("lumba.kernel_launch: forall 7 threads", tostring(k:forall(7)))
+    local s = cuda.stream()
+    local o = cuda.to_device(lumba.zeros(5, "int64"))
+    k:forall(5, s)(o)
+    s:synchronize()
+    assert.are.same({ 1, 4, 7, 10, 13 }, o:copy_to_host():totable())
+    k:forall(0)(o)  -- no threads: nothing runs
+    local f = lumba.njit "def f(x):\n    return x\n"
+    assert.truthy(H.error_of(function() return f:forall(3) end):find("f is not a CUDA kernel", 1, true))
+  end)
+
+  it("indexes device arrays from the host: d[i], d[i] = v, rows as views, get/set", function()
+    local h = lumba.arange(12):reshape(3, 4):astype("float32")
+    local d = cuda.to_device(h)
+    assert.are.equal("lumba.devicearray(float32, (4,))", tostring(d[1]))
+    assert.are.equal(h[2][3], d[2][3])
+    assert.are.equal(h:get(3, 4), d[-1][-1])
+    assert.are.equal(h:get(3, 4), d:get(3, 4))
+    d[2] = 7            -- a row filled
+    d[1][1] = 42        -- through a view: shares d's memory
+    d:set(3, 2, -1.5)
+    d[3][3] = lumba.array({ 1 }, "float32")[1]
+    h[2] = 7
+    h[1][1] = 42
+    h:set(3, 2, -1.5)
+    h[3][3] = 1
+    assert.are.same(h:totable(), d:copy_to_host():totable())
+    d[1] = lumba.array({ 9, 8, 7, 6 }, "float32")
+    assert.are.same({ 9, 8, 7, 6 }, d[1]:copy_to_host():totable())
+    assert.are.equal("index 4 out of bounds for axis 1 with size 3", H.error_of(function() return d[4] end):gsub("^.-:%d+: ", ""))
+    assert.are.equal("index 0 out of bounds for axis 1 with size 4", H.error_of(function() return d[1][0] end):gsub("^.-:%d+: ", ""))
+    assert.truthy(H.error_of(function() d[1][1] = "x" end))
+    local i = cuda.to_device(lumba.arange(5, "int32"))
+    i[5] = (1 << 31) - 1
+    assert.are.equal((1 << 31) - 1, i[5])
+    assert.truthy(H.error_of(function() i[1] = 1 << 31 end):find("value 2147483648 out of bounds for int32", 1, true))
+    local s = d:slice(2, 3)
+    assert.are.equal(h:get(3, 4), s[2][4])
+  end)
+
+  it("makes arrays like others: zeros_like, ones_like, empty_like, full_like, device_array_like", function()
+    local h = lumba.arange(6):reshape(2, 3):astype("float32")
+    local d = cuda.to_device(h)
+    assert.are.same({ { 0, 0, 0 }, { 0, 0, 0 } }, lumba.zeros_like(d):copy_to_host():totable())
+    assert.are.same({ { 1, 1, 1 }, { 1, 1, 1 } }, lumba.ones_like(d, "int8"):copy_to_host():totable())
+    assert.are.equal("int8", lumba.ones_like(d, "int8").dtype)
+    assert.are.equal("lumba.devicearray(float32, (2, 3))", tostring(lumba.empty_like(d)))
+    assert.are.same({ { 2.5, 2.5, 2.5 }, { 2.5, 2.5, 2.5 } }, lumba.full_like(d, 2.5, "float64"):copy_to_host():totable())
+    assert.are.equal("lumba.devicearray(float32, (2, 3))", tostring(cuda.device_array_like(h)))
+    assert.are.equal("lumba.devicearray(float32, (2, 3))", tostring(cuda.device_array_like(d)))
+    local z = lumba.zeros_like(h)
+    assert.are.equal("float32", z.dtype)
+    assert.are.same({ { 0, 0, 0 }, { 0, 0, 0 } }, z:totable())
+    assert.are.equal("F", lumba.zeros_like(h:transpose()).layout)
+    assert.are.same({ 1, 1 }, lumba.ones_like(lumba.array { 5, 6 }):totable())
+    assert.are.same({ 7, 7 }, lumba.full_like(lumba.array { 5, 6 }, 7):totable())
+    local into = lumba.zeros_like(h)
+    assert.are.equal(into, d:copy_to_host(into))
+    assert.are.same(h:totable(), into:totable())
+  end)
+
+  it("has pinned, managed and external arrays", function()
+    local k = cuda.jit "def k(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = a[i] * 2 + 1\n"
+    local p = cuda.pinned_array(8, "int32")
+    assert.are.equal("lumba.ndarray", getmetatable(p))
+    for i = 1, 8 do p[i] = i end
+    local dp = cuda.to_device(p)
+    k[{ 1, 8 }](dp)
+    dp:copy_to_host(p)
+    assert.are.same({ 3, 5, 7, 9, 11, 13, 15, 17 }, p:totable())
+    local m = cuda.managed_array(6, "float64")
+    for i = 1, 6 do m[i] = i / 2 end
+    k:forall(6)(m)
+    cuda.synchronize()
+    for i = 1, 6 do assert.are.equal(i + 1, m[i]) end
+    -- someone else's memory, wrapped: kernels write it, lumba never frees it
+    local owner = cuda.to_device(lumba.arange(10, "int64"))
+    local e = cuda.external_array(owner:data_ptr(), { 2, 5 }, "int64")
+    assert.are.equal("lumba.devicearray(int64, (2, 5))", tostring(e))
+    k:forall(10)(cuda.external_array(owner:data_ptr(), 10, "int64"))
+    assert.are.equal(2 * 7 + 1, e[2][3])
+    e:free()
+    e = nil
+    collectgarbage()
+    assert.are.same({ 1, 3, 5, 7, 9, 11, 13, 15, 17, 19 }, owner:copy_to_host():totable())
+    assert.truthy(H.error_of(function() return cuda.external_array(0, 3) end):find("null device pointer", 1, true))
+    assert.truthy(H.error_of(function() return cuda.external_array("x", 3) end):find("device pointer", 1, true))
+  end)
+end)
