@@ -198,6 +198,10 @@ static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs
       for (int i = 0; i < nargs && fits; i++) {
         Type *want = s->argtypes[i];
         if (want == at[i]) continue;
+        /* a C-order device array fits an A-layout signature (float32[:]) */
+        if (want->kind == TY_ARRAY && at[i]->kind == TY_ARRAY && want->layout == 'A' && want->dtype == at[i]->dtype &&
+            want->ndim == at[i]->ndim)
+          continue;
         fits = want->kind == TY_SCALAR && at[i]->kind == TY_SCALAR && want->dtype != DT_BOOL &&
                at[i]->dtype != DT_BOOL && (ty_is_float(want) || ty_is_int(at[i]));
       }

@@ -113,3 +113,54 @@ describe("cuda host API #gpu", function()
     assert.truthy(H.error_of(function() return cuda.external_array("x", 3) end):find("device pointer", 1, true))
   end)
 end)
+
+describe("cuda module-level names #gpu", function()
+  if not avail() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+
+  local src = [=[
+from numba import cuda, njit
+import numpy as np
+
+sig = "void(float32[:], float32[:])"
+W = np.array([[1.5, -2.0, 3.0], [4.0, 5.0, 6.25]])
+IDX = np.array([3, 1, 2], dtype=np.int32)
+
+@njit
+def twice(x):
+    return 2 * x
+
+@cuda.jit(sig)
+def k(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = twice(a[i]) + W[i % 2, IDX[i % 3] - 1] + W.shape[1]
+]=]
+  -- what the kernel computes, on the host
+  local function expected(n)
+    local W = { { 1.5, -2.0, 3.0 }, { 4.0, 5.0, 6.25 } }
+    local IDX = { 3, 1, 2 }
+    local e = {}
+    for i = 0, n - 1 do e[i + 1] = 2 * i + W[i % 2 + 1][IDX[i % 3 + 1]] + 3 end
+    return e
+  end
+
+  it("takes a signature that is a module variable, calls @njit helpers, freezes global arrays", function()
+    for _, make in ipairs { function() return lumba.load(src).k end, function() return cuda.jit(src) end } do
+      local k = make()
+      assert.are.equal("(float32[:], float32[:]) -> none", k.signatures[1])
+      local a = lumba.arange(10):astype("float32")
+      local o = cuda.device_array(10, "float32")
+      k[{ 2, 5 }](cuda.to_device(a), o)
+      assert.are.same(expected(10), o:copy_to_host():totable())
+    end
+  end)
+
+  it("puts frozen global arrays in constant memory on the GPU", function()
+    if cuda.simulate() then return end
+    local k = cuda.jit(src)
+    assert.truthy(k:inspect_ptx():find(".const .align 16 .b8 cmem", 1, true))
+  end)
+end)

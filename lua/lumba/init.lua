@@ -374,6 +374,23 @@ local function with_decorators(src, opts)
   local chunk = opts.chunkname or "<string>"
   local ok, tree = pcall(core.parse, src, chunk, "decorators")
   if not ok then return opts end  -- the dispatcher reports the syntax error
+  local want = opts.name
+  if want == nil and opts.target == "cuda" then
+    -- a pasted module: the kernel is its first @cuda.jit def, the others
+    -- (@njit helpers, device functions) are what it calls
+    local names = module_names(tree.imports)
+    for _, st in ipairs(tree.body) do
+      if st.tag == "FunctionDef" and want == nil then
+        local kind, dopts = decorator_options(st, chunk, names)
+        if kind == "cuda" and not dopts.device then want = st.name end
+      end
+    end
+    if want then
+      local o = {}
+      for k, v in pairs(opts) do o[k] = v end
+      o.name, opts = want, o
+    end
+  end
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" and (opts.name == nil or st.name == opts.name) then
       local _, dopts = decorator_options(st, chunk, module_names(tree.imports))
