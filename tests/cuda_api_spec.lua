@@ -164,3 +164,98 @@ def k(a, out):
     assert.truthy(k:inspect_ptx():find(".const .align 16 .b8 cmem", 1, true))
   end)
 end)
+
+describe("cuda.random #gpu", function()
+  if not avail() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+  local KSRC = [[
+from numba import cuda
+from numba.cuda.random import (xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64,
+                               xoroshiro128p_normal_float32, xoroshiro128p_normal_float64)
+
+@cuda.jit
+def draws(states, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        for j in range(out.shape[1] // 4):
+            out[i, 4 * j] = xoroshiro128p_uniform_float32(states, i)
+            out[i, 4 * j + 1] = xoroshiro128p_uniform_float64(states, i)
+            out[i, 4 * j + 2] = xoroshiro128p_normal_float32(states, i)
+            out[i, 4 * j + 3] = xoroshiro128p_normal_float64(states, i)
+]]
+  local function run(n, m, seed, sub)
+    local k = cuda.jit(KSRC)
+    local st = cuda.random.create_xoroshiro128p_states(n, seed, sub)
+    local out = cuda.device_array({ n, 4 * m }, "float64")
+    k:forall(n)(st, out)
+    return out:copy_to_host(), st:copy_to_host()
+  end
+  -- numba's own CPU functions, where /usr/bin/python3 has numba
+  local function oracle(n, m, seed, sub)
+    local p = io.popen(("/usr/bin/python3 tests/xoroshiro_oracle.py %d %d %d %d 2>/dev/null"):format(n, m, seed, sub))
+    local rows = {}
+    for line in p:lines() do
+      local row = {}
+      for v in line:gmatch("%S+") do row[#row + 1] = tonumber(v) end
+      rows[#rows + 1] = row
+    end
+    p:close()
+    return #rows == n and rows or nil
+  end
+  local function close(a, b) return a == b or math.abs(a - b) <= 1e-6 * math.max(1, math.abs(b)) end
+
+  it("makes numba-cuda's streams: uniform float32/64, normal float32/64, for a seed and subsequence", function()
+    for _, c in ipairs { { 5, 3, 42, 0 }, { 3, 2, 12345, 3 } } do
+      local got = run(table.unpack(c))
+      local want = oracle(table.unpack(c))
+      if want then
+        for i = 1, c[1] do
+          for j = 1, 4 * c[2] do
+            local g, w = got:get(i, j), want[i][j]
+            -- uniforms exact; normals through libm or libdevice, to the last bits
+            if j % 4 == 1 or j % 4 == 2 then assert.are.equal(w, g) else assert.is_true(close(g, w), g .. " vs " .. w) end
+          end
+        end
+      end
+      for i = 1, c[1] do
+        for j = 1, 4 * c[2] do
+          local g = got:get(i, j)
+          if j % 4 == 1 or j % 4 == 2 then assert.is_true(g >= 0 and g < 1) end
+        end
+      end
+    end
+  end)
+
+  it("gives the same numbers on the GPU and in the simulator", function()
+    if cuda.simulate() then return end  -- the GPU run compares itself with the simulator
+    local gpu, gst = run(64, 4, 7, 1)
+    cuda.simulate(true)
+    local ok, sim, sst = pcall(run, 64, 4, 7, 1)
+    cuda.simulate(false)
+    assert(ok, sim)
+    assert.are.same(sst:totable(), gst:totable())
+    for i = 1, 64 do
+      for j = 1, 16 do
+        local g, s = gpu:get(i, j), sim:get(i, j)
+        if j % 4 == 1 or j % 4 == 2 then assert.are.equal(s, g) else assert.is_true(close(g, s), g .. " vs " .. s) end
+      end
+    end
+  end)
+
+  it("makes states of numba-cuda's SplitMix64 seeding and jumps, and checks its arguments", function()
+    local st = cuda.random.create_xoroshiro128p_states(3, 42):copy_to_host()
+    assert.are.equal("uint64", st.dtype)
+    assert.are.same({ 3, 2 }, st.shape)
+    -- numba 0.56: init_xoroshiro128p_states_cpu(s, 42, 0)
+    assert.are.equal(tostring(st:get(1, 1)), tostring(st:get(1, 2)))
+    assert.are.equal("array([313611670190079035, 410834281257317300], dtype=uint64)", tostring(st[2]))
+    local again = cuda.device_array({ 3, 2 }, "uint64")
+    cuda.random.init_xoroshiro128p_states(again, 42)
+    assert.are.same(st:totable(), again:copy_to_host():totable())
+    assert.truthy(H.error_of(function() cuda.random.create_xoroshiro128p_states(3, 1.5) end):find("integer seed expected", 1, true))
+    assert.truthy(H.error_of(function() cuda.random.create_xoroshiro128p_states(-1, 1) end):find("non-negative", 1, true))
+    assert.are.same({ 0, 2 }, cuda.random.create_xoroshiro128p_states(0, 1).shape)
+  end)
+end)

@@ -619,6 +619,76 @@ end
 lumba.empty_like, lumba.zeros_like, lumba.ones_like = like("empty"), like("zeros"), like("ones")
 lumba.full_like = like("full")
 
+-- cuda.random: numba-cuda's xoroshiro128+ states, made on the host as
+-- numba-cuda makes them (SplitMix64 of the seed, then 2^64-step jumps: state
+-- i is state i - 1 jumped once, state 0 jumped subsequence_start times). A
+-- state array is a uint64 device array of shape (n, 2); the kernels' side is
+-- the prelude's (src/prelude/cuda_random.py).
+local xoro_jumps  -- compiled at the first use
+local XORO_JUMP_SRC = [[
+def xoro_jumps(states, jump, skip):
+    for i in range(states.shape[0]):
+        if i > 0:
+            states[i, 0] = states[i - 1, 0]
+            states[i, 1] = states[i - 1, 1]
+        reps = skip if i == 0 else 1
+        for _ in range(reps):
+            s0 = np.uint64(0)
+            s1 = np.uint64(0)
+            for w in range(2):
+                for b in range(64):
+                    if (jump[w] >> np.uint64(b)) & np.uint64(1):
+                        s0 ^= states[i, 0]
+                        s1 ^= states[i, 1]
+                    a0 = states[i, 0]
+                    a1 = states[i, 1] ^ a0
+                    states[i, 0] = ((a0 << np.uint64(55)) | (a0 >> np.uint64(9))) ^ a1 ^ (a1 << np.uint64(14))
+                    states[i, 1] = (a1 << np.uint64(36)) | (a1 >> np.uint64(28))
+            states[i, 0] = s0
+            states[i, 1] = s1
+]]
+local function xoro_states_host(n, seed, subsequence_start)
+  local states = lumba.zeros({ n, 2 }, "uint64")
+  if n >= 1 then
+    local z = seed + 0x9E3779B97F4A7C15
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    states:set(1, 1, z)
+    states:set(1, 2, z)
+    xoro_jumps = xoro_jumps or lumba.njit(XORO_JUMP_SRC)
+    xoro_jumps(states, lumba.array({ 0xbeac0467eba5facb, 0xd86b048b86aa9922 }, "uint64"), subsequence_start)
+  end
+  return states
+end
+local function check_seed(seed, sub)
+  if math.type(seed) ~= "integer" then error("bad argument #2 to 'create_xoroshiro128p_states' (integer seed expected)", 3) end
+  if math.type(sub) ~= "integer" or sub < 0 then
+    error("bad argument #3 to 'create_xoroshiro128p_states' (non-negative integer expected)", 3)
+  end
+end
+lumba.cuda.random = {
+  -- create_xoroshiro128p_states(n, seed [, subsequence_start [, stream]])
+  create_xoroshiro128p_states = function(n, seed, subsequence_start, stream)
+    subsequence_start = subsequence_start or 0
+    if math.type(n) ~= "integer" or n < 0 then
+      error("bad argument #1 to 'create_xoroshiro128p_states' (non-negative integer expected)", 2)
+    end
+    check_seed(seed, subsequence_start)
+    local h = xoro_states_host(n, seed, subsequence_start)
+    if stream == 0 then stream = nil end
+    return lumba.cuda.to_device(h, stream)
+  end,
+  -- init_xoroshiro128p_states(states, seed [, subsequence_start [, stream]]): into an existing state array
+  init_xoroshiro128p_states = function(states, seed, subsequence_start, stream)
+    subsequence_start = subsequence_start or 0
+    check_seed(seed, subsequence_start)
+    local h = xoro_states_host(states.shape[1], seed, subsequence_start)
+    if stream == 0 then stream = nil end
+    states:copy_to_device(h, stream)
+  end,
+}
+
 -- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
 -- device number select_device takes), each with :run(fn, ...) that runs fn
 -- with that device current and restores the previous one
