@@ -38,7 +38,7 @@ Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm) {
   return ty_tuple(&C->S->types, el, (int)nd);
 }
 
-/* syncthreads, syncwarp([mask]), threadfence, threadfence_block */
+/* syncthreads, syncwarp([mask]), threadfence, threadfence_block, threadfence_system */
 Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm) {
   const Builtin *b = builtin_of(nm);
   cuda_info(I, n, nm);
@@ -92,6 +92,9 @@ Type *bcuda_infer_atomic(Infer *I, Node *n, const BuiltinName *nm) {
   DType dt = at[0]->dtype;
   if (!(dt == DT_INT32 || dt == DT_INT64 || dt == DT_UINT32 || dt == DT_UINT64 || dt == DT_FLOAT32 || dt == DT_FLOAT64))
     compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s supports int32, int64, uint32, uint64, float32 and float64 arrays, not %s", what, tyname(C, at[0]));
+  if ((nm->id == BI_cuda_atomic_inc || nm->id == BI_cuda_atomic_dec) && !(dt == DT_UINT32 || dt == DT_UINT64))
+    compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s supports uint32 and uint64 arrays, not %s", what,
+                  tyname(C, at[0]));
   if (dtype_kinds[dt] == 'f' && (nm->id == BI_cuda_atomic_and || nm->id == BI_cuda_atomic_or || nm->id == BI_cuda_atomic_xor))
     compile_error(C, n->loc, "TypingError", "cuda.%s needs an integer array", what);
   return ty_scalar(dt);

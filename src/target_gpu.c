@@ -61,10 +61,47 @@ static LLVMValueRef atomic_ptr(Lower *L, Val a, Val idx) {
   return LLVMBuildBitCast(L->b, p8, LLVMPointerType(lower_mem_type(L, a.ty->dtype), 0), "");
 }
 
-/* float atomics as a compare-and-swap loop on the bits (works on every GPU) */
-static LLVMValueRef float_atomic(Lower *L, BuiltinId op, LLVMValueRef p, LLVMValueRef v, DType dt) {
+/* the new value of a compare-and-swap atomic from the current one */
+static LLVMValueRef cas_new_value(Lower *L, BuiltinId op, LLVMValueRef cur, LLVMValueRef v, DType dt) {
+  LLVMBuilderRef b = L->b;
+  if (dtype_kinds[dt] != 'f') {  /* inc, dec (unsigned), nanmin, nanmax of integers */
+    bool sg = dtype_kinds[dt] == 'i';
+    LLVMValueRef one = LLVMConstInt(LLVMTypeOf(cur), 1, 0), zero = LLVMConstInt(LLVMTypeOf(cur), 0, 0);
+    switch (op) {
+      case BI_cuda_atomic_inc:  /* old >= val ? 0 : old + 1, as CUDA's atomicInc */
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, cur, v, ""), zero, LLVMBuildAdd(b, cur, one, ""), "");
+      case BI_cuda_atomic_dec:  /* old == 0 or old > val ? val : old - 1, as atomicDec */
+        return LLVMBuildSelect(b, LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, cur, zero, ""),
+                                               LLVMBuildICmp(b, LLVMIntUGT, cur, v, ""), ""),
+                               v, LLVMBuildSub(b, cur, one, ""), "");
+      case BI_cuda_atomic_nanmin:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, sg ? LLVMIntSLT : LLVMIntULT, v, cur, ""), v, cur, "");
+      default:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, sg ? LLVMIntSGT : LLVMIntUGT, v, cur, ""), v, cur, "");
+    }
+  }
+  switch (op) {
+    case BI_cuda_atomic_add: return LLVMBuildFAdd(b, cur, v, "");
+    case BI_cuda_atomic_sub: return LLVMBuildFSub(b, cur, v, "");
+    case BI_cuda_atomic_min: return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, cur, ""), v, cur, "");
+    case BI_cuda_atomic_max: return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, cur, ""), v, cur, "");
+    case BI_cuda_atomic_nanmin:
+    case BI_cuda_atomic_nanmax: {
+      /* NaNs ignored: a NaN current value gives way to v, a NaN v keeps the current one */
+      LLVMValueRef better = LLVMBuildFCmp(b, op == BI_cuda_atomic_nanmin ? LLVMRealOLT : LLVMRealOGT, v, cur, "");
+      LLVMValueRef take = LLVMBuildOr(b, better, LLVMBuildFCmp(b, LLVMRealUNO, cur, cur, ""), "");
+      take = LLVMBuildAnd(b, take, LLVMBuildFCmp(b, LLVMRealORD, v, v, ""), "");
+      return LLVMBuildSelect(b, take, v, cur, "");
+    }
+    default: return v;  /* exch */
+  }
+}
+
+/* atomics as a compare-and-swap loop on the bits (works on every GPU):
+** float min/max/exch, nanmin/nanmax, inc/dec */
+static LLVMValueRef cas_atomic(Lower *L, BuiltinId op, LLVMValueRef p, LLVMValueRef v, DType dt) {
   LLVMTypeRef ft = lower_mem_type(L, dt);
-  LLVMTypeRef it = dt == DT_FLOAT32 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
+  LLVMTypeRef it = dtype_sizes[dt] == 4 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef ip = LLVMBuildBitCast(L->b, p, LLVMPointerType(it, 0), "");
   LLVMValueRef init = LLVMBuildLoad2(L->b, it, ip, "");
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
@@ -73,12 +110,7 @@ static LLVMValueRef float_atomic(Lower *L, BuiltinId op, LLVMValueRef p, LLVMVal
   LLVMPositionBuilderAtEnd(L->b, loop);
   LLVMValueRef cur = LLVMBuildPhi(L->b, it, "cur");
   LLVMValueRef curf = LLVMBuildBitCast(L->b, cur, ft, "");
-  LLVMValueRef nf;
-  if (op == BI_cuda_atomic_add) nf = LLVMBuildFAdd(L->b, curf, v, "");
-  else if (op == BI_cuda_atomic_sub) nf = LLVMBuildFSub(L->b, curf, v, "");
-  else if (op == BI_cuda_atomic_min) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, v, curf, ""), v, curf, "");
-  else if (op == BI_cuda_atomic_max) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, v, curf, ""), v, curf, "");
-  else nf = v;  /* exch */
+  LLVMValueRef nf = cas_new_value(L, op, curf, v, dt);
   LLVMValueRef pair = LLVMBuildAtomicCmpXchg(L->b, ip, cur, LLVMBuildBitCast(L->b, nf, it, ""),
                                              LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
   LLVMValueRef seen = LLVMBuildExtractValue(L->b, pair, 0, "");
@@ -118,7 +150,9 @@ static Val atomic(Lower *L, Node *n, CallInfo *ci) {
     if (op == BI_cuda_atomic_sub) v = LLVMBuildFNeg(L->b, v, "");
     return (Val){et, LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpFAdd, p, v, LLVMAtomicOrderingMonotonic, 0), false};
   }
-  if (dtype_kinds[dt] == 'f') return (Val){et, float_atomic(L, op, p, v, dt), false};
+  if (dtype_kinds[dt] == 'f' || op == BI_cuda_atomic_inc || op == BI_cuda_atomic_dec || op == BI_cuda_atomic_nanmin ||
+      op == BI_cuda_atomic_nanmax)
+    return (Val){et, cas_atomic(L, op, p, v, dt), false};
   bool sg = dtype_kinds[dt] == 'i';
   LLVMAtomicRMWBinOp rop = op == BI_cuda_atomic_add ? LLVMAtomicRMWBinOpAdd
                          : op == BI_cuda_atomic_sub ? LLVMAtomicRMWBinOpSub
@@ -184,6 +218,7 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
     case BI_cuda_syncthreads: barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none;
     case BI_cuda_threadfence: barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none;
     case BI_cuda_threadfence_block: barrier(L, "llvm.nvvm.membar.cta", NULL, 0); return none;
+    case BI_cuda_threadfence_system: barrier(L, "llvm.nvvm.membar.sys", NULL, 0); return none;
     case BI_cuda_syncwarp:
       mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
                          : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);

@@ -135,6 +135,7 @@ static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
       return none;
     case BI_cuda_threadfence:
     case BI_cuda_threadfence_block:
+    case BI_cuda_threadfence_system:
       LLVMBuildFence(L->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
       return none;
     case BI_cuda_shared_array: return shared_array(L, n, ci);

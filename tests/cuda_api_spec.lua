@@ -259,3 +259,69 @@ def draws(states, out):
     assert.are.same({ 0, 2 }, cuda.random.create_xoroshiro128p_states(0, 1).shape)
   end)
 end)
+
+describe("cuda atomics and fences #gpu", function()
+  if not avail() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+
+  it("has atomic.inc and atomic.dec (CUDA's wrapping counters) on uint32 and uint64", function()
+    local k = cuda.jit [[
+@cuda.jit
+def k(c, olds, n):
+    i = cuda.grid(1)
+    if i < n:
+        olds[i] = cuda.atomic.inc(c, 0, 9)
+        cuda.atomic.dec(c, 1, 4)
+        cuda.threadfence_system()
+]]
+    for _, dt in ipairs { "uint32", "uint64" } do
+      local c = cuda.to_device(lumba.array({ 0, 0 }, dt))
+      local olds = cuda.device_array(1000, dt)
+      k:forall(1000)(c, olds, 1000)
+      local h = c:copy_to_host()
+      -- inc wraps at 10: 1000 increments from 0 leave 0; dec from 0 sets 4, then counts down: 1000 % 5 = 0 left 0
+      assert.are.same({ 1000 % 10, (5 - 1000 % 5) % 5 }, h:totable())
+      local seen = {}
+      for i = 1, 1000 do
+        local v = olds[i]
+        seen[v] = (seen[v] or 0) + 1
+      end
+      for v = 0, 9 do assert.are.equal(100, seen[v]) end
+    end
+    assert.truthy(H.error_of(function()
+      local bad = cuda.jit "def bad(a):\n    cuda.atomic.inc(a, 0, 1)\n"
+      bad[{ 1, 1 }](cuda.device_array(1, "int32"))
+    end):find("cuda.atomic.inc supports uint32 and uint64 arrays, not int32", 1, true))
+  end)
+
+  it("has atomic.nanmin and atomic.nanmax, which ignore NaNs", function()
+    local k = cuda.jit [[
+@cuda.jit
+def k(a, r):
+    i = cuda.grid(1)
+    if i < a.size:
+        cuda.atomic.nanmax(r, 0, a[i])
+        cuda.atomic.nanmin(r, 1, a[i])
+        cuda.atomic.max(r, 2, a[i])
+]]
+    for _, dt in ipairs { "float32", "float64" } do
+      local vals = {}
+      for i = 1, 500 do vals[i] = (i % 7 == 0) and 0 / 0 or math.sin(i) * i end
+      local r = cuda.to_device(lumba.array({ 0 / 0, 0 / 0, -1e30 }, dt))
+      k:forall(500)(cuda.to_device(lumba.array(vals, dt)), r)
+      local a = lumba.array(vals, dt)
+      local mx, mn = -math.huge, math.huge
+      for i = 1, 500 do
+        local v = a[i]
+        if v == v then mx, mn = math.max(mx, v), math.min(mn, v) end
+      end
+      assert.are.same({ mx, mn }, { r[1], r[2] })
+    end
+    local ki = cuda.jit "def ki(a, r):\n    i = cuda.grid(1)\n    if i < a.size:\n        cuda.atomic.nanmax(r, 0, a[i])\n        cuda.atomic.nanmin(r, 1, a[i])\n"
+    local r = cuda.to_device(lumba.array({ -100, 100 }, "int32"))
+    ki:forall(7)(cuda.to_device(lumba.array({ 3, -9, 40, 2, 0, 11, -3 }, "int32")), r)
+    assert.are.same({ 40, -9 }, r:copy_to_host():totable())
+  end)
+end)
