@@ -37,7 +37,7 @@ typedef struct Backend {
   /* the CUDA simulator (cudasim.h) */
   struct CudaState *(*cudasim_new)(void);
   void (*cudasim_launch)(lua_State *L, struct CudaState *S, const struct SimKernel *k, const unsigned grid[3],
-                         const unsigned block[3], void **params);
+                         const unsigned block[3], unsigned shared, void **params);
 } Backend;
 
 /* core: the backend, opened once per process; raises a Lua error naming the

@@ -66,6 +66,12 @@ Type *bcuda_infer_array(Infer *I, Node *n, const BuiltinName *nm) {
   } else {
     compile_error(C, shape->loc, "TypingError", "the shape of cuda.%s must be a constant integer or tuple", what);
   }
+  /* cuda.shared.array(0, dtype): the launch's dynamic shared memory, 1-D,
+  ** as long as the launch's 4th parameter makes it */
+  if (nm->id == BI_cuda_shared_array && ci->ndims == 1 && ci->dims[0] == 0 && shape->kind != ND_Tuple) {
+    ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 1, "dtype"), DT_FLOAT64);
+    return ty_array(&C->S->types, ci->dt, 1, 'C');
+  }
   for (int i = 0; i < ci->ndims; i++)
     if (ci->dims[i] <= 0 || ci->dims[i] > (1 << 24))
       compile_error(C, shape->loc, "TypingError", "bad cuda.%s dimension %lld", what, (long long)ci->dims[i]);

@@ -439,21 +439,20 @@ static bool dims_ok(const unsigned grid[3], const unsigned block[3]) {
 
 static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                            unsigned bz, unsigned shared, CUstream s, void **params, void **extra) {
-  (void)shared;
   (void)s;
   (void)extra;
   unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
   if (!dims_ok(grid, block)) return SIM_INVALID_VALUE;
   SimFail fail;
-  return simrun_launch((const SimKernel *)f, grid, block, params, &fail) ? SIM_LAUNCH_FAILED : 0;
+  return simrun_launch_shared((const SimKernel *)f, grid, block, shared, params, &fail) ? SIM_LAUNCH_FAILED : 0;
 }
 
 void cudasim_launch(lua_State *L, CudaState *S, const SimKernel *k, const unsigned grid[3],
-                    const unsigned block[3], void **params) {
+                    const unsigned block[3], unsigned shared, void **params) {
   cudrv_check_launch(L, S, grid, block);
   if (!dims_ok(grid, block)) cudrv_error(L, S, SIM_INVALID_VALUE, "cuLaunchKernel");
   SimFail fail;
-  if (simrun_launch(k, grid, block, params, &fail) == 0) return;
+  if (simrun_launch_shared(k, grid, block, shared, params, &fail) == 0) return;
   char msg[1024];
   simrun_message(&fail, msg, sizeof msg);
   lua_pushstring(L, msg);

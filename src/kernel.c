@@ -307,7 +307,7 @@ static int kernel_lua_call(lua_State *L) {
     if (ln->forall == 0) return 0;  /* nothing to run, as numba-cuda's ForAll */
     forall_dims(L, S, ln, f);
   }
-  if (S->sim) backend_get(L)->cudasim_launch(L, S, s->gpu, ln->grid, ln->block, P.ptrs);
+  if (S->sim) backend_get(L)->cudasim_launch(L, S, s->gpu, ln->grid, ln->block, ln->shared, P.ptrs);
   else cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
   for (int c = 0; c < ncopies; c++) {
     lua_getfield(L, devpos[c], "copy_to_host");

@@ -131,6 +131,7 @@ typedef struct Launch {
   const SimKernel *k;
   void **params;
   int64_t grid[3], block[3], nthreads;
+  int64_t dyn_shared;          // bytes of dynamic shared memory per block
   _Atomic int64_t first_fail;  // lowest failing block so far (INT64_MAX: none)
   SimFail *fails;              // one per worker
 } Launch;
@@ -327,6 +328,7 @@ static bool worker_init(SimWorker *w, const Launch *ln) {
   for (int a = 0; a < 3; a++) {
     w->ctx.reg[SIMCTX_NTID + a] = ln->block[a];
     w->ctx.reg[SIMCTX_NCTAID + a] = ln->grid[a];
+  w->ctx.reg[SIMCTX_DYNSMEM] = ln->dyn_shared;
   }
   if (!ln->k->fibers) return true;
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -398,8 +400,13 @@ static int32_t run_chunk(void *p, int64_t lo, int64_t hi, int64_t worker) {
 
 int simrun_launch(const SimKernel *k, const unsigned grid[3], const unsigned block[3], void **params,
                   SimFail *fail) {
+  return simrun_launch_shared(k, grid, block, 0, params, fail);
+}
+
+int simrun_launch_shared(const SimKernel *k, const unsigned grid[3], const unsigned block[3], int64_t dyn_shared,
+                         void **params, SimFail *fail) {
   memset(fail, 0, sizeof *fail);
-  Launch ln = {.k = k, .params = params, .nthreads = 1};
+  Launch ln = {.k = k, .params = params, .nthreads = 1, .dyn_shared = dyn_shared};
   int64_t nblocks = 1;
   for (int a = 0; a < 3; a++) {
     ln.grid[a] = grid[a];

@@ -18,14 +18,15 @@
 #include "rt.h"
 
 /* indices into SimCtx.reg that compiled code loads (target_sim.c) */
-enum { SIMCTX_TID = 0, SIMCTX_CTAID = 3, SIMCTX_NTID = 6, SIMCTX_NCTAID = 9, SIMCTX_NREGS = 12 };
+/* SIMCTX_DYNSMEM: the launch's dynamic shared memory bytes (cuda.shared.array(0, dtype)) */
+enum { SIMCTX_TID = 0, SIMCTX_CTAID = 3, SIMCTX_NTID = 6, SIMCTX_NCTAID = 9, SIMCTX_DYNSMEM = 12, SIMCTX_NREGS = 13 };
 
 typedef struct SimWorker SimWorker;
 typedef struct SimFiber SimFiber;
 
 /* One simulated thread as compiled code sees it. */
 typedef struct SimCtx {
-  int64_t reg[SIMCTX_NREGS];  // threadIdx, blockIdx, blockDim, gridDim (x, y, z each)
+  int64_t reg[SIMCTX_NREGS];  // threadIdx, blockIdx, blockDim, gridDim (x, y, z each), dynamic shared bytes
   SimWorker *w;               // the runner of the block
   SimFiber *fiber;            // NULL when the block runs as a loop
 } SimCtx;
@@ -67,6 +68,9 @@ typedef struct SimFail {
 ** blocks before it all ran), so a failure is the same run to run. */
 int simrun_launch(const SimKernel *k, const unsigned grid[3], const unsigned block[3], void **params,
                   SimFail *fail);
+/* The same with dyn_shared bytes of dynamic shared memory per block. */
+int simrun_launch_shared(const SimKernel *k, const unsigned grid[3], const unsigned block[3], int64_t dyn_shared,
+                         void **params, SimFail *fail);
 
 /* The message of a failure, e.g. "IndexError in block (3,0,0) thread
 ** (17,0,0): index 1000 out of bounds for axis 0 with size 1000"; snprintf's

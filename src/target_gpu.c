@@ -4,6 +4,7 @@
 ** 3, atomics, barriers. Arrays are never allocated or counted here.
 */
 #include <stdio.h>
+#include <string.h>
 
 #include "lower.h"
 
@@ -195,6 +196,31 @@ static Val static_array(Lower *L, Node *n, CallInfo *ci, bool shared) {
   return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), false};
 }
 
+/* cuda.shared.array(0, dtype): the extern shared array every dynamic one
+** of the kernel shares (as CUDA's extern __shared__), as long as
+** %dynamic_smem_size makes it */
+static Val dynamic_shared(Lower *L, Node *n, CallInfo *ci) {
+  Type *t = lower_ann(L, n)->ty;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMTypeRef at = LLVMArrayType(i8, 0);
+  LLVMValueRef g = LLVMGetNamedGlobal(L->C->mod, "dynsmem");
+  if (g == NULL) {
+    g = LLVMAddGlobalInAddressSpace(L->C->mod, at, "dynsmem", 3);
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+    LLVMSetAlignment(g, 16);
+  }
+  LLVMTypeRef et = lower_mem_type(L, ci->dt);
+  LLVMValueRef data = LLVMConstBitCast(LLVMConstAddrSpaceCast(g, LLVMPointerType(at, 0)), LLVMPointerType(et, 0));
+  char text[] = "mov.u32 $0, %dynamic_smem_size;", cons[] = "=r";
+  LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
+  LLVMValueRef asmv = LLVMGetInlineAsm(fty, text, strlen(text), cons, strlen(cons), 0, 0, LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef bytes = LLVMBuildZExt(L->b, LLVMBuildCall2(L->b, fty, asmv, NULL, 0, "dynsmem"), LLVMInt64TypeInContext(L->ctx), "");
+  LLVMValueRef shape = LLVMBuildUDiv(L->b, bytes, lower_i64(L, dtype_sizes[ci->dt]), "");
+  LLVMValueRef stride = lower_i64(L, dtype_sizes[ci->dt]);
+  LLVMValueRef mi = LLVMConstNull(LLVMPointerType(i8, 0));
+  return (Val){t, lower_arr_make(L, t, mi, data, &shape, &stride), false};
+}
+
 static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
   LLVMValueRef mask;
@@ -224,7 +250,7 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
                          : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
       barrier(L, "llvm.nvvm.bar.warp.sync", &mask, 1);
       return none;
-    case BI_cuda_shared_array: return static_array(L, n, ci, true);
+    case BI_cuda_shared_array: return ci->dims[0] == 0 ? dynamic_shared(L, n, ci) : static_array(L, n, ci, true);
     case BI_cuda_local_array: return static_array(L, n, ci, false);
     default: return atomic(L, n, ci);
   }

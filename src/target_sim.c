@@ -73,19 +73,26 @@ static Val shared_array(Lower *L, Node *n, CallInfo *ci) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i8p = LLVMPointerType(i8, 0);
   int64_t count = 1;
   for (int k = 0; k < ci->ndims; k++) count *= ci->dims[k];
-  LLVMValueRef id = LLVMAddGlobal(L->C->mod, i8, "shared.site");
-  LLVMSetInitializer(id, LLVMConstInt(i8, 0, 0));
-  LLVMSetLinkage(id, LLVMInternalLinkage);
+  /* cuda.shared.array(0, dtype): one site for every dynamic array of the
+  ** kernel, the launch's bytes long (SIMCTX_DYNSMEM) */
+  bool dyn = ci->dims[0] == 0;
+  LLVMValueRef id = dyn ? LLVMGetNamedGlobal(L->C->mod, "shared.dynamic") : NULL;
+  if (id == NULL) {
+    id = LLVMAddGlobal(L->C->mod, i8, dyn ? "shared.dynamic" : "shared.site");
+    LLVMSetInitializer(id, LLVMConstInt(i8, 0, 0));
+    LLVMSetLinkage(id, LLVMInternalLinkage);
+  }
   LLVMTypeRef ps[2] = {i8p, LLVMInt64TypeInContext(ctx)};
   LLVMValueRef f = lower_rt_fn(L, "simrun_shared", i8p, ps, 2);
-  LLVMValueRef args[2] = {id, lower_i64(L, count * dtype_sizes[ci->dt])};
+  LLVMValueRef dynbytes = dyn ? reg(L, SIMCTX_DYNSMEM) : NULL;
+  LLVMValueRef args[2] = {id, dyn ? dynbytes : lower_i64(L, count * dtype_sizes[ci->dt])};
   LLVMValueRef p = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, 2, "shared");
   lower_raise_if(L, LLVMBuildIsNull(L->b, p, ""), LMERR_MEMORY, "not enough memory for cuda.shared.array");
   LLVMValueRef data = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, ci->dt), 0), "");
   LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
   int64_t s = dtype_sizes[ci->dt];
   for (int k = ci->ndims - 1; k >= 0; k--) {
-    shape[k] = lower_i64(L, ci->dims[k]);
+    shape[k] = dyn ? LLVMBuildUDiv(L->b, dynbytes, lower_i64(L, s), "") : lower_i64(L, ci->dims[k]);
     strides[k] = lower_i64(L, s);
     s *= ci->dims[k];
   }

@@ -325,3 +325,62 @@ def k(a, r):
     assert.are.same({ 40, -9 }, r:copy_to_host():totable())
   end)
 end)
+
+describe("cuda dynamic shared memory #gpu", function()
+  if not avail() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+
+  it("sizes cuda.shared.array(0, dtype) by the launch's 4th parameter", function()
+    local k = cuda.jit [[
+@cuda.jit
+def block_sums(a, out, sizes):
+    s = cuda.shared.array(0, dtype=np.float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    s[t] = a[i] if i < a.size else 0
+    cuda.syncthreads()
+    step = cuda.blockDim.x // 2
+    while step > 0:
+        if t < step:
+            s[t] += s[t + step]
+        cuda.syncthreads()
+        step //= 2
+    if t == 0:
+        out[cuda.blockIdx.x] = s[0]
+        sizes[cuda.blockIdx.x] = s.size
+]]
+    for _, tpb in ipairs { 32, 128, 256 } do
+      local n = 1000
+      local a = lumba.arange(n):astype("float32")
+      local nb = (n + tpb - 1) // tpb
+      local out, sizes = cuda.device_array(nb, "float32"), cuda.device_array(nb, "int64")
+      k[{ nb, tpb, 0, tpb * 4 }](cuda.to_device(a), out, sizes)
+      local h = out:copy_to_host()
+      for b = 1, nb do
+        local want = 0
+        for i = (b - 1) * tpb, math.min(b * tpb, n) - 1 do want = want + i end
+        assert.are.equal(want, h[b])
+        assert.are.equal(tpb, sizes[b])
+      end
+    end
+  end)
+
+  it("makes every dynamic shared array of a kernel share the same memory, as CUDA does", function()
+    local k = cuda.jit [[
+@cuda.jit
+def k(out):
+    f = cuda.shared.array(0, dtype=np.int32)
+    g = cuda.shared.array(0, dtype=np.int64)
+    t = cuda.threadIdx.x
+    if t == 0:
+        g[0] = 5
+    cuda.syncthreads()
+    out[t] = f[0] + f.size + g.size
+]]
+    local out = cuda.device_array(4, "int64")
+    k[{ 1, 4, nil, 16 }](out)
+    assert.are.same({ 11, 11, 11, 11 }, out:copy_to_host():totable())
+  end)
+end)
