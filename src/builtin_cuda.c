@@ -46,6 +46,31 @@ Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm) {
   return &ty_none;
 }
 
+/* warp intrinsics: shfl_sync/shfl_up_sync/shfl_down_sync/shfl_xor_sync(mask,
+** value, lane or delta) give value's type (a number); ballot_sync(mask, pred)
+** a uint32 mask, all_sync/any_sync/eq_sync(mask, pred) a bool, activemask()
+** and lanemask_lt() a uint32 */
+Type *bcuda_infer_warp(Infer *I, Node *n, const BuiltinName *nm) {
+  Compile *C = I->C;
+  const Builtin *b = builtin_of(nm);
+  const char *what = shown(nm);
+  Type *at[3];
+  cuda_info(I, n, nm);
+  infer_nargs(I, n, what, b->lo, b->hi);
+  infer_no_keywords(I, n, what);
+  if (b->lo == 0) return ty_scalar(DT_UINT32);
+  if (!infer_arg_types(I, n->args.items, b->lo, at)) return NULL;
+  for (int i = 0; i < b->lo; i++) {
+    bool shfl_value = b->lo == 3 && i == 1;
+    bool ok = at[i]->kind == TY_SCALAR && (shfl_value ? at[i]->dtype != DT_BOOL : (ty_is_int(at[i]) || at[i]->dtype == DT_BOOL));
+    if (!ok)
+      compile_error(C, n->args.items[i]->loc, "TypingError", "cuda.%s: argument %d must be %s, not %s", what, i + 1,
+                    shfl_value ? "a number" : "an integer or bool", tyname(C, at[i]));
+  }
+  if (b->lo == 3) return at[1];
+  return nm->id == BI_cuda_ballot_sync ? ty_scalar(DT_UINT32) : ty_bool;
+}
+
 /* cuda.shared.array(shape, dtype), cuda.local.array(shape, dtype): a constant shape */
 Type *bcuda_infer_array(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;

@@ -25,6 +25,7 @@
 /* runtime functions compiled code calls */
 static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
                                        "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
+                                       "simrun_shfl", "simrun_vote", "simrun_activemask",
                                        "stack_limit", "lm_prod_shape", "lm_prod"};
 
 /* Code the cache's fast path loaded without the JIT is defined in it as
@@ -50,7 +51,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
   if (J) {
     void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
                      (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
-                     (void *)simrun_syncwarp, (void *)stack_limit, (void *)lm_prod_shape, (void *)lm_prod};
+                     (void *)simrun_syncwarp, (void *)simrun_shfl, (void *)simrun_vote, (void *)simrun_activemask, (void *)stack_limit, (void *)lm_prod_shape, (void *)lm_prod};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);
       J = NULL;

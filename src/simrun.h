@@ -92,6 +92,16 @@ void simrun_barrier(void);
 ** of 32. */
 void simrun_syncwarp(int32_t mask);
 
+/* cuda.shfl_sync (kind 0; lane the source lane), shfl_up_sync (1),
+** shfl_down_sync (2), shfl_xor_sync (3; lane the lane mask) of a value's
+** 64 bits among the lanes of mask; a source outside the warp gives the
+** thread its own value. */
+int64_t simrun_shfl(int32_t mask, int64_t v, int32_t lane, int32_t kind);
+/* ballot_sync (kind 0: the mask of true lanes), all_sync (1), any_sync (2), eq_sync (3) */
+int32_t simrun_vote(int32_t mask, int32_t pred, int32_t kind);
+/* cuda.activemask(): the lanes of this thread's warp that have not returned */
+int32_t simrun_activemask(void);
+
 /* For hand-written NVVM IR: the C function that reads special register reg
 ** ("tid.x", "ntid.y", "ctaid.z", "nctaid.x", "warpsize", "laneid"), as
 ** i32 (*)(void); NULL for another name. */

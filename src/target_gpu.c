@@ -221,6 +221,73 @@ static Val dynamic_shared(Lower *L, Node *n, CallInfo *ci) {
   return (Val){t, lower_arr_make(L, t, mi, data, &shape, &stride), false};
 }
 
+/* an inline PTX instruction giving a u32 register ($0) */
+static LLVMValueRef ptx_u32(Lower *L, const char *text) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
+  char t[64], cons[] = "=r";
+  snprintf(t, sizeof t, "%s", text);
+  LLVMValueRef a = LLVMGetInlineAsm(fty, t, strlen(t), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+  return LLVMBuildCall2(L->b, fty, a, NULL, 0, "");
+}
+
+static LLVMValueRef arg_i32(Lower *L, Node *n, int k) {
+  return lower_cast(L, lower_expr(L, n->args.items[k]), ty_scalar(DT_INT32)).v;
+}
+
+/* shfl_*_sync of one 32-bit word */
+static LLVMValueRef shfl32(Lower *L, BuiltinId op, LLVMValueRef mask, LLVMValueRef v, LLVMValueRef lane) {
+  const char *name = op == BI_cuda_shfl_sync ? "llvm.nvvm.shfl.sync.idx.i32" : op == BI_cuda_shfl_up_sync ? "llvm.nvvm.shfl.sync.up.i32"
+                   : op == BI_cuda_shfl_down_sync ? "llvm.nvvm.shfl.sync.down.i32" : "llvm.nvvm.shfl.sync.bfly.i32";
+  /* c: the clamp lane (31; 0 for up) of a full-warp width */
+  LLVMValueRef args[4] = {mask, v, lane, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), op == BI_cuda_shfl_up_sync ? 0 : 0x1f, 0)};
+  return lower_intrinsic(L, name, NULL, 0, args, 4);
+}
+
+/* the warp intrinsics: shuffles (64-bit values as two words), votes, masks */
+static Val gpu_warp(Lower *L, Node *n, CallInfo *ci) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+  Type *u32 = ty_scalar(DT_UINT32);
+  switch (ci->bi) {
+    case BI_cuda_activemask: return (Val){u32, ptx_u32(L, "activemask.b32 $0;"), false};
+    case BI_cuda_lanemask_lt: return (Val){u32, ptx_u32(L, "mov.u32 $0, %lanemask_lt;"), false};
+    case BI_cuda_ballot_sync:
+    case BI_cuda_all_sync:
+    case BI_cuda_any_sync:
+    case BI_cuda_eq_sync: {
+      LLVMValueRef args[2] = {arg_i32(L, n, 0), lower_cond(L, n->args.items[1])};
+      const char *name = ci->bi == BI_cuda_ballot_sync ? "llvm.nvvm.vote.ballot.sync" : ci->bi == BI_cuda_all_sync ? "llvm.nvvm.vote.all.sync"
+                       : ci->bi == BI_cuda_any_sync ? "llvm.nvvm.vote.any.sync" : "llvm.nvvm.vote.uni.sync";
+      LLVMValueRef r = lower_intrinsic(L, name, NULL, 0, args, 2);
+      if (ci->bi == BI_cuda_ballot_sync) return (Val){u32, r, false};
+      return (Val){ty_bool, LLVMBuildZExt(L->b, r, LLVMInt8TypeInContext(L->ctx), ""), false};
+    }
+    default: {
+      Type *t = lower_ann(L, n)->ty;
+      LLVMValueRef mask = arg_i32(L, n, 0), lane = arg_i32(L, n, 2);
+      LLVMValueRef v = lower_cast(L, lower_expr(L, n->args.items[1]), t).v;
+      LLVMTypeRef vt = LLVMTypeOf(v);
+      bool wide = dtype_sizes[t->dtype] == 8;
+      LLVMTypeRef it = wide ? i64 : i32;
+      LLVMValueRef bits = LLVMGetTypeKind(vt) == LLVMIntegerTypeKind
+                              ? (dtype_sizes[t->dtype] < 4 ? LLVMBuildSExt(L->b, v, i32, "") : v)
+                              : LLVMBuildBitCast(L->b, v, it, "");
+      LLVMValueRef r;
+      if (wide) {
+        LLVMValueRef lo = LLVMBuildTrunc(L->b, bits, i32, ""), hi = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, bits, LLVMConstInt(i64, 32, 0), ""), i32, "");
+        lo = LLVMBuildZExt(L->b, shfl32(L, ci->bi, mask, lo, lane), i64, "");
+        hi = LLVMBuildZExt(L->b, shfl32(L, ci->bi, mask, hi, lane), i64, "");
+        r = LLVMBuildOr(L->b, lo, LLVMBuildShl(L->b, hi, LLVMConstInt(i64, 32, 0), ""), "");
+      } else {
+        r = shfl32(L, ci->bi, mask, bits, lane);
+      }
+      if (LLVMGetTypeKind(vt) != LLVMIntegerTypeKind) r = LLVMBuildBitCast(L->b, r, vt, "");
+      else if (dtype_sizes[t->dtype] < 4) r = LLVMBuildTrunc(L->b, r, vt, "");
+      return (Val){t, r, false};
+    }
+  }
+}
+
 static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
   LLVMValueRef mask;
@@ -252,6 +319,10 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
       return none;
     case BI_cuda_shared_array: return ci->dims[0] == 0 ? dynamic_shared(L, n, ci) : static_array(L, n, ci, true);
     case BI_cuda_local_array: return static_array(L, n, ci, false);
+    case BI_cuda_activemask: case BI_cuda_lanemask_lt: case BI_cuda_ballot_sync: case BI_cuda_all_sync:
+    case BI_cuda_any_sync: case BI_cuda_eq_sync: case BI_cuda_shfl_sync: case BI_cuda_shfl_up_sync:
+    case BI_cuda_shfl_down_sync: case BI_cuda_shfl_xor_sync:
+      return gpu_warp(L, n, ci);
     default: return atomic(L, n, ci);
   }
 }

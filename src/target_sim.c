@@ -114,6 +114,59 @@ static void count_local(Lower *L, CallInfo *ci) {
   LLVMSetInitializer(g, LLVMConstInt(i64, (unsigned long long)(was + bytes), 0));
 }
 
+static LLVMValueRef sim_i32(Lower *L, Node *n, int k) {
+  return lower_cast(L, lower_expr(L, n->args.items[k]), ty_scalar(DT_INT32)).v;
+}
+
+/* the warp intrinsics through the fiber scheduler (simrun.c) */
+static Val sim_warp(Lower *L, Node *n, CallInfo *ci) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+  Type *u32 = ty_scalar(DT_UINT32);
+  LLVMValueRef f;
+  switch (ci->bi) {
+    case BI_cuda_activemask:
+      f = lower_rt_fn(L, "simrun_activemask", i32, NULL, 0);
+      return (Val){u32, LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, NULL, 0, ""), false};
+    case BI_cuda_lanemask_lt: {
+      LLVMValueRef lane = LLVMBuildTrunc(L->b, sim_sreg(L, SREG_LANEID, 0), i32, "");
+      LLVMValueRef one = LLVMConstInt(i32, 1, 0);
+      return (Val){u32, LLVMBuildSub(L->b, LLVMBuildShl(L->b, one, lane, ""), one, ""), false};
+    }
+    case BI_cuda_ballot_sync:
+    case BI_cuda_all_sync:
+    case BI_cuda_any_sync:
+    case BI_cuda_eq_sync: {
+      LLVMTypeRef ps[3] = {i32, i32, i32};
+      f = lower_rt_fn(L, "simrun_vote", i32, ps, 3);
+      int kind = ci->bi == BI_cuda_ballot_sync ? 0 : ci->bi == BI_cuda_all_sync ? 1 : ci->bi == BI_cuda_any_sync ? 2 : 3;
+      LLVMValueRef args[3] = {sim_i32(L, n, 0), LLVMBuildZExt(L->b, lower_cond(L, n->args.items[1]), i32, ""),
+                              LLVMConstInt(i32, (unsigned)kind, 0)};
+      LLVMValueRef r = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, 3, "");
+      if (kind == 0) return (Val){u32, r, false};
+      return (Val){ty_bool, LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, LLVMConstInt(i32, 0, 0), ""),
+                                          LLVMInt8TypeInContext(L->ctx), ""), false};
+    }
+    default: {
+      Type *t = lower_ann(L, n)->ty;
+      LLVMValueRef mask = sim_i32(L, n, 0), lane = sim_i32(L, n, 2);
+      LLVMValueRef v = lower_cast(L, lower_expr(L, n->args.items[1]), t).v;
+      LLVMTypeRef vt = LLVMTypeOf(v);
+      bool isint = LLVMGetTypeKind(vt) == LLVMIntegerTypeKind;
+      LLVMValueRef bits = isint ? LLVMBuildSExt(L->b, v, i64, "")
+                                : LLVMBuildZExt(L->b, LLVMBuildBitCast(L->b, v, dtype_sizes[t->dtype] == 8 ? i64 : i32, ""), i64, "");
+      if (isint && LLVMGetIntTypeWidth(vt) == 64) bits = v;
+      int kind = ci->bi == BI_cuda_shfl_sync ? 0 : ci->bi == BI_cuda_shfl_up_sync ? 1 : ci->bi == BI_cuda_shfl_down_sync ? 2 : 3;
+      LLVMTypeRef ps[4] = {i32, i64, i32, i32};
+      f = lower_rt_fn(L, "simrun_shfl", i64, ps, 4);
+      LLVMValueRef args[4] = {mask, bits, lane, LLVMConstInt(i32, (unsigned)kind, 0)};
+      LLVMValueRef r = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+      if (isint) r = LLVMGetIntTypeWidth(vt) == 64 ? r : LLVMBuildTrunc(L->b, r, vt, "");
+      else r = LLVMBuildBitCast(L->b, dtype_sizes[t->dtype] == 8 ? r : LLVMBuildTrunc(L->b, r, i32, ""), vt, "");
+      return (Val){t, r, false};
+    }
+  }
+}
+
 static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
   LLVMValueRef mask;
@@ -146,6 +199,10 @@ static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
       LLVMBuildFence(L->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
       return none;
     case BI_cuda_shared_array: return shared_array(L, n, ci);
+    case BI_cuda_activemask: case BI_cuda_lanemask_lt: case BI_cuda_ballot_sync: case BI_cuda_all_sync:
+    case BI_cuda_any_sync: case BI_cuda_eq_sync: case BI_cuda_shfl_sync: case BI_cuda_shfl_up_sync:
+    case BI_cuda_shfl_down_sync: case BI_cuda_shfl_xor_sync:
+      return sim_warp(L, n, ci);
     case BI_cuda_local_array: count_local(L, ci); /* fall through */
     default: return target_gpu.cuda_call(L, n, ci);  /* cuda.local.array and the atomics */
   }
@@ -261,7 +318,9 @@ static LLVMValueRef spec_call(void *ud, LLVMBuilderRef b, LLVMValueRef err) {
 }
 
 const char *tsim_kernel_entry(Compile *C, FuncSpec *spec, SimKernel *k) {
-  k->fibers = LLVMGetNamedFunction(C->mod, "simrun_barrier") || LLVMGetNamedFunction(C->mod, "simrun_syncwarp");
+  k->fibers = LLVMGetNamedFunction(C->mod, "simrun_barrier") || LLVMGetNamedFunction(C->mod, "simrun_syncwarp") ||
+              LLVMGetNamedFunction(C->mod, "simrun_shfl") || LLVMGetNamedFunction(C->mod, "simrun_vote") ||
+              LLVMGetNamedFunction(C->mod, "simrun_activemask");
   k->stack = 64 * 1024;
   LLVMValueRef lb = LLVMGetNamedGlobal(C->mod, LOCAL_BYTES);
   if (lb) {

@@ -384,3 +384,101 @@ def k(out):
     assert.are.same({ 11, 11, 11, 11 }, out:copy_to_host():totable())
   end)
 end)
+
+describe("cuda warp intrinsics #gpu", function()
+  if not avail() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+
+  it("shuffles values within a warp: shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync", function()
+    local k = cuda.jit [[
+@cuda.jit
+def k(a, out_i, out_f, sums):
+    i = cuda.grid(1)
+    lane = cuda.laneid
+    v = a[i]
+    f = np.float32(v) * np.float32(0.5)
+    full = 0xffffffff
+    out_i[i, 0] = cuda.shfl_sync(full, v, 3)
+    out_i[i, 1] = cuda.shfl_up_sync(full, v, 1)
+    out_i[i, 2] = cuda.shfl_down_sync(full, v, 2)
+    out_i[i, 3] = cuda.shfl_xor_sync(full, v, 1)
+    out_f[i, 0] = cuda.shfl_sync(full, f, 31 - lane)
+    out_f[i, 1] = cuda.shfl_down_sync(full, np.float64(v) + 0.25, 1)
+    s = v
+    off = 16
+    while off > 0:
+        s += cuda.shfl_down_sync(full, s, off)
+        off //= 2
+    if lane == 0:
+        sums[i // 32] = s
+]]
+    local n = 64
+    local vals = {}
+    for i = 1, n do vals[i] = (i * 37) % 101 - 50 + (i % 3) * 1000000000000 end  -- some beyond 32 bits
+    local a = lumba.array(vals, "int64")
+    local oi, of, sums = cuda.device_array({ n, 4 }, "int64"), cuda.device_array({ n, 2 }, "float64"), cuda.device_array(2, "int64")
+    k[{ 1, n }](cuda.to_device(a), oi, of, sums)
+    local hi, hf, hs = oi:copy_to_host(), of:copy_to_host(), sums:copy_to_host()
+    for i = 0, n - 1 do
+      local lane, base = i % 32, i - i % 32
+      local function at(l) return vals[base + l + 1] end
+      assert.are.equal(at(3), hi:get(i + 1, 1))
+      assert.are.equal(lane >= 1 and at(lane - 1) or at(lane), hi:get(i + 1, 2))
+      assert.are.equal(lane + 2 <= 31 and at(lane + 2) or at(lane), hi:get(i + 1, 3))
+      assert.are.equal(at(lane ~ 1), hi:get(i + 1, 4))
+      assert.are.equal(lumba.array({ at(31 - lane) * 0.5 }, "float32")[1], hf:get(i + 1, 1))
+      assert.are.equal((lane + 1 <= 31 and at(lane + 1) or at(lane)) + 0.25, hf:get(i + 1, 2))
+    end
+    for w = 0, 1 do
+      local s = 0
+      for l = 0, 31 do s = s + vals[32 * w + l + 1] end
+      assert.are.equal(s, hs[w + 1])
+    end
+  end)
+
+  it("votes: ballot_sync, all_sync, any_sync, eq_sync; activemask and lanemask_lt", function()
+    local k = cuda.jit [[
+@cuda.jit
+def k(a, out):
+    i = cuda.grid(1)
+    full = 0xffffffff
+    p = a[i] > 0
+    out[i, 0] = cuda.ballot_sync(full, p)
+    out[i, 1] = cuda.all_sync(full, p)
+    out[i, 2] = cuda.any_sync(full, p)
+    out[i, 3] = cuda.eq_sync(full, p)
+    out[i, 4] = cuda.lanemask_lt()
+    out[i, 5] = cuda.activemask()
+    if cuda.laneid < 16:
+        out[i, 6] = cuda.ballot_sync(0xffff, i % 2 == 0)
+]]
+    -- warp 0: mixed; warp 1: all positive; warp 2: all zero
+    local vals = {}
+    for i = 0, 95 do vals[i + 1] = i < 32 and (i % 3 == 0 and 1 or 0) or (i < 64 and 5 or 0) end
+    local out = cuda.device_array({ 96, 7 }, "int64")
+    k[{ 1, 96 }](cuda.to_device(lumba.array(vals, "int64")), out)
+    local h = out:copy_to_host()
+    for w = 0, 2 do
+      local ballot, all = 0, true
+      for l = 0, 31 do
+        if vals[32 * w + l + 1] > 0 then ballot = ballot | (1 << l) else all = false end
+      end
+      for l = 0, 31 do
+        local r = 32 * w + l + 1
+        assert.are.equal(ballot, h:get(r, 1))
+        assert.are.equal(all and 1 or 0, h:get(r, 2))
+        assert.are.equal(ballot ~= 0 and 1 or 0, h:get(r, 3))
+        assert.are.equal((ballot == 0 or all) and 1 or 0, h:get(r, 4))
+        assert.are.equal((1 << l) - 1, h:get(r, 5))
+        assert.are.equal(0xffffffff, h:get(r, 6))
+        if l < 16 then assert.are.equal(0x5555, h:get(r, 7)) end
+      end
+    end
+    assert.truthy(H.error_of(function()
+      local bad = cuda.jit "def bad(o):\n    o[0] = cuda.shfl_sync(0xffffffff, True, 0)\n"
+      bad[{ 1, 1 }](cuda.device_array(1, "int64"))
+    end):find("cuda.shfl_sync: argument 2 must be a number, not bool", 1, true))
+  end)
+end)
