@@ -71,7 +71,7 @@ struct Target {
 };
 Val lower_arrayexpr(Lower *L, Node *n);
 /* a module-level np.array of literals used in a kernel, as a constant
-** array of the module (lower_constarray.c); false if value is no such array */
+** array of the module (lower_array.c); false if value is no such array */
 bool lower_const_array(Lower *L, Node *value, Type *t, Val *out);
 /* target = value, or target op= value (opty: the operation's type), where target is an
 ** array (a name or a view): one fused loop into it (lower_arraystore.c); value is a
