@@ -482,3 +482,42 @@ def k(a, out):
     end):find("cuda.shfl_sync: argument 2 must be a number, not bool", 1, true))
   end)
 end)
+
+describe("cuda.reduce #gpu", function()
+  if not avail() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+
+  it("reduces host and device arrays with a binary function, with init, in two passes", function()
+    local sum = cuda.reduce "def sum_reduce(a, b):\n    return a + b\n"
+    assert.are.equal("<cuda.reduce sum_reduce>", tostring(sum))
+    for _, n in ipairs { 1, 7, 256, 257, 100003, 2000000 } do
+      local a = lumba.arange(1, n + 1):astype("float64")
+      local want = n * (n + 1) / 2
+      assert.are.equal(want, sum(a))
+      assert.are.equal(want, sum(cuda.to_device(a)))
+      assert.are.equal(want + 10, sum(a, { init = 10 }))
+    end
+    local i32 = lumba.array({ 5, -3, 11, 2 }, "int32")
+    assert.are.equal(15, sum(i32))
+    assert.are.equal(0, sum(lumba.zeros(0)))
+    assert.are.equal(4, sum(lumba.zeros(0), nil, nil, 4))
+    assert.are.equal(7, sum(lumba.array { 3, 4, 100 }, 2))  -- size: the first 2 elements
+    local res = cuda.device_array(1, "float64")
+    assert.is_nil(sum(lumba.arange(10):astype("float64"), { res = res }))
+    assert.are.equal(45, res[1])
+    local m = lumba.load [[
+from numba import cuda
+
+@cuda.reduce
+def max_reduce(a, b):
+    return max(a, b)
+]]
+    local vals = {}
+    for i = 1, 5000 do vals[i] = math.sin(i) * i end
+    local mx = -math.huge
+    for _, v in ipairs(vals) do mx = math.max(mx, v) end
+    assert.are.equal(mx, m.max_reduce(lumba.array(vals), nil, nil, -math.huge))
+  end)
+end)

@@ -297,6 +297,7 @@ end
 local JIT_DECORATORS = {
   njit = "njit", ["numba.njit"] = "njit", jit = "jit", ["numba.jit"] = "jit",
   ["cuda.jit"] = "cuda", ["numba.cuda.jit"] = "cuda",
+  ["cuda.reduce"] = "reduce", ["numba.cuda.reduce"] = "reduce",
 }
 
 -- the keywords of Numba's decorators: true where lumba honours the option,
@@ -504,7 +505,9 @@ function lumba.load(src, options)
       opts.chunkname = chunk
       opts.decorators_read = true
       opts.parsed = parsed
-      if kind == "cuda" then
+      if kind == "reduce" then
+        mod[st.name] = lumba.cuda.reduce(src, st.name)
+      elseif kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
       else
@@ -688,6 +691,73 @@ lumba.cuda.random = {
     states:copy_to_device(h, stream)
   end,
 }
+
+-- @cuda.reduce: cuda.reduce(src [, name]) makes a reduction object from a
+-- binary function (Python source, a def of two arguments); r(arr [, size
+-- [, res [, init [, stream]]]]) or r(arr, {size =, res =, init =, stream =})
+-- reduces a device or host array with it: a grid-stride pass per thread and a
+-- shared-memory tree per block into per-block partials, then one block over
+-- those, combined with init (default 0) last, as numba-cuda's two passes
+local REDUCE_TPB = 256
+local REDUCE_KERNEL = [[
+@cuda.jit
+def reduce_pass(a, out, n, init, use_init):
+    s = cuda.shared.array(256, DTYPE)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    if i < n:
+        s[t] = a[i]
+        j = i + stride
+        while j < n:
+            s[t] = reduce_op(s[t], a[j])
+            j += stride
+    cuda.syncthreads()
+    step = 128
+    while step > 0:
+        if t < step and i + step < n:
+            s[t] = reduce_op(s[t], s[t + step])
+        cuda.syncthreads()
+        step //= 2
+    if t == 0 and i < n:
+        if use_init:
+            out[cuda.blockIdx.x] = reduce_op(init, s[0])
+        else:
+            out[cuda.blockIdx.x] = s[0]
+]]
+local reduce_mt = { __index = {}, __name = "lumba.cuda_reduce" }
+reduce_mt.__tostring = function(r) return ("<cuda.reduce %s>"):format(r.name) end
+reduce_mt.__call = function(r, arr, size, res, init, stream)
+  local cuda = lumba.cuda
+  if type(size) == "table" then size, res, init, stream = size.size, size.res, size.init, size.stream end
+  if getmetatable(arr) ~= "lumba.devicearray" then arr = cuda.to_device(arr) end
+  if arr.ndim ~= 1 then error("bad argument #1 to reduce (1-D array expected)", 2) end
+  local n = size or arr.size
+  init = init or 0
+  local dt = arr.dtype
+  if n == 0 then
+    if res then res[1] = init return nil end
+    return init
+  end
+  local k = r.kernels[dt]
+  if not k then
+    local npdt = "np." .. dt
+    k = cuda.jit({ env = { reduce_op = r.device } })((REDUCE_KERNEL:gsub("DTYPE", npdt)))
+    r.kernels[dt] = k
+  end
+  local blocks = math.min((n + REDUCE_TPB - 1) // REDUCE_TPB, 1024)
+  local partials = cuda.device_array(blocks, dt)
+  k[{ blocks, REDUCE_TPB, stream }](arr, partials, n, init, false)
+  local out = res or cuda.device_array(1, dt)
+  k[{ 1, REDUCE_TPB, stream }](partials, out, blocks, init, true)
+  if res then return nil end
+  return out[1]
+end
+function lumba.cuda.reduce(src, name)
+  if type(src) ~= "string" then error("bad argument #1 to 'cuda.reduce' (source string expected, got " .. type(src) .. ")", 2) end
+  local dev = lumba.cuda.jit({ device = true, name = name })(src)
+  return setmetatable({ device = dev, name = dev.name, kernels = {} }, reduce_mt)
+end
 
 -- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
 -- device number select_device takes), each with :run(fn, ...) that runs fn
