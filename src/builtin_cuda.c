@@ -46,6 +46,21 @@ Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm) {
   return &ty_none;
 }
 
+/* cuda.const.array_like(ary): the array itself, read-only; a module-level
+** np.array of literals is already a constant array of the kernel (in
+** constant memory on the GPU, lower_const_array) */
+Type *bcuda_infer_const(Infer *I, Node *n, const BuiltinName *nm) {
+  Compile *C = I->C;
+  Type *at[1];
+  cuda_info(I, n, nm);
+  infer_nargs(I, n, shown(nm), 1, 1);
+  infer_no_keywords(I, n, shown(nm));
+  if (!infer_arg_types(I, n->args.items, 1, at)) return NULL;
+  if (at[0]->kind != TY_ARRAY)
+    compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.const.array_like needs an array, not %s", tyname(C, at[0]));
+  return at[0];
+}
+
 /* warp intrinsics: shfl_sync/shfl_up_sync/shfl_down_sync/shfl_xor_sync(mask,
 ** value, lane or delta) give value's type (a number); ballot_sync(mask, pred)
 ** a uint32 mask, all_sync/any_sync/eq_sync(mask, pred) a bool, activemask()

@@ -156,6 +156,7 @@ Val bindex_lower_newaxis(Lower *L, Node *n, BuiltinId id, Val base);
 ** (lowered by the target: Target.cuda_call, Target.sreg) */
 Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm);      /* grid, gridsize */
 Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm);   /* syncthreads, syncwarp, threadfence* */
+Type *bcuda_infer_const(Infer *I, Node *n, const BuiltinName *nm);     /* cuda.const.array_like */
 Type *bcuda_infer_warp(Infer *I, Node *n, const BuiltinName *nm);      /* shfl_*_sync, votes, activemask, lanemask_lt */
 Type *bcuda_infer_array(Infer *I, Node *n, const BuiltinName *nm);     /* shared.array, local.array */
 Type *bcuda_infer_atomic(Infer *I, Node *n, const BuiltinName *nm);

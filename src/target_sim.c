@@ -199,6 +199,7 @@ static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
       LLVMBuildFence(L->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
       return none;
     case BI_cuda_shared_array: return shared_array(L, n, ci);
+    case BI_cuda_const_array_like: return lower_expr(L, n->args.items[0]);
     case BI_cuda_activemask: case BI_cuda_lanemask_lt: case BI_cuda_ballot_sync: case BI_cuda_all_sync:
     case BI_cuda_any_sync: case BI_cuda_eq_sync: case BI_cuda_shfl_sync: case BI_cuda_shfl_up_sync:
     case BI_cuda_shfl_down_sync: case BI_cuda_shfl_xor_sync:

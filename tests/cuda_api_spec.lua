@@ -158,6 +158,26 @@ def k(a, out):
     end
   end)
 
+  it("has cuda.const.array_like over a module-level array, and cuda.random.* by its module", function()
+    local k = cuda.jit [=[
+import numpy as np
+from numba import cuda
+TABLE = np.array([10, 20, 30, 40], dtype=np.int32)
+
+@cuda.jit
+def k(states, out, u):
+    c = cuda.const.array_like(TABLE)
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = c[i % 4] + c.size
+        u[i] = cuda.random.xoroshiro128p_uniform_float64(states, i)
+]=]
+    local o, u = cuda.device_array(6, "int64"), cuda.device_array(6, "float64")
+    k[{ 1, 6 }](cuda.random.create_xoroshiro128p_states(6, 3), o, u)
+    assert.are.same({ 14, 24, 34, 44, 14, 24 }, o:copy_to_host():totable())
+    for i = 1, 6 do assert.is_true(u[i] >= 0 and u[i] < 1) end
+  end)
+
   it("puts frozen global arrays in constant memory on the GPU", function()
     if cuda.simulate() then return end
     local k = cuda.jit(src)
