@@ -23,6 +23,7 @@ typedef struct Launch {
   CUstream stream;
   bool is_forall;  // k:forall(n): n threads, in blocks of the size the occupancy calculator picks
   int64_t forall;
+  CUfunction occ_fn;  // the function the forall block size was computed for
   /* the previous call: its argument types, specialization and function, reused
   ** while the arguments keep those types (launching in a loop skips typing
   ** and the specialization search) */
@@ -105,11 +106,13 @@ static int kernel_lua_forall(lua_State *L) {
 
 /* the forall launch's block and grid for function f (NULL in the simulator) */
 static void forall_dims(lua_State *L, CudaState *S, Launch *ln, CUfunction f) {
+  if (f != NULL && f == ln->occ_fn) return;  /* the same function: the same block size */
   int min_grid = 0, block = 0;
   CU_CALL(L, S, cuOccupancyMaxPotentialBlockSize, (&min_grid, &block, f, NULL, ln->shared, 0));
   if (block <= 0) block = 128;
   ln->block[0] = (unsigned)block;
   ln->grid[0] = (unsigned)((ln->forall + block - 1) / block);
+  ln->occ_fn = f;
 }
 
 /* the type of a kernel argument */
