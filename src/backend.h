@@ -41,7 +41,7 @@ typedef struct Backend {
   /* the CUDA simulator (cudasim.h) */
   struct CudaState *(*cudasim_new)(void);
   void (*cudasim_launch)(lua_State *L, struct CudaState *S, const struct SimKernel *k, const unsigned grid[3],
-                         const unsigned block[3], void **params);
+                         const unsigned block[3], unsigned shared, void **params);
 } Backend;
 
 /* backend: Backend.cfunc_wrap and cfunc_release (cfunc_jit.c) */

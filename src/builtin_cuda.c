@@ -38,12 +38,52 @@ Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm) {
   return ty_tuple(&C->S->types, el, (int)nd);
 }
 
-/* syncthreads, syncwarp([mask]), threadfence, threadfence_block */
+/* syncthreads, syncwarp([mask]), threadfence, threadfence_block, threadfence_system */
 Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm) {
   const Builtin *b = builtin_of(nm);
   cuda_info(I, n, nm);
   infer_nargs(I, n, shown(nm), b->lo, b->hi);
   return &ty_none;
+}
+
+/* cuda.const.array_like(ary): the array itself, read-only; a module-level
+** np.array of literals is already a constant array of the kernel (in
+** constant memory on the GPU, lower_const_array) */
+Type *bcuda_infer_const(Infer *I, Node *n, const BuiltinName *nm) {
+  Compile *C = I->C;
+  Type *at[1];
+  cuda_info(I, n, nm);
+  infer_nargs(I, n, shown(nm), 1, 1);
+  infer_no_keywords(I, n, shown(nm));
+  if (!infer_arg_types(I, n->args.items, 1, at)) return NULL;
+  if (at[0]->kind != TY_ARRAY)
+    compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.const.array_like needs an array, not %s", tyname(C, at[0]));
+  return at[0];
+}
+
+/* warp intrinsics: shfl_sync/shfl_up_sync/shfl_down_sync/shfl_xor_sync(mask,
+** value, lane or delta) give value's type (a number); ballot_sync(mask, pred)
+** a uint32 mask, all_sync/any_sync/eq_sync(mask, pred) a bool, activemask()
+** and lanemask_lt() a uint32 */
+Type *bcuda_infer_warp(Infer *I, Node *n, const BuiltinName *nm) {
+  Compile *C = I->C;
+  const Builtin *b = builtin_of(nm);
+  const char *what = shown(nm);
+  Type *at[3];
+  cuda_info(I, n, nm);
+  infer_nargs(I, n, what, b->lo, b->hi);
+  infer_no_keywords(I, n, what);
+  if (b->lo == 0) return ty_scalar(DT_UINT32);
+  if (!infer_arg_types(I, n->args.items, b->lo, at)) return NULL;
+  for (int i = 0; i < b->lo; i++) {
+    bool shfl_value = b->lo == 3 && i == 1;
+    bool ok = at[i]->kind == TY_SCALAR && (shfl_value ? at[i]->dtype != DT_BOOL : (ty_is_int(at[i]) || at[i]->dtype == DT_BOOL));
+    if (!ok)
+      compile_error(C, n->args.items[i]->loc, "TypingError", "cuda.%s: argument %d must be %s, not %s", what, i + 1,
+                    shfl_value ? "a number" : "an integer or bool", tyname(C, at[i]));
+  }
+  if (b->lo == 3) return at[1];
+  return nm->id == BI_cuda_ballot_sync ? ty_scalar(DT_UINT32) : ty_bool;
 }
 
 /* cuda.shared.array(shape, dtype), cuda.local.array(shape, dtype): a constant shape */
@@ -65,6 +105,12 @@ Type *bcuda_infer_array(Infer *I, Node *n, const BuiltinName *nm) {
         compile_error(C, shape->elts.items[i]->loc, "TypingError", "the shape of cuda.%s must be constant", what);
   } else {
     compile_error(C, shape->loc, "TypingError", "the shape of cuda.%s must be a constant integer or tuple", what);
+  }
+  /* cuda.shared.array(0, dtype): the launch's dynamic shared memory, 1-D,
+  ** as long as the launch's 4th parameter makes it */
+  if (nm->id == BI_cuda_shared_array && ci->ndims == 1 && ci->dims[0] == 0 && shape->kind != ND_Tuple) {
+    ci->dt = infer_dtype_of(I, infer_arg_or_kw(n, 1, "dtype"), DT_FLOAT64);
+    return ty_array(&C->S->types, ci->dt, 1, 'C');
   }
   for (int i = 0; i < ci->ndims; i++)
     if (ci->dims[i] <= 0 || ci->dims[i] > (1 << 24))
@@ -92,6 +138,9 @@ Type *bcuda_infer_atomic(Infer *I, Node *n, const BuiltinName *nm) {
   DType dt = at[0]->dtype;
   if (!(dt == DT_INT32 || dt == DT_INT64 || dt == DT_UINT32 || dt == DT_UINT64 || dt == DT_FLOAT32 || dt == DT_FLOAT64))
     compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s supports int32, int64, uint32, uint64, float32 and float64 arrays, not %s", what, tyname(C, at[0]));
+  if ((nm->id == BI_cuda_atomic_inc || nm->id == BI_cuda_atomic_dec) && !(dt == DT_UINT32 || dt == DT_UINT64))
+    compile_error(C, n->args.items[0]->loc, "TypingError", "cuda.%s supports uint32 and uint64 arrays, not %s", what,
+                  tyname(C, at[0]));
   if (dtype_kinds[dt] == 'f' && (nm->id == BI_cuda_atomic_and || nm->id == BI_cuda_atomic_or || nm->id == BI_cuda_atomic_xor))
     compile_error(C, n->loc, "TypingError", "cuda.%s needs an integer array", what);
   return ty_scalar(dt);

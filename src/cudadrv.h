@@ -60,6 +60,7 @@ typedef struct CUevent_st *CUevent;
   X(cuMemGetInfo, "cuMemGetInfo_v2", NULL, (size_t *free, size_t *total)) \
   X(cuMemAlloc, "cuMemAlloc_v2", NULL, (CUdeviceptr *p, size_t bytes)) \
   X(cuMemFree, "cuMemFree_v2", NULL, (CUdeviceptr p)) \
+  X(cuMemAllocManaged, "cuMemAllocManaged", NULL, (CUdeviceptr *p, size_t bytes, unsigned flags)) \
   X(cuMemHostAlloc, "cuMemHostAlloc", NULL, (void **p, size_t bytes, unsigned flags)) \
   X(cuMemFreeHost, "cuMemFreeHost", NULL, (void *p)) \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL, (CUdeviceptr dst, const void *src, size_t n)) \
@@ -74,6 +75,8 @@ typedef struct CUevent_st *CUevent;
   X(cuModuleUnload, "cuModuleUnload", NULL, (CUmodule m)) \
   X(cuLaunchKernel, "cuLaunchKernel", NULL, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, \
     unsigned bx, unsigned by, unsigned bz, unsigned shared, CUstream s, void **params, void **extra)) \
+  X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize", NULL, (int *min_grid, int *block, \
+    CUfunction f, size_t (*smem_of)(int), size_t smem, int limit)) \
   X(cuStreamCreate, "cuStreamCreate", NULL, (CUstream *s, unsigned flags)) \
   X(cuStreamDestroy, "cuStreamDestroy_v2", NULL, (CUstream s)) \
   X(cuStreamSynchronize, "cuStreamSynchronize", NULL, (CUstream s)) \

@@ -134,6 +134,11 @@ static CUresult sim_alloc(CUdeviceptr *p, size_t bytes) {
   return 0;
 }
 
+/* managed memory is host memory here, as all of the simulator's */
+static CUresult sim_alloc_managed(CUdeviceptr *p, size_t bytes, unsigned flags) {
+  (void)flags;
+  return sim_alloc(p, bytes);
+}
 static CUresult sim_free(CUdeviceptr p) { free((void *)(uintptr_t)p); return 0; }
 
 static CUresult sim_host_alloc(void **p, size_t bytes, unsigned flags) {
@@ -172,6 +177,17 @@ static CUresult sim_dtoh_async(void *dst, CUdeviceptr src, size_t n, CUstream s)
 static CUresult sim_dtod_async(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { (void)s; return sim_dtod(dst, src, n); }
 
 /* ---- streams and events ---- */
+
+/* blocks of 256 threads: what the GPU's occupancy calculator gives small kernels */
+static CUresult sim_occupancy_block(int *min_grid, int *block, CUfunction f, size_t (*smem_of)(int), size_t smem,
+                                    int limit) {
+  (void)f;
+  (void)smem_of;
+  (void)smem;
+  *min_grid = 1;
+  *block = limit > 0 && limit < 256 ? limit : 256;
+  return 0;
+}
 
 static CUresult sim_stream_create(CUstream *s, unsigned flags) {
   (void)flags;
@@ -423,21 +439,20 @@ static bool dims_ok(const unsigned grid[3], const unsigned block[3]) {
 
 static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                            unsigned bz, unsigned shared, CUstream s, void **params, void **extra) {
-  (void)shared;
   (void)s;
   (void)extra;
   unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
   if (!dims_ok(grid, block)) return SIM_INVALID_VALUE;
   SimFail fail;
-  return simrun_launch((const SimKernel *)f, grid, block, params, &fail) ? SIM_LAUNCH_FAILED : 0;
+  return simrun_launch_shared((const SimKernel *)f, grid, block, shared, params, &fail) ? SIM_LAUNCH_FAILED : 0;
 }
 
 void cudasim_launch(lua_State *L, CudaState *S, const SimKernel *k, const unsigned grid[3],
-                    const unsigned block[3], void **params) {
+                    const unsigned block[3], unsigned shared, void **params) {
   cudrv_check_launch(L, S, grid, block);
   if (!dims_ok(grid, block)) cudrv_error(L, S, SIM_INVALID_VALUE, "cuLaunchKernel");
   SimFail fail;
-  if (simrun_launch(k, grid, block, params, &fail) == 0) return;
+  if (simrun_launch_shared(k, grid, block, shared, params, &fail) == 0) return;
   char msg[1024];
   simrun_message(&fail, msg, sizeof msg);
   lua_pushstring(L, msg);
@@ -468,6 +483,7 @@ CudaState *cudasim_new(void) {
   d->cuMemGetInfo = sim_mem_info;
   d->cuMemAlloc = sim_alloc;
   d->cuMemFree = sim_free;
+  d->cuMemAllocManaged = sim_alloc_managed;
   d->cuMemHostAlloc = sim_host_alloc;
   d->cuMemFreeHost = sim_free_host;
   d->cuMemcpyHtoD = sim_htod;
@@ -481,6 +497,7 @@ CudaState *cudasim_new(void) {
   d->cuModuleGetFunction = sim_module_function;
   d->cuModuleUnload = sim_module_unload;
   d->cuLaunchKernel = sim_launch;
+  d->cuOccupancyMaxPotentialBlockSize = sim_occupancy_block;
   d->cuStreamCreate = sim_stream_create;
   d->cuStreamDestroy = sim_stream_destroy;
   d->cuStreamSynchronize = sim_stream_sync;

@@ -25,6 +25,6 @@ CudaState *cudasim_new(void);
 ** "IndexError in block (3,0,0) thread (17,0,0): index 1000 out of bounds
 ** for axis 0 with size 1000". */
 void cudasim_launch(lua_State *L, CudaState *S, const SimKernel *k, const unsigned grid[3],
-                    const unsigned block[3], void **params);
+                    const unsigned block[3], unsigned shared, void **params);
 
 #endif

@@ -16,14 +16,22 @@
 
 /* ---- buffers ---- */
 
-static DevBuf *buf_new(lua_State *L, CudaState *S, size_t size) {
-  CUdeviceptr p = cudrv_alloc(L, S, size);  /* raises before anything is owned */
+enum { BUF_DEVICE, BUF_MANAGED, BUF_EXTERNAL };
+
+/* kind BUF_EXTERNAL wraps ext, memory someone else owns */
+static DevBuf *buf_make(lua_State *L, CudaState *S, size_t size, int kind, CUdeviceptr ext) {
+  CUdeviceptr p = cudrv_alloc(L, S, kind == BUF_DEVICE ? size : 0);  /* raises before anything is owned */
+  if (kind == BUF_EXTERNAL) p = ext;
+  if (kind == BUF_MANAGED && size) {
+    CUresult r = S->fn.cuMemAllocManaged(&p, size, 1 /* CU_MEM_ATTACH_GLOBAL */);
+    if (r != 0) cudrv_error(L, S, r, "cuMemAllocManaged");
+  }
   DevBuf *b = malloc(sizeof *b);
   if (b == NULL) {
-    cudrv_defer_free(S, S->cur->ctx, p, size);
+    if (kind != BUF_EXTERNAL) cudrv_defer_free(S, S->cur->ctx, p, size);
     luaL_error(L, "not enough memory");
   }
-  *b = (DevBuf){1, p, size, S->cur->ctx, S->devno, S};
+  *b = (DevBuf){1, p, size, S->cur->ctx, S->devno, S, kind == BUF_EXTERNAL};
   cudrv_retain(S);
   S->nbufs++;
   return b;
@@ -32,7 +40,7 @@ static DevBuf *buf_new(lua_State *L, CudaState *S, size_t size) {
 static void buf_release(DevBuf *b) {
   if (--b->refct > 0) return;
   CudaState *S = b->S;
-  cudrv_defer_free(S, b->ctx, b->ptr, b->size);
+  if (!b->external) cudrv_defer_free(S, b->ctx, b->ptr, b->size);
   S->nbufs--;
   free(b);
   cudrv_release(S);
@@ -144,7 +152,8 @@ static DevArray *push_empty(lua_State *L) {
   return d;
 }
 
-DevArray *devarray_push_new(lua_State *L, CudaState *S, DType dt, int ndim, const int64_t *shape) {
+static DevArray *push_kind(lua_State *L, CudaState *S, DType dt, int ndim, const int64_t *shape, int kind,
+                           CUdeviceptr ext) {
   DevArray *d = push_empty(L);
   d->dtype = dt;
   d->ndim = ndim;
@@ -152,9 +161,13 @@ DevArray *devarray_push_new(lua_State *L, CudaState *S, DType dt, int ndim, cons
   d->size = c_strides(ndim, shape, dtype_sizes[dt], d->strides);
   if (d->size < 0) luaL_error(L, "device array too large");
   d->nbytes = (size_t)d->size * (size_t)dtype_sizes[dt];
-  d->buf = buf_new(L, S, d->nbytes);
+  d->buf = buf_make(L, S, d->nbytes, kind, ext);
   d->data = d->buf->ptr;
   return d;
+}
+
+DevArray *devarray_push_new(lua_State *L, CudaState *S, DType dt, int ndim, const int64_t *shape) {
+  return push_kind(L, S, dt, ndim, shape, BUF_DEVICE, 0);
 }
 
 /* the host side of a copy: an ndarray, or a table of numbers turned into
@@ -369,6 +382,141 @@ static int devarray_lua_slice(lua_State *L) {
   return 1;
 }
 
+/* ---- element access from the host: d[i], d:get(i, j, ...), d[i] = v, d:set(i, j, ..., v) ---- */
+
+/* a 1-based index of axis (0-based) of d, negative from the end (host arrays' rules) */
+static int64_t elem_index(lua_State *L, const DevArray *d, int axis, int idx) {
+  int isint;
+  lua_Integer i = lua_tointegerx(L, idx, &isint);
+  if (!isint) luaL_error(L, "device array index must be an integer, got %s", luaL_typename(L, idx));
+  int64_t n = d->shape[axis];
+  int64_t j = i < 0 ? n + i : i - 1;
+  if (j < 0 || j >= n)
+    luaL_error(L, "index %I out of bounds for axis %d with size %I", i, axis + 1, (lua_Integer)n);
+  return j;
+}
+
+/* row j of d (ndim >= 1) as a view, pushed */
+static DevArray *push_row(lua_State *L, const DevArray *d, int64_t j) {
+  DevArray *v = push_empty(L);
+  *v = *d;
+  v->ndim = d->ndim - 1;
+  for (int k = 0; k < v->ndim; k++) {
+    v->shape[k] = d->shape[k + 1];
+    v->strides[k] = d->strides[k + 1];
+  }
+  v->data = d->data + (CUdeviceptr)(j * d->strides[0]);
+  v->size = d->shape[0] ? d->size / d->shape[0] : 0;
+  v->nbytes = (size_t)v->size * (size_t)dtype_sizes[d->dtype];
+  d->buf->refct++;
+  return v;
+}
+
+static void read_elem(lua_State *L, CudaState *S, const DevArray *d, CUdeviceptr at) {
+  char tmp[16];
+  CU_CALL(L, S, cuMemcpyDtoH, (tmp, at, (size_t)dtype_sizes[d->dtype]));
+  array_push_elem(L, d->dtype, tmp);
+}
+
+static void write_elem(lua_State *L, CudaState *S, const DevArray *d, CUdeviceptr at, int vidx) {
+  char tmp[16];
+  array_store_elem(L, d->dtype, tmp, vidx, vidx);
+  CU_CALL(L, S, cuMemcpyHtoD, (at, tmp, (size_t)dtype_sizes[d->dtype]));
+}
+
+/* d:get(i, j, ...): one index per dimension, the element */
+static int devarray_lua_get(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *d = devarray_check(L, 1, S);
+  int n = lua_gettop(L) - 1;
+  if (n != d->ndim) luaL_error(L, "get: %d indices for a %d-d device array", n, d->ndim);
+  CUdeviceptr at = d->data;
+  for (int k = 0; k < n; k++) at += (CUdeviceptr)(elem_index(L, d, k, k + 2) * d->strides[k]);
+  read_elem(L, S, d, at);
+  return 1;
+}
+
+/* d:set(i, j, ..., v) */
+static int devarray_lua_set(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *d = devarray_check(L, 1, S);
+  int n = lua_gettop(L) - 2;
+  if (n != d->ndim) luaL_error(L, "set: %d indices for a %d-d device array", n, d->ndim);
+  CUdeviceptr at = d->data;
+  for (int k = 0; k < n; k++) at += (CUdeviceptr)(elem_index(L, d, k, k + 2) * d->strides[k]);
+  write_elem(L, S, d, at, n + 2);
+  return 0;
+}
+
+/* d[i] = v: element i of a 1-D array; on an N-d array row i filled with a
+** scalar, or copied from an ndarray / device array of the row's shape */
+static int devarray_lua_newindex(lua_State *L) {
+  CudaState *S = cudrv_get(L);
+  DevArray *d = devarray_check(L, 1, S);
+  if (!lua_isinteger(L, 2)) luaL_error(L, "device arrays take integer indices (got %s)", luaL_typename(L, 2));
+  if (d->ndim == 0) luaL_error(L, "index of a 0-d device array");
+  int64_t j = elem_index(L, d, 0, 2);
+  if (d->ndim == 1) {
+    write_elem(L, S, d, d->data + (CUdeviceptr)(j * d->strides[0]), 3);
+    return 0;
+  }
+  DevArray *row = push_row(L, d, j);
+  int ridx = lua_gettop(L);
+  if (lua_type(L, 3) == LUA_TNUMBER || lua_isboolean(L, 3)) {
+    size_t item = (size_t)dtype_sizes[d->dtype];
+    char one[16];
+    array_store_elem(L, d->dtype, one, 3, 3);
+    char *tmp = malloc(row->nbytes ? row->nbytes : 1);
+    if (tmp == NULL) luaL_error(L, "not enough memory");
+    for (size_t k = 0; k < row->nbytes; k += item) memcpy(tmp + k, one, item);
+    CUresult r = row->nbytes ? S->fn.cuMemcpyHtoD(row->data, tmp, row->nbytes) : 0;
+    free(tmp);
+    if (r != 0) cudrv_error(L, S, r, "cuMemcpyHtoD");
+    return 0;
+  }
+  lua_getfield(L, ridx, "copy_to_device");
+  lua_pushvalue(L, ridx);
+  lua_pushvalue(L, 3);
+  lua_call(L, 2, 0);
+  return 0;
+}
+
+/* d:data_ptr(): the device address of the first element, an integer (for
+** cuda.external_array and other CUDA libraries) */
+static int devarray_lua_data_ptr(lua_State *L) {
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
+  if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  lua_pushinteger(L, (lua_Integer)d->data);
+  return 1;
+}
+
+/* cuda.managed_array(shape[, dtype]): unified memory (cuMemAllocManaged),
+** a device array that host code indexes and kernels take without a copy */
+static int devarray_lua_managed_array(lua_State *L) {
+  int64_t shape[LM_MAXDIM];
+  int ndim = check_shape(L, 1, shape);
+  DType dt = dtype_check(L, 2, DT_FLOAT64);
+  CudaState *S = cudrv_get(L);
+  push_kind(L, S, dt, ndim, shape, BUF_MANAGED, 0);  /* uninitialised, as Numba's */
+  return 1;
+}
+
+/* cuda.external_array(ptr, shape[, dtype]): a C-order device array over
+** device memory someone else owns (a renderer, another CUDA library):
+** never freed by lumba, valid as long as its owner keeps it */
+static int devarray_lua_external_array(lua_State *L) {
+  int isint;
+  lua_Integer ptr = lua_tointegerx(L, 1, &isint);
+  luaL_argexpected(L, isint, 1, "device pointer (integer)");
+  luaL_argcheck(L, ptr != 0, 1, "null device pointer");
+  int64_t shape[LM_MAXDIM];
+  int ndim = check_shape(L, 2, shape);
+  DType dt = dtype_check(L, 3, DT_FLOAT64);
+  CudaState *S = cudrv_get(L);
+  push_kind(L, S, dt, ndim, shape, BUF_EXTERNAL, (CUdeviceptr)ptr);
+  return 1;
+}
+
 /* d:free() / __close / __gc: hands the memory to the deferred-free list
 ** (__gc leaves an impostor alone, udata.h) */
 static int devarray_lua_gc(lua_State *L) {
@@ -402,6 +550,16 @@ static int devarray_lua_index(lua_State *L) {
   DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  if (lua_isinteger(L, 2)) {  /* d[i]: element i of a 1-D array, row view i of an N-d one */
+    CudaState *S = cudrv_get(L);
+    devarray_check(L, 1, S);
+    if (d->ndim == 0) luaL_error(L, "index of a 0-d device array");
+    int64_t j = elem_index(L, d, 0, 2);
+    if (d->ndim == 1) read_elem(L, S, d, d->data + (CUdeviceptr)(j * d->strides[0]));
+    else push_row(L, d, j);
+    return 1;
+  }
+  if (lua_type(L, 2) != LUA_TSTRING) return 1;
   const char *k = lua_tostring(L, 2);
   if (k == NULL) return 1;
   if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
@@ -484,6 +642,9 @@ static const luaL_Reg devarray_methods[] = {
   {"copy_to_device", devarray_lua_copy_to_device},
   {"copy_to", devarray_lua_copy_to},
   {"slice", devarray_lua_slice},
+  {"get", devarray_lua_get},
+  {"set", devarray_lua_set},
+  {"data_ptr", devarray_lua_data_ptr},
   {"free", devarray_lua_free},
   {NULL, NULL}
 };
@@ -493,6 +654,8 @@ static const luaL_Reg devarray_funcs[] = {
   {"device_array", devarray_lua_device_array},
   {"device_array_like", devarray_lua_device_array_like},
   {"pinned_array", devarray_lua_pinned_array},
+  {"managed_array", devarray_lua_managed_array},
+  {"external_array", devarray_lua_external_array},
   {NULL, NULL}
 };
 
@@ -501,6 +664,8 @@ void devarray_open(lua_State *L) {
   luaL_newlib(L, devarray_methods);
   lua_pushcclosure(L, devarray_lua_index, 1);
   lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, devarray_lua_newindex);
+  lua_setfield(L, -2, "__newindex");
   lua_pushcfunction(L, devarray_lua_gc);
   lua_setfield(L, -2, "__gc");
   udata_protect(L, -1, DEVARRAY_MT);

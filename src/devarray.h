@@ -17,6 +17,7 @@ typedef struct DevBuf {
   CUcontext ctx;     // the context it was allocated in
   int devno;         // that context's device
   CudaState *S;      // holds a reference
+  bool external;     // someone else's memory (cuda.external_array): never freed here
 } DevBuf;
 
 /* userdata "lumba.devicearray"; always C-contiguous */

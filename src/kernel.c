@@ -21,6 +21,9 @@ typedef struct Launch {
   unsigned grid[3], block[3];
   unsigned shared;
   CUstream stream;
+  bool is_forall;  // k:forall(n): n threads, in blocks of the size the occupancy calculator picks
+  int64_t forall;
+  CUfunction occ_fn;  // the function the forall block size was computed for
   /* the previous call: its argument types, specialization and function, reused
   ** while the arguments keep those types (launching in a loop skips typing
   ** and the specialization search) */
@@ -77,6 +80,39 @@ int kernel_push_launch(lua_State *L, int disp_idx, int cfg_idx) {
   lua_pushvalue(L, disp_idx);
   lua_setiuservalue(L, -2, 1);
   return 1;
+}
+
+/* k:forall(n [, stream]): a launch of n threads in blocks of the size the
+** driver's occupancy calculator picks for the compiled kernel (numba-cuda's
+** ForAll) */
+static int kernel_lua_forall(lua_State *L) {
+  Dispatcher *d = UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
+  if (!d->opt.gpu) return luaL_error(L, "%s is not a CUDA kernel: call it directly", d->name);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, n >= 0 && n <= (lua_Integer)UINT32_MAX * 1024, 2, "thread count out of range");
+  lua_settop(L, 3);
+  Launch *ln = lua_newuserdatauv(L, sizeof(Launch), 1);
+  memset(ln, 0, sizeof *ln);
+  ln->tag = LAUNCH_TAG;
+  luaL_setmetatable(L, LAUNCH_MT);
+  ln->forall = n;
+  ln->is_forall = true;
+  ln->grid[0] = ln->grid[1] = ln->grid[2] = ln->block[0] = ln->block[1] = ln->block[2] = 1;
+  if (!lua_isnoneornil(L, 3)) ln->stream = cudrv_opt_stream(L, 3, cudrv_get(L));
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, -2, 1);
+  return 1;
+}
+
+/* the forall launch's block and grid for function f (NULL in the simulator) */
+static void forall_dims(lua_State *L, CudaState *S, Launch *ln, CUfunction f) {
+  if (f != NULL && f == ln->occ_fn) return;  /* the same function: the same block size */
+  int min_grid = 0, block = 0;
+  CU_CALL(L, S, cuOccupancyMaxPotentialBlockSize, (&min_grid, &block, f, NULL, ln->shared, 0));
+  if (block <= 0) block = 128;
+  ln->block[0] = (unsigned)block;
+  ln->grid[0] = (unsigned)((ln->forall + block - 1) / block);
+  ln->occ_fn = f;
 }
 
 /* the type of a kernel argument */
@@ -165,6 +201,10 @@ static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs
       for (int i = 0; i < nargs && fits; i++) {
         Type *want = s->argtypes[i];
         if (want == at[i]) continue;
+        /* a C-order device array fits an A-layout signature (float32[:]) */
+        if (want->kind == TY_ARRAY && at[i]->kind == TY_ARRAY && want->layout == 'A' && want->dtype == at[i]->dtype &&
+            want->ndim == at[i]->ndim)
+          continue;
         fits = want->kind == TY_SCALAR && at[i]->kind == TY_SCALAR && want->dtype != DT_BOOL &&
                at[i]->dtype != DT_BOOL && (ty_is_float(want) || ty_is_int(at[i]));
       }
@@ -266,7 +306,11 @@ static int kernel_lua_call(lua_State *L) {
     }
     cudrv_param(L, &P, &v, (size_t)size);
   }
-  if (S->sim) backend_get(L)->cudasim_launch(L, S, s->gpu, ln->grid, ln->block, P.ptrs);
+  if (ln->is_forall) {
+    if (ln->forall == 0) return 0;  /* nothing to run, as numba-cuda's ForAll */
+    forall_dims(L, S, ln, f);
+  }
+  if (S->sim) backend_get(L)->cudasim_launch(L, S, s->gpu, ln->grid, ln->block, ln->shared, P.ptrs);
   else cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
   for (int c = 0; c < ncopies; c++) {
     lua_getfield(L, devpos[c], "copy_to_host");
@@ -279,6 +323,7 @@ static int kernel_lua_call(lua_State *L) {
 
 static int kernel_lua_tostring(lua_State *L) {
   Launch *ln = UDATA_CHECK(L, 1, Launch, LAUNCH_MT, LAUNCH_TAG);
+  if (ln->is_forall) return lua_pushfstring(L, "lumba.kernel_launch: forall %I threads", (lua_Integer)ln->forall), 1;
   lua_pushfstring(L, "lumba.kernel_launch: grid (%d, %d, %d), block (%d, %d, %d)", (int)ln->grid[0],
                   (int)ln->grid[1], (int)ln->grid[2], (int)ln->block[0], (int)ln->block[1], (int)ln->block[2]);
   return 1;
@@ -296,5 +341,9 @@ void kernel_open(lua_State *L) {
   lua_pushcfunction(L, kernel_lua_tostring);
   lua_setfield(L, -2, "__tostring");
   udata_protect(L, -1, LAUNCH_MT);
+  lua_pop(L, 1);
+  lua_getfield(L, -1, "dispatcher_methods");
+  lua_pushcfunction(L, kernel_lua_forall);
+  lua_setfield(L, -2, "forall");
   lua_pop(L, 1);
 }

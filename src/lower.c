@@ -519,7 +519,12 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   /* module constants the function uses (Local.frozen): computed once per call, into their hidden locals */
   for (int i = 0; i < spec->nlocals; i++) {
     if (spec->locals[i].frozen == NULL) continue;
-    Val cv = lower_cast(L, lower_expr(L, spec->locals[i].frozen), spec->locals[i].ty);
+    Val cv;
+    if (!L->refcount && lower_const_array(L, spec->locals[i].frozen, spec->locals[i].ty, &cv)) {
+      LLVMBuildStore(L->b, cv.v, L->slots[i]);
+      continue;
+    }
+    cv = lower_cast(L, lower_expr(L, spec->locals[i].frozen), spec->locals[i].ty);
     if (!cv.owned) lower_incref(L, cv);
     LLVMBuildStore(L->b, cv.v, L->slots[i]);
   }

@@ -87,6 +87,9 @@ struct Target {
 /* the target's class hook, or a compile error on a target without instances (a CUDA kernel) */
 const Target *lower_class_target(Lower *L, Node *n);
 Val lower_arrayexpr(Lower *L, Node *n);
+/* a module-level np.array of literals used in a kernel, as a constant
+** array of the module (lower_array.c); false if value is no such array */
+bool lower_const_array(Lower *L, Node *value, Type *t, Val *out);
 /* target = value, or target op= value (opty: the operation's type), where target is an
 ** array (a name or a view): one fused loop into it (lower_arraystore.c); value is a
 ** node, or pre an already lowered value */

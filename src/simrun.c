@@ -116,6 +116,7 @@ struct SimFiber {
   FiberCtx fc;
   int state;           // F_RUN / F_BAR / F_WARP / F_DONE
   uint32_t mask;       // F_WARP: lanes of the warp it waits for
+  int64_t xval;        // the value it posts to a warp shuffle or vote
   int32_t status;      // F_DONE: the entry's result
   LmErr err;
   void *fake;          // ASan: the fake stack while switched out
@@ -131,6 +132,7 @@ typedef struct Launch {
   const SimKernel *k;
   void **params;
   int64_t grid[3], block[3], nthreads;
+  int64_t dyn_shared;          // bytes of dynamic shared memory per block
   _Atomic int64_t first_fail;  // lowest failing block so far (INT64_MAX: none)
   SimFail *fails;              // one per worker
 } Launch;
@@ -236,22 +238,85 @@ void simrun_syncwarp(int32_t mask) {
   wait_here(F_WARP, (uint32_t)mask);
 }
 
+/* ---- warp shuffles and votes: each lane posts its value, the lanes of
+** the mask meet at a syncwarp, each reads what it needs, and they meet again
+** before anyone posts the next value ---- */
+
+static int my_index(void) {
+  return (int)(cur->fiber - cur->w->fibers);
+}
+
+int64_t simrun_shfl(int32_t mask, int64_t v, int32_t lane, int32_t kind) {
+  if (cur->fiber == NULL) return v;
+  SimWorker *w = cur->w;
+  int i = my_index(), me = i % WARP, base = i - me, n = (int)w->ln->nthreads;
+  int src = kind == 0 ? (lane & (WARP - 1)) : kind == 1 ? me - lane : kind == 2 ? me + lane : me ^ (lane & (WARP - 1));
+  if (src < 0 || src >= WARP || base + src >= n) src = me;  /* out of the warp: its own value, as the GPU */
+  cur->fiber->xval = v;
+  simrun_syncwarp(mask);
+  int64_t r = w->fibers[base + src].xval;
+  simrun_syncwarp(mask);
+  return r;
+}
+
+/* kind 0 ballot (the mask of lanes whose pred is true), 1 all, 2 any, 3 eq */
+int32_t simrun_vote(int32_t mask, int32_t pred, int32_t kind) {
+  if (cur->fiber == NULL) return kind == 0 ? (pred != 0) << (my_index() % WARP) : kind == 3 ? 1 : pred != 0;
+  SimWorker *w = cur->w;
+  int i = my_index(), base = i - i % WARP, n = (int)w->ln->nthreads;
+  cur->fiber->xval = pred != 0;
+  simrun_syncwarp(mask);
+  uint32_t ballot = 0, lanes = 0;
+  for (int l = 0; l < WARP && base + l < n; l++) {
+    if (!((uint32_t)mask & (1u << l))) continue;
+    lanes |= 1u << l;
+    if (w->fibers[base + l].xval) ballot |= 1u << l;
+  }
+  simrun_syncwarp(mask);
+  if (kind == 0) return (int32_t)ballot;
+  if (kind == 1) return ballot == lanes;
+  if (kind == 2) return ballot != 0;
+  return ballot == 0 || ballot == lanes;
+}
+
+/* the lanes of this thread's warp that have not returned: met at a
+** syncwarp first, as the lanes of a converged warp run together on a GPU */
+int32_t simrun_activemask(void) {
+  if (cur->fiber == NULL) return 1 << (my_index() % WARP);
+  SimWorker *w = cur->w;
+  int i = my_index(), base = i - i % WARP, n = (int)w->ln->nthreads;
+  simrun_syncwarp(-1);
+  uint32_t m = 0;
+  for (int l = 0; l < WARP && base + l < n; l++)
+    if (w->fibers[base + l].state != F_DONE) m |= 1u << l;
+  simrun_syncwarp(-1);
+  return (int32_t)m;
+}
+
 /* releases every syncwarp whose lanes have all arrived (or returned) */
 static bool release_warps(SimWorker *w) {
   int n = (int)w->ln->nthreads;
   bool any = false;
+  /* decided for every fiber before any is released: a lane released first
+  ** must not make its partners at the same syncwarp look not arrived (and
+  ** so meet them at the next one, as warp shuffles would see) */
+  bool release[1024];
+  LM_ASSERT(n <= 1024);
   for (int i = 0; i < n; i++) {
+    release[i] = false;
     SimFiber *f = &w->fibers[i];
     if (f->state != F_WARP) continue;
     int base = i / WARP * WARP;
     bool all = true;
     for (int l = 0; l < WARP && all && base + l < n; l++)
       if (f->mask & (1u << l)) all = w->fibers[base + l].state == F_WARP || w->fibers[base + l].state == F_DONE;
-    if (all) {
-      f->state = F_RUN;
+    release[i] = all;
+  }
+  for (int i = 0; i < n; i++)
+    if (release[i]) {
+      w->fibers[i].state = F_RUN;
       any = true;
     }
-  }
   return any;
 }
 
@@ -327,6 +392,7 @@ static bool worker_init(SimWorker *w, const Launch *ln) {
   for (int a = 0; a < 3; a++) {
     w->ctx.reg[SIMCTX_NTID + a] = ln->block[a];
     w->ctx.reg[SIMCTX_NCTAID + a] = ln->grid[a];
+  w->ctx.reg[SIMCTX_DYNSMEM] = ln->dyn_shared;
   }
   if (!ln->k->fibers) return true;
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -398,8 +464,13 @@ static int32_t run_chunk(void *p, int64_t lo, int64_t hi, int64_t worker) {
 
 int simrun_launch(const SimKernel *k, const unsigned grid[3], const unsigned block[3], void **params,
                   SimFail *fail) {
+  return simrun_launch_shared(k, grid, block, 0, params, fail);
+}
+
+int simrun_launch_shared(const SimKernel *k, const unsigned grid[3], const unsigned block[3], int64_t dyn_shared,
+                         void **params, SimFail *fail) {
   memset(fail, 0, sizeof *fail);
-  Launch ln = {.k = k, .params = params, .nthreads = 1};
+  Launch ln = {.k = k, .params = params, .nthreads = 1, .dyn_shared = dyn_shared};
   int64_t nblocks = 1;
   for (int a = 0; a < 3; a++) {
     ln.grid[a] = grid[a];

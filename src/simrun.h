@@ -18,14 +18,15 @@
 #include "rt.h"
 
 /* indices into SimCtx.reg that compiled code loads (target_sim.c) */
-enum { SIMCTX_TID = 0, SIMCTX_CTAID = 3, SIMCTX_NTID = 6, SIMCTX_NCTAID = 9, SIMCTX_NREGS = 12 };
+/* SIMCTX_DYNSMEM: the launch's dynamic shared memory bytes (cuda.shared.array(0, dtype)) */
+enum { SIMCTX_TID = 0, SIMCTX_CTAID = 3, SIMCTX_NTID = 6, SIMCTX_NCTAID = 9, SIMCTX_DYNSMEM = 12, SIMCTX_NREGS = 13 };
 
 typedef struct SimWorker SimWorker;
 typedef struct SimFiber SimFiber;
 
 /* One simulated thread as compiled code sees it. */
 typedef struct SimCtx {
-  int64_t reg[SIMCTX_NREGS];  // threadIdx, blockIdx, blockDim, gridDim (x, y, z each)
+  int64_t reg[SIMCTX_NREGS];  // threadIdx, blockIdx, blockDim, gridDim (x, y, z each), dynamic shared bytes
   SimWorker *w;               // the runner of the block
   SimFiber *fiber;            // NULL when the block runs as a loop
 } SimCtx;
@@ -67,6 +68,9 @@ typedef struct SimFail {
 ** blocks before it all ran), so a failure is the same run to run. */
 int simrun_launch(const SimKernel *k, const unsigned grid[3], const unsigned block[3], void **params,
                   SimFail *fail);
+/* The same with dyn_shared bytes of dynamic shared memory per block. */
+int simrun_launch_shared(const SimKernel *k, const unsigned grid[3], const unsigned block[3], int64_t dyn_shared,
+                         void **params, SimFail *fail);
 
 /* The message of a failure, e.g. "IndexError in block (3,0,0) thread
 ** (17,0,0): index 1000 out of bounds for axis 0 with size 1000"; snprintf's
@@ -87,6 +91,16 @@ void simrun_barrier(void);
 /* cuda.syncwarp(mask): waits for the threads of mask in this thread's warp
 ** of 32. */
 void simrun_syncwarp(int32_t mask);
+
+/* cuda.shfl_sync (kind 0; lane the source lane), shfl_up_sync (1),
+** shfl_down_sync (2), shfl_xor_sync (3; lane the lane mask) of a value's
+** 64 bits among the lanes of mask; a source outside the warp gives the
+** thread its own value. */
+int64_t simrun_shfl(int32_t mask, int64_t v, int32_t lane, int32_t kind);
+/* ballot_sync (kind 0: the mask of true lanes), all_sync (1), any_sync (2), eq_sync (3) */
+int32_t simrun_vote(int32_t mask, int32_t pred, int32_t kind);
+/* cuda.activemask(): the lanes of this thread's warp that have not returned */
+int32_t simrun_activemask(void);
 
 /* For hand-written NVVM IR: the C function that reads special register reg
 ** ("tid.x", "ntid.y", "ctaid.z", "nctaid.x", "warpsize", "laneid"), as

@@ -4,6 +4,7 @@
 ** 3, atomics, barriers. Arrays are never allocated or counted here.
 */
 #include <stdio.h>
+#include <string.h>
 
 #include "lower.h"
 
@@ -61,10 +62,47 @@ static LLVMValueRef atomic_ptr(Lower *L, Val a, Val idx) {
   return LLVMBuildBitCast(L->b, p8, LLVMPointerType(lower_mem_type(L, a.ty->dtype), 0), "");
 }
 
-/* float atomics as a compare-and-swap loop on the bits (works on every GPU) */
-static LLVMValueRef float_atomic(Lower *L, BuiltinId op, LLVMValueRef p, LLVMValueRef v, DType dt) {
+/* the new value of a compare-and-swap atomic from the current one */
+static LLVMValueRef cas_new_value(Lower *L, BuiltinId op, LLVMValueRef cur, LLVMValueRef v, DType dt) {
+  LLVMBuilderRef b = L->b;
+  if (dtype_kinds[dt] != 'f') {  /* inc, dec (unsigned), nanmin, nanmax of integers */
+    bool sg = dtype_kinds[dt] == 'i';
+    LLVMValueRef one = LLVMConstInt(LLVMTypeOf(cur), 1, 0), zero = LLVMConstInt(LLVMTypeOf(cur), 0, 0);
+    switch (op) {
+      case BI_cuda_atomic_inc:  /* old >= val ? 0 : old + 1, as CUDA's atomicInc */
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, cur, v, ""), zero, LLVMBuildAdd(b, cur, one, ""), "");
+      case BI_cuda_atomic_dec:  /* old == 0 or old > val ? val : old - 1, as atomicDec */
+        return LLVMBuildSelect(b, LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, cur, zero, ""),
+                                               LLVMBuildICmp(b, LLVMIntUGT, cur, v, ""), ""),
+                               v, LLVMBuildSub(b, cur, one, ""), "");
+      case BI_cuda_atomic_nanmin:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, sg ? LLVMIntSLT : LLVMIntULT, v, cur, ""), v, cur, "");
+      default:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, sg ? LLVMIntSGT : LLVMIntUGT, v, cur, ""), v, cur, "");
+    }
+  }
+  switch (op) {
+    case BI_cuda_atomic_add: return LLVMBuildFAdd(b, cur, v, "");
+    case BI_cuda_atomic_sub: return LLVMBuildFSub(b, cur, v, "");
+    case BI_cuda_atomic_min: return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, cur, ""), v, cur, "");
+    case BI_cuda_atomic_max: return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, cur, ""), v, cur, "");
+    case BI_cuda_atomic_nanmin:
+    case BI_cuda_atomic_nanmax: {
+      /* NaNs ignored: a NaN current value gives way to v, a NaN v keeps the current one */
+      LLVMValueRef better = LLVMBuildFCmp(b, op == BI_cuda_atomic_nanmin ? LLVMRealOLT : LLVMRealOGT, v, cur, "");
+      LLVMValueRef take = LLVMBuildOr(b, better, LLVMBuildFCmp(b, LLVMRealUNO, cur, cur, ""), "");
+      take = LLVMBuildAnd(b, take, LLVMBuildFCmp(b, LLVMRealORD, v, v, ""), "");
+      return LLVMBuildSelect(b, take, v, cur, "");
+    }
+    default: return v;  /* exch */
+  }
+}
+
+/* atomics as a compare-and-swap loop on the bits (works on every GPU):
+** float min/max/exch, nanmin/nanmax, inc/dec */
+static LLVMValueRef cas_atomic(Lower *L, BuiltinId op, LLVMValueRef p, LLVMValueRef v, DType dt) {
   LLVMTypeRef ft = lower_mem_type(L, dt);
-  LLVMTypeRef it = dt == DT_FLOAT32 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
+  LLVMTypeRef it = dtype_sizes[dt] == 4 ? LLVMInt32TypeInContext(L->ctx) : LLVMInt64TypeInContext(L->ctx);
   LLVMValueRef ip = LLVMBuildBitCast(L->b, p, LLVMPointerType(it, 0), "");
   LLVMValueRef init = LLVMBuildLoad2(L->b, it, ip, "");
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
@@ -73,12 +111,7 @@ static LLVMValueRef float_atomic(Lower *L, BuiltinId op, LLVMValueRef p, LLVMVal
   LLVMPositionBuilderAtEnd(L->b, loop);
   LLVMValueRef cur = LLVMBuildPhi(L->b, it, "cur");
   LLVMValueRef curf = LLVMBuildBitCast(L->b, cur, ft, "");
-  LLVMValueRef nf;
-  if (op == BI_cuda_atomic_add) nf = LLVMBuildFAdd(L->b, curf, v, "");
-  else if (op == BI_cuda_atomic_sub) nf = LLVMBuildFSub(L->b, curf, v, "");
-  else if (op == BI_cuda_atomic_min) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOLT, v, curf, ""), v, curf, "");
-  else if (op == BI_cuda_atomic_max) nf = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealOGT, v, curf, ""), v, curf, "");
-  else nf = v;  /* exch */
+  LLVMValueRef nf = cas_new_value(L, op, curf, v, dt);
   LLVMValueRef pair = LLVMBuildAtomicCmpXchg(L->b, ip, cur, LLVMBuildBitCast(L->b, nf, it, ""),
                                              LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
   LLVMValueRef seen = LLVMBuildExtractValue(L->b, pair, 0, "");
@@ -118,7 +151,9 @@ static Val atomic(Lower *L, Node *n, CallInfo *ci) {
     if (op == BI_cuda_atomic_sub) v = LLVMBuildFNeg(L->b, v, "");
     return (Val){et, LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpFAdd, p, v, LLVMAtomicOrderingMonotonic, 0), false};
   }
-  if (dtype_kinds[dt] == 'f') return (Val){et, float_atomic(L, op, p, v, dt), false};
+  if (dtype_kinds[dt] == 'f' || op == BI_cuda_atomic_inc || op == BI_cuda_atomic_dec || op == BI_cuda_atomic_nanmin ||
+      op == BI_cuda_atomic_nanmax)
+    return (Val){et, cas_atomic(L, op, p, v, dt), false};
   bool sg = dtype_kinds[dt] == 'i';
   LLVMAtomicRMWBinOp rop = op == BI_cuda_atomic_add ? LLVMAtomicRMWBinOpAdd
                          : op == BI_cuda_atomic_sub ? LLVMAtomicRMWBinOpSub
@@ -161,6 +196,98 @@ static Val static_array(Lower *L, Node *n, CallInfo *ci, bool shared) {
   return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), false};
 }
 
+/* cuda.shared.array(0, dtype): the extern shared array every dynamic one
+** of the kernel shares (as CUDA's extern __shared__), as long as
+** %dynamic_smem_size makes it */
+static Val dynamic_shared(Lower *L, Node *n, CallInfo *ci) {
+  Type *t = lower_ann(L, n)->ty;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMTypeRef at = LLVMArrayType(i8, 0);
+  LLVMValueRef g = LLVMGetNamedGlobal(L->C->mod, "dynsmem");
+  if (g == NULL) {
+    g = LLVMAddGlobalInAddressSpace(L->C->mod, at, "dynsmem", 3);
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+    LLVMSetAlignment(g, 16);
+  }
+  LLVMTypeRef et = lower_mem_type(L, ci->dt);
+  LLVMValueRef data = LLVMConstBitCast(LLVMConstAddrSpaceCast(g, LLVMPointerType(at, 0)), LLVMPointerType(et, 0));
+  char text[] = "mov.u32 $0, %dynamic_smem_size;", cons[] = "=r";
+  LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
+  LLVMValueRef asmv = LLVMGetInlineAsm(fty, text, strlen(text), cons, strlen(cons), 0, 0, LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef bytes = LLVMBuildZExt(L->b, LLVMBuildCall2(L->b, fty, asmv, NULL, 0, "dynsmem"), LLVMInt64TypeInContext(L->ctx), "");
+  LLVMValueRef shape = LLVMBuildUDiv(L->b, bytes, lower_i64(L, dtype_sizes[ci->dt]), "");
+  LLVMValueRef stride = lower_i64(L, dtype_sizes[ci->dt]);
+  LLVMValueRef mi = LLVMConstNull(LLVMPointerType(i8, 0));
+  return (Val){t, lower_arr_make(L, t, mi, data, &shape, &stride), false};
+}
+
+/* an inline PTX instruction giving a u32 register ($0) */
+static LLVMValueRef ptx_u32(Lower *L, const char *text) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
+  char t[64], cons[] = "=r";
+  snprintf(t, sizeof t, "%s", text);
+  LLVMValueRef a = LLVMGetInlineAsm(fty, t, strlen(t), cons, strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+  return LLVMBuildCall2(L->b, fty, a, NULL, 0, "");
+}
+
+static LLVMValueRef arg_i32(Lower *L, Node *n, int k) {
+  return lower_cast(L, lower_expr(L, n->args.items[k]), ty_scalar(DT_INT32)).v;
+}
+
+/* shfl_*_sync of one 32-bit word */
+static LLVMValueRef shfl32(Lower *L, BuiltinId op, LLVMValueRef mask, LLVMValueRef v, LLVMValueRef lane) {
+  const char *name = op == BI_cuda_shfl_sync ? "llvm.nvvm.shfl.sync.idx.i32" : op == BI_cuda_shfl_up_sync ? "llvm.nvvm.shfl.sync.up.i32"
+                   : op == BI_cuda_shfl_down_sync ? "llvm.nvvm.shfl.sync.down.i32" : "llvm.nvvm.shfl.sync.bfly.i32";
+  /* c: the clamp lane (31; 0 for up) of a full-warp width */
+  LLVMValueRef args[4] = {mask, v, lane, LLVMConstInt(LLVMInt32TypeInContext(L->ctx), op == BI_cuda_shfl_up_sync ? 0 : 0x1f, 0)};
+  return lower_intrinsic(L, name, NULL, 0, args, 4);
+}
+
+/* the warp intrinsics: shuffles (64-bit values as two words), votes, masks */
+static Val gpu_warp(Lower *L, Node *n, CallInfo *ci) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+  Type *u32 = ty_scalar(DT_UINT32);
+  switch (ci->bi) {
+    case BI_cuda_activemask: return (Val){u32, ptx_u32(L, "activemask.b32 $0;"), false};
+    case BI_cuda_lanemask_lt: return (Val){u32, ptx_u32(L, "mov.u32 $0, %lanemask_lt;"), false};
+    case BI_cuda_ballot_sync:
+    case BI_cuda_all_sync:
+    case BI_cuda_any_sync:
+    case BI_cuda_eq_sync: {
+      LLVMValueRef args[2] = {arg_i32(L, n, 0), lower_cond(L, n->args.items[1])};
+      const char *name = ci->bi == BI_cuda_ballot_sync ? "llvm.nvvm.vote.ballot.sync" : ci->bi == BI_cuda_all_sync ? "llvm.nvvm.vote.all.sync"
+                       : ci->bi == BI_cuda_any_sync ? "llvm.nvvm.vote.any.sync" : "llvm.nvvm.vote.uni.sync";
+      LLVMValueRef r = lower_intrinsic(L, name, NULL, 0, args, 2);
+      if (ci->bi == BI_cuda_ballot_sync) return (Val){u32, r, false};
+      return (Val){ty_bool, LLVMBuildZExt(L->b, r, LLVMInt8TypeInContext(L->ctx), ""), false};
+    }
+    default: {
+      Type *t = lower_ann(L, n)->ty;
+      LLVMValueRef mask = arg_i32(L, n, 0), lane = arg_i32(L, n, 2);
+      LLVMValueRef v = lower_cast(L, lower_expr(L, n->args.items[1]), t).v;
+      LLVMTypeRef vt = LLVMTypeOf(v);
+      bool wide = dtype_sizes[t->dtype] == 8;
+      LLVMTypeRef it = wide ? i64 : i32;
+      LLVMValueRef bits = LLVMGetTypeKind(vt) == LLVMIntegerTypeKind
+                              ? (dtype_sizes[t->dtype] < 4 ? LLVMBuildSExt(L->b, v, i32, "") : v)
+                              : LLVMBuildBitCast(L->b, v, it, "");
+      LLVMValueRef r;
+      if (wide) {
+        LLVMValueRef lo = LLVMBuildTrunc(L->b, bits, i32, ""), hi = LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, bits, LLVMConstInt(i64, 32, 0), ""), i32, "");
+        lo = LLVMBuildZExt(L->b, shfl32(L, ci->bi, mask, lo, lane), i64, "");
+        hi = LLVMBuildZExt(L->b, shfl32(L, ci->bi, mask, hi, lane), i64, "");
+        r = LLVMBuildOr(L->b, lo, LLVMBuildShl(L->b, hi, LLVMConstInt(i64, 32, 0), ""), "");
+      } else {
+        r = shfl32(L, ci->bi, mask, bits, lane);
+      }
+      if (LLVMGetTypeKind(vt) != LLVMIntegerTypeKind) r = LLVMBuildBitCast(L->b, r, vt, "");
+      else if (dtype_sizes[t->dtype] < 4) r = LLVMBuildTrunc(L->b, r, vt, "");
+      return (Val){t, r, false};
+    }
+  }
+}
+
 static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
   LLVMValueRef mask;
@@ -184,13 +311,19 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
     case BI_cuda_syncthreads: barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none;
     case BI_cuda_threadfence: barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none;
     case BI_cuda_threadfence_block: barrier(L, "llvm.nvvm.membar.cta", NULL, 0); return none;
+    case BI_cuda_threadfence_system: barrier(L, "llvm.nvvm.membar.sys", NULL, 0); return none;
     case BI_cuda_syncwarp:
       mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
                          : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
       barrier(L, "llvm.nvvm.bar.warp.sync", &mask, 1);
       return none;
-    case BI_cuda_shared_array: return static_array(L, n, ci, true);
+    case BI_cuda_shared_array: return ci->dims[0] == 0 ? dynamic_shared(L, n, ci) : static_array(L, n, ci, true);
     case BI_cuda_local_array: return static_array(L, n, ci, false);
+    case BI_cuda_const_array_like: return lower_expr(L, n->args.items[0]);
+    case BI_cuda_activemask: case BI_cuda_lanemask_lt: case BI_cuda_ballot_sync: case BI_cuda_all_sync:
+    case BI_cuda_any_sync: case BI_cuda_eq_sync: case BI_cuda_shfl_sync: case BI_cuda_shfl_up_sync:
+    case BI_cuda_shfl_down_sync: case BI_cuda_shfl_xor_sync:
+      return gpu_warp(L, n, ci);
     default: return atomic(L, n, ci);
   }
 }

@@ -73,19 +73,26 @@ static Val shared_array(Lower *L, Node *n, CallInfo *ci) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i8p = LLVMPointerType(i8, 0);
   int64_t count = 1;
   for (int k = 0; k < ci->ndims; k++) count *= ci->dims[k];
-  LLVMValueRef id = LLVMAddGlobal(L->C->mod, i8, "shared.site");
-  LLVMSetInitializer(id, LLVMConstInt(i8, 0, 0));
-  LLVMSetLinkage(id, LLVMInternalLinkage);
+  /* cuda.shared.array(0, dtype): one site for every dynamic array of the
+  ** kernel, the launch's bytes long (SIMCTX_DYNSMEM) */
+  bool dyn = ci->dims[0] == 0;
+  LLVMValueRef id = dyn ? LLVMGetNamedGlobal(L->C->mod, "shared.dynamic") : NULL;
+  if (id == NULL) {
+    id = LLVMAddGlobal(L->C->mod, i8, dyn ? "shared.dynamic" : "shared.site");
+    LLVMSetInitializer(id, LLVMConstInt(i8, 0, 0));
+    LLVMSetLinkage(id, LLVMInternalLinkage);
+  }
   LLVMTypeRef ps[2] = {i8p, LLVMInt64TypeInContext(ctx)};
   LLVMValueRef f = lower_rt_fn(L, "simrun_shared", i8p, ps, 2);
-  LLVMValueRef args[2] = {id, lower_i64(L, count * dtype_sizes[ci->dt])};
+  LLVMValueRef dynbytes = dyn ? reg(L, SIMCTX_DYNSMEM) : NULL;
+  LLVMValueRef args[2] = {id, dyn ? dynbytes : lower_i64(L, count * dtype_sizes[ci->dt])};
   LLVMValueRef p = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, 2, "shared");
   lower_raise_if(L, LLVMBuildIsNull(L->b, p, ""), LMERR_MEMORY, "not enough memory for cuda.shared.array");
   LLVMValueRef data = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, ci->dt), 0), "");
   LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
   int64_t s = dtype_sizes[ci->dt];
   for (int k = ci->ndims - 1; k >= 0; k--) {
-    shape[k] = lower_i64(L, ci->dims[k]);
+    shape[k] = dyn ? LLVMBuildUDiv(L->b, dynbytes, lower_i64(L, s), "") : lower_i64(L, ci->dims[k]);
     strides[k] = lower_i64(L, s);
     s *= ci->dims[k];
   }
@@ -105,6 +112,59 @@ static void count_local(Lower *L, CallInfo *ci) {
   for (int k = 0; k < ci->ndims; k++) bytes *= ci->dims[k];
   long long was = LLVMConstIntGetSExtValue(LLVMGetInitializer(g));
   LLVMSetInitializer(g, LLVMConstInt(i64, (unsigned long long)(was + bytes), 0));
+}
+
+static LLVMValueRef sim_i32(Lower *L, Node *n, int k) {
+  return lower_cast(L, lower_expr(L, n->args.items[k]), ty_scalar(DT_INT32)).v;
+}
+
+/* the warp intrinsics through the fiber scheduler (simrun.c) */
+static Val sim_warp(Lower *L, Node *n, CallInfo *ci) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx), i64 = LLVMInt64TypeInContext(L->ctx);
+  Type *u32 = ty_scalar(DT_UINT32);
+  LLVMValueRef f;
+  switch (ci->bi) {
+    case BI_cuda_activemask:
+      f = lower_rt_fn(L, "simrun_activemask", i32, NULL, 0);
+      return (Val){u32, LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, NULL, 0, ""), false};
+    case BI_cuda_lanemask_lt: {
+      LLVMValueRef lane = LLVMBuildTrunc(L->b, sim_sreg(L, SREG_LANEID, 0), i32, "");
+      LLVMValueRef one = LLVMConstInt(i32, 1, 0);
+      return (Val){u32, LLVMBuildSub(L->b, LLVMBuildShl(L->b, one, lane, ""), one, ""), false};
+    }
+    case BI_cuda_ballot_sync:
+    case BI_cuda_all_sync:
+    case BI_cuda_any_sync:
+    case BI_cuda_eq_sync: {
+      LLVMTypeRef ps[3] = {i32, i32, i32};
+      f = lower_rt_fn(L, "simrun_vote", i32, ps, 3);
+      int kind = ci->bi == BI_cuda_ballot_sync ? 0 : ci->bi == BI_cuda_all_sync ? 1 : ci->bi == BI_cuda_any_sync ? 2 : 3;
+      LLVMValueRef args[3] = {sim_i32(L, n, 0), LLVMBuildZExt(L->b, lower_cond(L, n->args.items[1]), i32, ""),
+                              LLVMConstInt(i32, (unsigned)kind, 0)};
+      LLVMValueRef r = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, 3, "");
+      if (kind == 0) return (Val){u32, r, false};
+      return (Val){ty_bool, LLVMBuildZExt(L->b, LLVMBuildICmp(L->b, LLVMIntNE, r, LLVMConstInt(i32, 0, 0), ""),
+                                          LLVMInt8TypeInContext(L->ctx), ""), false};
+    }
+    default: {
+      Type *t = lower_ann(L, n)->ty;
+      LLVMValueRef mask = sim_i32(L, n, 0), lane = sim_i32(L, n, 2);
+      LLVMValueRef v = lower_cast(L, lower_expr(L, n->args.items[1]), t).v;
+      LLVMTypeRef vt = LLVMTypeOf(v);
+      bool isint = LLVMGetTypeKind(vt) == LLVMIntegerTypeKind;
+      LLVMValueRef bits = isint ? LLVMBuildSExt(L->b, v, i64, "")
+                                : LLVMBuildZExt(L->b, LLVMBuildBitCast(L->b, v, dtype_sizes[t->dtype] == 8 ? i64 : i32, ""), i64, "");
+      if (isint && LLVMGetIntTypeWidth(vt) == 64) bits = v;
+      int kind = ci->bi == BI_cuda_shfl_sync ? 0 : ci->bi == BI_cuda_shfl_up_sync ? 1 : ci->bi == BI_cuda_shfl_down_sync ? 2 : 3;
+      LLVMTypeRef ps[4] = {i32, i64, i32, i32};
+      f = lower_rt_fn(L, "simrun_shfl", i64, ps, 4);
+      LLVMValueRef args[4] = {mask, bits, lane, LLVMConstInt(i32, (unsigned)kind, 0)};
+      LLVMValueRef r = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+      if (isint) r = LLVMGetIntTypeWidth(vt) == 64 ? r : LLVMBuildTrunc(L->b, r, vt, "");
+      else r = LLVMBuildBitCast(L->b, dtype_sizes[t->dtype] == 8 ? r : LLVMBuildTrunc(L->b, r, i32, ""), vt, "");
+      return (Val){t, r, false};
+    }
+  }
 }
 
 static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
@@ -135,9 +195,15 @@ static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
       return none;
     case BI_cuda_threadfence:
     case BI_cuda_threadfence_block:
+    case BI_cuda_threadfence_system:
       LLVMBuildFence(L->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
       return none;
     case BI_cuda_shared_array: return shared_array(L, n, ci);
+    case BI_cuda_const_array_like: return lower_expr(L, n->args.items[0]);
+    case BI_cuda_activemask: case BI_cuda_lanemask_lt: case BI_cuda_ballot_sync: case BI_cuda_all_sync:
+    case BI_cuda_any_sync: case BI_cuda_eq_sync: case BI_cuda_shfl_sync: case BI_cuda_shfl_up_sync:
+    case BI_cuda_shfl_down_sync: case BI_cuda_shfl_xor_sync:
+      return sim_warp(L, n, ci);
     case BI_cuda_local_array: count_local(L, ci); /* fall through */
     default: return target_gpu.cuda_call(L, n, ci);  /* cuda.local.array and the atomics */
   }
@@ -253,7 +319,9 @@ static LLVMValueRef spec_call(void *ud, LLVMBuilderRef b, LLVMValueRef err) {
 }
 
 const char *tsim_kernel_entry(Compile *C, FuncSpec *spec, SimKernel *k) {
-  k->fibers = LLVMGetNamedFunction(C->mod, "simrun_barrier") || LLVMGetNamedFunction(C->mod, "simrun_syncwarp");
+  k->fibers = LLVMGetNamedFunction(C->mod, "simrun_barrier") || LLVMGetNamedFunction(C->mod, "simrun_syncwarp") ||
+              LLVMGetNamedFunction(C->mod, "simrun_shfl") || LLVMGetNamedFunction(C->mod, "simrun_vote") ||
+              LLVMGetNamedFunction(C->mod, "simrun_activemask");
   k->stack = 64 * 1024;
   LLVMValueRef lb = LLVMGetNamedGlobal(C->mod, LOCAL_BYTES);
   if (lb) {

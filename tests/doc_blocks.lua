@@ -8,7 +8,7 @@
 -- skipped only when the line before its fence is `<!-- not run: reason -->`
 -- (the reason is required). Every chunk starts with
 -- `local lumba = require "lumba"`; on pages that use CUDA, kernels run in
--- the simulator. Exit status 0 when every block ran and every expectation
+-- the simulator and `cuda` is `lumba.cuda`. Exit status 0 when every block ran and every expectation
 -- held, else the first failure on stderr.
 local path = assert(arg[1], "usage: lua5.4 tests/doc_blocks.lua page.md")
 
@@ -104,7 +104,7 @@ _G.__print = function(key)
 end
 
 local prelude = 'local lumba = require "lumba"; lumba.warnings = function() end; '
-if table.concat(lines, "\n"):find("cuda%.") then prelude = prelude .. "lumba.cuda.simulate(true); " end
+if table.concat(lines, "\n"):find("cuda%.") then prelude = prelude .. "lumba.cuda.simulate(true); local cuda = lumba.cuda; " end
 
 -- whitespace runs compare equal: the pages align their comments
 local function norm(s) return (s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end

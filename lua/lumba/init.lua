@@ -323,6 +323,7 @@ local JIT_DECORATORS = {
   njit = "njit", ["numba.njit"] = "njit", jit = "jit", ["numba.jit"] = "jit",
   ["cuda.jit"] = "cuda", ["numba.cuda.jit"] = "cuda",
   cfunc = "cfunc", ["numba.cfunc"] = "cfunc",
+  ["cuda.reduce"] = "reduce", ["numba.cuda.reduce"] = "reduce",
 }
 
 -- the keywords of Numba's decorators: true where lumba honours the option,
@@ -400,6 +401,23 @@ local function with_decorators(src, opts)
   local chunk = opts.chunkname or "<string>"
   local ok, tree = pcall(core.parse, src, chunk, "decorators")
   if not ok then return opts end  -- the dispatcher reports the syntax error
+  local want = opts.name
+  if want == nil and opts.target == "cuda" then
+    -- a pasted module: the kernel is its first @cuda.jit def, the others
+    -- (@njit helpers, device functions) are what it calls
+    local names = module_names(tree.imports)
+    for _, st in ipairs(tree.body) do
+      if st.tag == "FunctionDef" and want == nil then
+        local kind, dopts = decorator_options(st, chunk, names)
+        if kind == "cuda" and not dopts.device then want = st.name end
+      end
+    end
+    if want then
+      local o = {}
+      for k, v in pairs(opts) do o[k] = v end
+      o.name, opts = want, o
+    end
+  end
   for _, st in ipairs(tree.body) do
     if st.tag == "FunctionDef" and (opts.name == nil or st.name == opts.name) then
       local _, dopts = decorator_options(st, chunk, module_names(tree.imports))
@@ -605,7 +623,9 @@ function lumba.load(src, options)
       opts.chunkname = chunk
       opts.decorators_read = true
       opts.parsed = parsed
-      if kind == "cuda" then
+      if kind == "reduce" then
+        mod[st.name] = lumba.cuda.reduce(src, st.name)
+      elseif kind == "cuda" then
         if not lumba.cuda.jit then error("lumba.load: cuda.jit is not available in this build", 2) end
         mod[st.name] = lumba.cuda.jit(opts)(src)
         siblings[st.name] = mod[st.name]
@@ -701,6 +721,165 @@ function lumba.cuda.jit(a, b)
   end
   if b ~= nil then return build(placed(b, opts, 2)) end
   return function(src) return build(placed(src, opts, 2)) end
+end
+
+-- lumba.empty_like/zeros_like/ones_like(a [, dtype]), full_like(a, v [, dtype]):
+-- a new array of a's shape (and dtype unless given), on a's side: a host
+-- ndarray (in a's order, C or F) for an ndarray, a device array for a device array
+local function is_devarray(a) return getmetatable(a) == "lumba.devicearray" end
+local function like(make)
+  return function(a, v, dtype)
+    if make ~= "full" then dtype, v = v, nil end
+    if is_devarray(a) then
+      local dt = dtype or a.dtype
+      if make == "empty" then return lumba.cuda.device_array(a.shape, dt) end
+      local h = make == "full" and lumba.full(a.shape, v, dt) or lumba[make](a.shape, dt)
+      return lumba.cuda.to_device(h)
+    end
+    if getmetatable(a) ~= "lumba.ndarray" then a = lumba.array(a) end
+    local order = a.layout == "F" and "F" or "C"
+    if make == "full" then return lumba.full(a.shape, v, dtype or a.dtype, order) end
+    return lumba[make](a.shape, dtype or a.dtype, order)
+  end
+end
+lumba.empty_like, lumba.zeros_like, lumba.ones_like = like("empty"), like("zeros"), like("ones")
+lumba.full_like = like("full")
+
+-- cuda.random: numba-cuda's xoroshiro128+ states, made on the host as
+-- numba-cuda makes them (SplitMix64 of the seed, then 2^64-step jumps: state
+-- i is state i - 1 jumped once, state 0 jumped subsequence_start times). A
+-- state array is a uint64 device array of shape (n, 2); the kernels' side is
+-- the prelude's (src/prelude/cuda_random.py).
+local xoro_jumps  -- compiled at the first use
+local XORO_JUMP_SRC = [[
+def xoro_jumps(states, jump, skip):
+    for i in range(states.shape[0]):
+        if i > 0:
+            states[i, 0] = states[i - 1, 0]
+            states[i, 1] = states[i - 1, 1]
+        reps = skip if i == 0 else 1
+        for _ in range(reps):
+            s0 = np.uint64(0)
+            s1 = np.uint64(0)
+            for w in range(2):
+                for b in range(64):
+                    if (jump[w] >> np.uint64(b)) & np.uint64(1):
+                        s0 ^= states[i, 0]
+                        s1 ^= states[i, 1]
+                    a0 = states[i, 0]
+                    a1 = states[i, 1] ^ a0
+                    states[i, 0] = ((a0 << np.uint64(55)) | (a0 >> np.uint64(9))) ^ a1 ^ (a1 << np.uint64(14))
+                    states[i, 1] = (a1 << np.uint64(36)) | (a1 >> np.uint64(28))
+            states[i, 0] = s0
+            states[i, 1] = s1
+]]
+local function xoro_states_host(n, seed, subsequence_start)
+  local states = lumba.zeros({ n, 2 }, "uint64")
+  if n >= 1 then
+    local z = seed + 0x9E3779B97F4A7C15
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    states:set(1, 1, z)
+    states:set(1, 2, z)
+    xoro_jumps = xoro_jumps or lumba.njit(XORO_JUMP_SRC)
+    xoro_jumps(states, lumba.array({ 0xbeac0467eba5facb, 0xd86b048b86aa9922 }, "uint64"), subsequence_start)
+  end
+  return states
+end
+local function check_seed(seed, sub)
+  if math.type(seed) ~= "integer" then error("bad argument #2 to 'create_xoroshiro128p_states' (integer seed expected)", 3) end
+  if math.type(sub) ~= "integer" or sub < 0 then
+    error("bad argument #3 to 'create_xoroshiro128p_states' (non-negative integer expected)", 3)
+  end
+end
+lumba.cuda.random = {
+  -- create_xoroshiro128p_states(n, seed [, subsequence_start [, stream]])
+  create_xoroshiro128p_states = function(n, seed, subsequence_start, stream)
+    subsequence_start = subsequence_start or 0
+    if math.type(n) ~= "integer" or n < 0 then
+      error("bad argument #1 to 'create_xoroshiro128p_states' (non-negative integer expected)", 2)
+    end
+    check_seed(seed, subsequence_start)
+    local h = xoro_states_host(n, seed, subsequence_start)
+    if stream == 0 then stream = nil end
+    return lumba.cuda.to_device(h, stream)
+  end,
+  -- init_xoroshiro128p_states(states, seed [, subsequence_start [, stream]]): into an existing state array
+  init_xoroshiro128p_states = function(states, seed, subsequence_start, stream)
+    subsequence_start = subsequence_start or 0
+    check_seed(seed, subsequence_start)
+    local h = xoro_states_host(states.shape[1], seed, subsequence_start)
+    if stream == 0 then stream = nil end
+    states:copy_to_device(h, stream)
+  end,
+}
+
+-- @cuda.reduce: cuda.reduce(src [, name]) makes a reduction object from a
+-- binary function (Python source, a def of two arguments); r(arr [, size
+-- [, res [, init [, stream]]]]) or r(arr, {size =, res =, init =, stream =})
+-- reduces a device or host array with it: a grid-stride pass per thread and a
+-- shared-memory tree per block into per-block partials, then one block over
+-- those, combined with init (default 0) last, as numba-cuda's two passes
+local REDUCE_TPB = 256
+local REDUCE_KERNEL = [[
+@cuda.jit
+def reduce_pass(a, out, n, init, use_init):
+    s = cuda.shared.array(256, DTYPE)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    if i < n:
+        s[t] = a[i]
+        j = i + stride
+        while j < n:
+            s[t] = reduce_op(s[t], a[j])
+            j += stride
+    cuda.syncthreads()
+    step = 128
+    while step > 0:
+        if t < step and i + step < n:
+            s[t] = reduce_op(s[t], s[t + step])
+        cuda.syncthreads()
+        step //= 2
+    if t == 0 and i < n:
+        if use_init:
+            out[cuda.blockIdx.x] = reduce_op(init, s[0])
+        else:
+            out[cuda.blockIdx.x] = s[0]
+]]
+local reduce_mt = { __index = {}, __name = "lumba.cuda_reduce" }
+reduce_mt.__tostring = function(r) return ("<cuda.reduce %s>"):format(r.name) end
+reduce_mt.__call = function(r, arr, size, res, init, stream)
+  local cuda = lumba.cuda
+  if type(size) == "table" then size, res, init, stream = size.size, size.res, size.init, size.stream end
+  if getmetatable(arr) ~= "lumba.devicearray" then arr = cuda.to_device(arr) end
+  if arr.ndim ~= 1 then error("bad argument #1 to reduce (1-D array expected)", 2) end
+  local n = size or arr.size
+  init = init or 0
+  local dt = arr.dtype
+  if n == 0 then
+    if res then res[1] = init return nil end
+    return init
+  end
+  local k = r.kernels[dt]
+  if not k then
+    local npdt = "np." .. dt
+    k = cuda.jit({ env = { reduce_op = r.device } })((REDUCE_KERNEL:gsub("DTYPE", npdt)))
+    r.kernels[dt] = k
+  end
+  local blocks = math.min((n + REDUCE_TPB - 1) // REDUCE_TPB, 1024)
+  local partials = cuda.device_array(blocks, dt)
+  k[{ blocks, REDUCE_TPB, stream }](arr, partials, n, init, false)
+  local out = res or cuda.device_array(1, dt)
+  k[{ 1, REDUCE_TPB, stream }](partials, out, blocks, init, true)
+  if res then return nil end
+  return out[1]
+end
+function lumba.cuda.reduce(src, name)
+  if type(src) ~= "string" then error("bad argument #1 to 'cuda.reduce' (source string expected, got " .. type(src) .. ")", 2) end
+  local dev = lumba.cuda.jit({ device = true, name = name })(src)
+  return setmetatable({ device = dev, name = dev.name, kernels = {} }, reduce_mt)
 end
 
 -- cuda.gpus: the devices as a list (1-based in Lua; .id is the 0-based
