@@ -244,7 +244,7 @@ static LLVMValueRef classify(Lower *L, BuiltinId id, Type *t, LLVMValueRef z) {
   LLVMValueRef inf = LLVMConstReal(ft, INFINITY), r[2];
   for (int i = 0; i < 2; i++) {
     LLVMValueRef x = lower_complex_part(L, z, i);
-    LLVMValueRef ax = lower_intrinsic(L, "llvm.fabs", &ft, 1, &x, 1);
+    LLVMValueRef ax = lower_fmath(L, "fabs", &x, 1);
     r[i] = id == BI_cmath_isnan ? LLVMBuildFCmp(L->b, LLVMRealUNO, x, x, "")
          : id == BI_cmath_isinf ? LLVMBuildFCmp(L->b, LLVMRealOEQ, ax, inf, "") : LLVMBuildFCmp(L->b, LLVMRealOLT, ax, inf, "");
   }

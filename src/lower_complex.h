@@ -67,9 +67,7 @@ static inline LLVMValueRef lc_c_div(Lower *L, Type *t, LLVMValueRef a, LLVMValue
   LLVMBuilderRef B = L->b;
   LLVMValueRef ar = lower_complex_part(L, a, 0), ai = lower_complex_part(L, a, 1);
   LLVMValueRef br = lower_complex_part(L, b, 0), bi = lower_complex_part(L, b, 1);
-  LLVMTypeRef ft = lower_type(L, pt);
-  LLVMValueRef abr = lower_intrinsic(L, "llvm.fabs", &ft, 1, &br, 1);
-  LLVMValueRef abi = lower_intrinsic(L, "llvm.fabs", &ft, 1, &bi, 1);
+  LLVMValueRef abr = lower_fmath(L, "fabs", &br, 1), abi = lower_fmath(L, "fabs", &bi, 1);  /* libNVVM has no llvm.fabs */
   LLVMValueRef z = lc_fconst(L, pt, 0);
   LLVMValueRef zero = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, br, z, ""), LLVMBuildFCmp(B, LLVMRealOEQ, bi, z, ""), "");
   if (L->C->opt.error_model_numpy) {  /* NumPy's loop: a scale factor, x / 0 an inf or nan */

@@ -110,13 +110,13 @@ describe("array errors", function()
     end)
 
     it("non-numeric elements", function()
-      raises("bad argument #1 to 'array' (element [2] is a string, expected a number or boolean)",
+      raises("bad argument #1 to 'array' (element [2] is a string, expected a number, complex or boolean)",
              function() return lumba.array({1, "x"}) end)
-      raises("bad argument #1 to 'array' (element [1][2] is a function, expected a number or boolean)",
+      raises("bad argument #1 to 'array' (element [1][2] is a function, expected a number, complex or boolean)",
              function() return lumba.array({{1, print}}) end)
       raises("bad argument #1 to 'array' (table, number or array expected, got string)",
              function() return lumba.array("1, 2") end)
-      raises("bad argument #1 to 'allclose' (element [1] is a string, expected a number or boolean)",
+      raises("bad argument #1 to 'allclose' (element [1] is a string, expected a number, complex or boolean)",
              function() return lumba.allclose({"1"}, {1}) end)
     end)
   end)
@@ -225,7 +225,7 @@ describe("array errors", function()
       raises("bad argument #2 to 'set' (number or boolean expected, got string)",
              function() lumba.zeros(1):set(1, "1") end)
       raises("number or boolean expected, got nil", function() lumba.zeros(1)[1] = nil end)
-      raises("bad argument #2 to 'full' (number or boolean expected, got table)",
+      raises("bad argument #2 to 'full' (number, complex or boolean expected, got table)",
              function() return lumba.full(2, {}) end)
     end)
 

@@ -139,7 +139,7 @@ describe("float ** int", function()
     assert.are.equal("ZeroDivisionError: division by zero", H.message_of(f, 0.0, -2))
     local g = lumba.njit "def g(x):\n    return x ** -2\n"
     assert.are.equal(0.25, g(2.0))
-    assert.are.equal("ZeroDivisionError: division by zero", tostring(select(2, pcall(g, 0.0))))
+    assert.are.equal("ZeroDivisionError: division by zero", H.message_of(g, 0.0))
     -- error_model numpy: 1 / 0.0 is inf
     local h = lumba.njit({ error_model = "numpy" }, "def h(x):\n    return x ** -2\n")
     assert.are.equal(inf, h(0.0))

@@ -773,13 +773,19 @@ def xoro_jumps(states, jump, skip):
             states[i, 0] = s0
             states[i, 1] = s1
 ]]
+-- SplitMix64's mixing of a seed, from text: Lua 5.4's bitwise operators
+-- would keep LuaJIT and Lua 5.1 from parsing this file, which must reach
+-- its "lumba needs Lua 5.4" error
+local splitmix64 = load([[
+local z = ... + 0x9E3779B97F4A7C15
+z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+return z ~ (z >> 31)
+]], "=splitmix64")
 local function xoro_states_host(n, seed, subsequence_start)
   local states = lumba.zeros({ n, 2 }, "uint64")
   if n >= 1 then
-    local z = seed + 0x9E3779B97F4A7C15
-    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-    z = z ~ (z >> 31)
+    local z = splitmix64(seed)
     states:set(1, 1, z)
     states:set(1, 2, z)
     xoro_jumps = xoro_jumps or lumba.njit(XORO_JUMP_SRC)
@@ -868,7 +874,7 @@ reduce_mt.__call = function(r, arr, size, res, init, stream)
     k = cuda.jit({ env = { reduce_op = r.device } })((REDUCE_KERNEL:gsub("DTYPE", npdt)))
     r.kernels[dt] = k
   end
-  local blocks = math.min((n + REDUCE_TPB - 1) // REDUCE_TPB, 1024)
+  local blocks = math.min(math.ceil(n / REDUCE_TPB), 1024)  -- no //: Lua 5.1 must parse this file
   local partials = cuda.device_array(blocks, dt)
   k[{ blocks, REDUCE_TPB, stream }](arr, partials, n, init, false)
   local out = res or cuda.device_array(1, dt)
