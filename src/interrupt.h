@@ -23,9 +23,10 @@ int32_t lm_interrupt_poll(void);
 
 /* around one compiled call on the calling thread (nests) */
 typedef struct InterruptScope {
-  lua_State *L, *prev_L;
-  lua_Hook hook, prev_hook;
+  lua_State *L;
+  lua_Hook hook;
   int mask, count;
+  struct InterruptScope *prev;  /* the call this one runs inside, on this thread */
 } InterruptScope;
 void interrupt_enter(lua_State *L, InterruptScope *sc);
 void interrupt_leave(InterruptScope *sc);

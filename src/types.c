@@ -123,7 +123,6 @@ bool ty_is_int(const Type *t) {
 }
 bool ty_is_signed(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'i'; }
 bool ty_is_float(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'f'; }
-bool ty_is_complex(const Type *t) { return t->kind == TY_SCALAR && dtype_kinds[t->dtype] == 'c'; }
 Type *ty_complex_part(const Type *t) { return ty_scalar(t->dtype == DT_COMPLEX64 ? DT_FLOAT32 : DT_FLOAT64); }
 Type *ty_complex_of(const Type *t) {
   return ty_scalar(t->dtype == DT_FLOAT32 || t->dtype == DT_COMPLEX64 ? DT_COMPLEX64 : DT_COMPLEX128);

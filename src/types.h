@@ -77,7 +77,10 @@ bool ty_is_bool(const Type *t);
 bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */
 bool ty_is_signed(const Type *t);
 bool ty_is_float(const Type *t);
-bool ty_is_complex(const Type *t);  /* complex64 or complex128 */
+/* complex64 or complex128 (inline: the dispatcher asks it of every argument) */
+static inline bool ty_is_complex(const Type *t) {
+  return t->kind == TY_SCALAR && (t->dtype == DT_COMPLEX64 || t->dtype == DT_COMPLEX128);
+}
 Type *ty_complex_part(const Type *t);  /* complex64 -> float32, complex128 -> float64 */
 Type *ty_complex_of(const Type *t);    /* float32, complex64 -> complex64; other numbers -> complex128 */
 bool ty_is_number(const Type *t);   /* bool, int or float */
