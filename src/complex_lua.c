@@ -146,14 +146,24 @@ void lm_rt_cpow(double ar, double ai, double br, double bi, double *out) {
   out[1] = r.im;
 }
 
+/* re + im*i exactly (infinities and NaNs kept): C11's CMPLX, which glibc
+** defines only for GCC, not for clang (the fuzz and sanitizer builds) */
+static double _Complex make_complex(double re, double im) {
+  double _Complex z;
+  double *parts = (double *)&z;  /* C11 6.2.5: an array of two reals */
+  parts[0] = re;
+  parts[1] = im;
+  return z;
+}
+
 void lm_rt_cmath(int32_t op, double re, double im, double *out) {
-  double _Complex z = CMPLX(re, im), r;
+  double _Complex z = make_complex(re, im), r;
   switch (op) {
     case CM_SQRT: r = csqrt(z); break;
     case CM_EXP: r = cexp(z); break;
     case CM_LOG: r = clog(z); break;
-    case CM_LOG10: r = clog(z); r = CMPLX(creal(r) / M_LN10, cimag(r) / M_LN10); break;  /* CPython's */
-    case CM_LOG2: r = clog(z); r = CMPLX(creal(r) / M_LN2, cimag(r) / M_LN2); break;
+    case CM_LOG10: r = clog(z); r = make_complex(creal(r) / M_LN10, cimag(r) / M_LN10); break;  /* CPython's */
+    case CM_LOG2: r = clog(z); r = make_complex(creal(r) / M_LN2, cimag(r) / M_LN2); break;
     case CM_SIN: r = csin(z); break;
     case CM_COS: r = ccos(z); break;
     case CM_TAN: r = ctan(z); break;
@@ -169,7 +179,7 @@ void lm_rt_cmath(int32_t op, double re, double im, double *out) {
     case CM_EXPM1: r = cexp(z) - 1; break;
     case CM_LOG1P: r = clog(1 + z); break;
     case CM_EXP2: r = cpow(2, z); break;
-    default: r = CMPLX(NAN, NAN); break;
+    default: r = make_complex(NAN, NAN); break;
   }
   out[0] = creal(r);
   out[1] = cimag(r);
