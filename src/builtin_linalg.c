@@ -3,18 +3,20 @@
 ** np.dot, np.matmul, np.vdot, np.inner through BLAS (the runtime's
 ** lm_prod_shape and lm_prod, linalg_rt.h), np.outer and np.kron as loop
 ** nests, np.trace as a loop. Typed as Numba types them: products on float
-** arrays of one dtype, 1-D or 2-D (complex64/complex128 join float32 and
-** float64 in prod_dtype_ok and linalg_rt.c's dtype switch).
+** arrays of one dtype (float32, float64, complex64, complex128), 1-D or
+** 2-D; np.vdot conjugates its first operand.
 */
 #include "builtin_hooks.h"
 #include "linalg_rt.h"
+#include "lower_complex.h"
 
 /* the name a message calls the operation by */
 static const char *prod_name(const BuiltinName *nm) {
   return nm ? builtin_of(nm)->member : "@";
 }
 
-static bool prod_dtype_ok(DType dt) { return dt == DT_FLOAT32 || dt == DT_FLOAT64; }
+static bool real_dtype_ok(DType dt) { return dt == DT_FLOAT32 || dt == DT_FLOAT64; }
+static bool prod_dtype_ok(DType dt) { return real_dtype_ok(dt) || dt == DT_COMPLEX64 || dt == DT_COMPLEX128; }
 
 static void need_array(Infer *I, Node *arg, Type *t, const char *fname, bool op) {
   if (t->kind != TY_ARRAY)
@@ -63,7 +65,7 @@ Type *blinalg_infer_prod(Infer *I, Node *n, const BuiltinName *nm) {
                     hi == 2 ? " (stacks of matrices are not supported)" : "");
     if (!prod_dtype_ok(t[i]->dtype))
       compile_error(C, args[i]->loc, "TypingError",
-                    "%s%s%s needs float32 or float64 arrays, as in Numba, not %s (convert with .astype(np.float64))",
+                    "%s%s%s needs float or complex arrays, as in Numba, not %s (convert with .astype(np.float64))",
                     op ? "the " : "np.", fname, op ? " operator" : "()", tyname(C, t[i]));
   }
   if (t[0]->dtype != t[1]->dtype)
@@ -208,6 +210,7 @@ Type *blinalg_infer_kron(Infer *I, Node *n, const BuiltinName *nm) {
 
 static LLVMValueRef multiply(Lower *L, DType dt, LLVMValueRef x, LLVMValueRef y) {
   Type *t = ty_scalar(dt);
+  if (ty_is_complex(t)) return lower_complex_arith(L, '*', t, x, y);
   if (ty_is_float(t)) return LLVMBuildFMul(L->b, x, y, "");
   if (ty_is_bool(t)) return LLVMBuildAnd(L->b, x, y, "");
   return LLVMBuildMul(L->b, x, y, "");
@@ -314,7 +317,7 @@ Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm) {
   ci->nargs = off ? 2 : 1;
   Type *t = infer_expr(I, a), *ot = off ? infer_expr(I, off) : ty_int64;
   if (t == NULL || ot == NULL) return NULL;
-  if (t->kind != TY_ARRAY || t->ndim != 2 || !prod_dtype_ok(t->dtype))
+  if (t->kind != TY_ARRAY || t->ndim != 2 || !real_dtype_ok(t->dtype))
     compile_error(C, a->loc, "TypingError", "np.trace() needs a 2-D float32 or float64 array, as in Numba, not %s",
                   tyname(C, t));
   if (!ty_is_int(ot)) compile_error(C, off->loc, "TypingError", "np.trace(): offset must be an integer, not %s", tyname(C, ot));

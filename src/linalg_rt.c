@@ -3,6 +3,7 @@
 ** shape rules and messages, then one BLAS call (gemm, gemv or dot) with the
 ** operands as BLAS can read them in place, or copied to C order.
 */
+#include <complex.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,18 +131,26 @@ static bool vec_form(Mat *v, int64_t n, int64_t s, int64_t it, int64_t *inc, voi
 
 /* ---- the products, by dtype (complex: cgemm/zgemm with alpha and beta by pointer) ---- */
 
-#define SMALL_LOOPS(T)                                                                                   \
-  static void small_gemm_##T(const Mat *a, const Mat *b, T *c, int64_t n) {                          \
+/* CONJ(x): a's element as the product reads it (np.vdot conjugates a) */
+#define SMALL_LOOPS(NAME, T, CONJ)                                                                       \
+  static void NAME(const Mat *a, const Mat *b, T *c, int64_t n) {                                      \
     for (int64_t i = 0; i < a->rows; i++)                                                            \
       for (int64_t j = 0; j < b->cols; j++) {                                                        \
         T s = 0;                                                                                     \
         for (int64_t l = 0; l < a->cols; l++)                                                        \
-          s += *(const T *)(a->p + i * a->rs + l * a->cs) * *(const T *)(b->p + l * b->rs + j * b->cs); \
+          s += CONJ(*(const T *)(a->p + i * a->rs + l * a->cs)) * *(const T *)(b->p + l * b->rs + j * b->cs); \
         c[i * n + j] = s;                                                                            \
       }                                                                                              \
   }
-SMALL_LOOPS(float)
-SMALL_LOOPS(double)
+#define AS_IS(x) (x)
+typedef float _Complex cfloat;
+typedef double _Complex cdouble;
+SMALL_LOOPS(small_gemm_float, float, AS_IS)
+SMALL_LOOPS(small_gemm_double, double, AS_IS)
+SMALL_LOOPS(small_gemm_cfloat, cfloat, AS_IS)
+SMALL_LOOPS(small_gemm_cdouble, cdouble, AS_IS)
+SMALL_LOOPS(small_vdot_cfloat, cfloat, conjf)
+SMALL_LOOPS(small_vdot_cdouble, cdouble, conj)
 
 typedef struct Prod {
   const Blas *B;
@@ -149,9 +158,29 @@ typedef struct Prod {
   int64_t it;
 } Prod;
 
+/* c = a b by the plain loop, into c of n columns (vdot: conj(a) b) */
+static void small_gemm(const Prod *P, const Mat *a, const Mat *b, void *c, int64_t n, bool vdot) {
+  switch (P->dt) {
+    case DT_FLOAT64: small_gemm_double(a, b, c, n); break;
+    case DT_FLOAT32: small_gemm_float(a, b, c, n); break;
+    case DT_COMPLEX128: (vdot ? small_vdot_cdouble : small_gemm_cdouble)(a, b, c, n); break;
+    default: (vdot ? small_vdot_cfloat : small_gemm_cfloat)(a, b, c, n); break;
+  }
+}
+
+/* alpha = 1 and beta = 0 for the complex routines, which take them by pointer */
+static const float c_one[2] = {1, 0}, c_zero[2] = {0, 0};
+static const double z_one[2] = {1, 0}, z_zero[2] = {0, 0};
+
 static void gemm(const Prod *P, int ta, int tb, int64_t m, int64_t n, int64_t k, const Mat *a, int64_t lda,
                  const Mat *b, int64_t ldb, void *c, int64_t ldc) {
-  if (P->dt == DT_FLOAT64)
+  if (P->dt == DT_COMPLEX128)
+    P->B->zgemm(BLAS_ROW_MAJOR, ta, tb, (int)m, (int)n, (int)k, z_one, a->p, (int)lda, b->p, (int)ldb, z_zero, c,
+                (int)ldc);
+  else if (P->dt == DT_COMPLEX64)
+    P->B->cgemm(BLAS_ROW_MAJOR, ta, tb, (int)m, (int)n, (int)k, c_one, a->p, (int)lda, b->p, (int)ldb, c_zero, c,
+                (int)ldc);
+  else if (P->dt == DT_FLOAT64)
     P->B->dgemm(BLAS_ROW_MAJOR, ta, tb, (int)m, (int)n, (int)k, 1.0, (const double *)a->p, (int)lda,
                 (const double *)b->p, (int)ldb, 0.0, c, (int)ldc);
   else
@@ -162,7 +191,11 @@ static void gemm(const Prod *P, int ta, int tb, int64_t m, int64_t n, int64_t k,
 /* y = op(S) x, S the stored sr x sc matrix */
 static void gemv(const Prod *P, int trans, int64_t sr, int64_t sc, const Mat *s, int64_t ld, const Mat *x,
                  int64_t incx, void *y) {
-  if (P->dt == DT_FLOAT64)
+  if (P->dt == DT_COMPLEX128)
+    P->B->zgemv(BLAS_ROW_MAJOR, trans, (int)sr, (int)sc, z_one, s->p, (int)ld, x->p, (int)incx, z_zero, y, 1);
+  else if (P->dt == DT_COMPLEX64)
+    P->B->cgemv(BLAS_ROW_MAJOR, trans, (int)sr, (int)sc, c_one, s->p, (int)ld, x->p, (int)incx, c_zero, y, 1);
+  else if (P->dt == DT_FLOAT64)
     P->B->dgemv(BLAS_ROW_MAJOR, trans, (int)sr, (int)sc, 1.0, (const double *)s->p, (int)ld, (const double *)x->p,
                 (int)incx, 0.0, y, 1);
   else
@@ -176,8 +209,7 @@ static int32_t no_memory(LmErr *err) { return fail(err, LMERR_MEMORY, "cannot al
 static int32_t mat_mat(LmErr *err, const Prod *P, Mat a, Mat b, void *c) {
   int64_t m = a.rows, k = a.cols, n = b.cols;
   if (m <= SMALL_PRODUCT && n <= SMALL_PRODUCT && k <= SMALL_PRODUCT && m * n * k <= SMALL_PRODUCT) {
-    if (P->dt == DT_FLOAT64) small_gemm_double(&a, &b, c, n);
-    else small_gemm_float(&a, &b, c, n);
+    small_gemm(P, &a, &b, c, n, false);
     return 0;
   }
   int ta, tb;
@@ -200,12 +232,9 @@ static int32_t mat_vec(LmErr *err, const Prod *P, Mat x, bool transpose, Mat v, 
     Mat col = {v.p, len, 1, vs, 0};
     if (transpose) {  /* (v^T X)^T: a 1 x len row times X */
       Mat row = {v.p, 1, len, 0, vs};
-      if (P->dt == DT_FLOAT64) small_gemm_double(&row, &x, y, x.cols);
-      else small_gemm_float(&row, &x, y, x.cols);
-    } else if (P->dt == DT_FLOAT64) {
-      small_gemm_double(&x, &col, y, 1);
+      small_gemm(P, &row, &x, y, x.cols, false);
     } else {
-      small_gemm_float(&x, &col, y, 1);
+      small_gemm(P, &x, &col, y, 1, false);
     }
     return 0;
   }
@@ -226,13 +255,12 @@ static int32_t mat_vec(LmErr *err, const Prod *P, Mat x, bool transpose, Mat v, 
   return 0;
 }
 
-static int32_t vec_vec(LmErr *err, const Prod *P, Mat a, int64_t as, Mat b, int64_t bs, int64_t n, void *r) {
+static int32_t vec_vec(LmErr *err, const Prod *P, bool vdot, Mat a, int64_t as, Mat b, int64_t bs, int64_t n, void *r) {
   int64_t ia, ib;
   void *at, *bt;
   if (n <= SMALL_DOT) {
     Mat row = {a.p, 1, n, 0, as}, col = {b.p, n, 1, bs, 0};
-    if (P->dt == DT_FLOAT64) small_gemm_double(&row, &col, r, 1);
-    else small_gemm_float(&row, &col, r, 1);
+    small_gemm(P, &row, &col, r, 1, vdot);
     return 0;
   }
   if (!vec_form(&a, n, as, P->it, &ia, &at)) return no_memory(err);
@@ -240,7 +268,10 @@ static int32_t vec_vec(LmErr *err, const Prod *P, Mat a, int64_t as, Mat b, int6
     free(at);
     return no_memory(err);
   }
-  if (P->dt == DT_FLOAT64) *(double *)r = P->B->ddot((int)n, (const double *)a.p, (int)ia, (const double *)b.p, (int)ib);
+  const void *pa = a.p, *pb = b.p;
+  if (P->dt == DT_COMPLEX128) (vdot ? P->B->zdotc_sub : P->B->zdotu_sub)((int)n, pa, (int)ia, pb, (int)ib, r);
+  else if (P->dt == DT_COMPLEX64) (vdot ? P->B->cdotc_sub : P->B->cdotu_sub)((int)n, pa, (int)ia, pb, (int)ib, r);
+  else if (P->dt == DT_FLOAT64) *(double *)r = P->B->ddot((int)n, (const double *)a.p, (int)ia, (const double *)b.p, (int)ib);
   else *(float *)r = P->B->sdot((int)n, (const float *)a.p, (int)ia, (const float *)b.p, (int)ib);
   free(at);
   free(bt);
@@ -262,7 +293,7 @@ int32_t lm_prod(LmErr *err, int32_t op, int32_t dt, const LmOperand *a, const Lm
     for (int i = 0; i < nd; i++)
       if (out->ndim != nd || out->shape[i] != shape[i]) return fail(err, LMERR_VALUE, "output array has wrong dimensions");
   }
-  Prod P = {blas_get(), dt, dt == DT_FLOAT64 ? 8 : 4};
+  Prod P = {blas_get(), dt, dt == DT_COMPLEX128 ? 16 : dt == DT_FLOAT64 || dt == DT_COMPLEX64 ? 8 : 4};
   if (P.B == NULL) return fail(err, LMERR_RAISE, "RuntimeError: " LM_NO_BLAS_MSG);
   int64_t k = a->shape[a->ndim - 1];
   for (int i = 0; i < nd; i++)
@@ -280,5 +311,5 @@ int32_t lm_prod(LmErr *err, int32_t op, int32_t dt, const LmOperand *a, const Lm
   if (a->ndim == 2 && b->ndim == 2) return mat_mat(err, &P, mat_of(a, false), mat_of(b, bt), c);
   if (a->ndim == 2) return mat_vec(err, &P, mat_of(a, false), false, mb, b->strides[0], c);
   if (b->ndim == 2) return mat_vec(err, &P, mat_of(b, bt), true, ma, a->strides[0], c);
-  return vec_vec(err, &P, ma, a->strides[0], mb, b->strides[0], k, c);
+  return vec_vec(err, &P, op == LM_PROD_VDOT, ma, a->strides[0], mb, b->strides[0], k, c);
 }

@@ -26,16 +26,17 @@ typedef enum LmProd {
   LM_PROD_DOT,     /* np.dot */
   LM_PROD_MATMUL,  /* a @ b, np.matmul */
   LM_PROD_INNER,   /* np.inner: over the last axis of both */
-  LM_PROD_VDOT,    /* np.vdot (1-D): conjugates a once complex arrives */
+  LM_PROD_VDOT,    /* np.vdot (1-D): conjugates a */
 } LmProd;
 
 /* The shape of op(a, b) into shape (a->ndim + b->ndim - 2 entries): 0, or
 ** LMERR_VALUE with NumPy's message in err (text in a per-thread buffer,
 ** valid until this thread's next failing check). */
 int32_t lm_prod_shape(LmErr *err, int32_t op, const LmOperand *a, const LmOperand *b, int64_t *shape);
-/* op(a, b) for dtype dt (array.h's DType: float32, float64) into out, a
+/* op(a, b) for dtype dt (array.h's DType: float32, float64, complex64,
+** complex128) into out, a
 ** C-contiguous array of the shape lm_prod_shape gave (NULL when both are
-** 1-D: the result goes to *scalar, a float or double). 0, or an LmErrKind
+** 1-D: the result goes to *scalar, an element of dt). 0, or an LmErrKind
 ** with err set (no BLAS, out of memory, out of the wrong shape). */
 int32_t lm_prod(LmErr *err, int32_t op, int32_t dt, const LmOperand *a, const LmOperand *b, const LmOperand *out,
                 void *scalar);

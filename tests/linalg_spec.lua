@@ -208,9 +208,9 @@ describe("matrix products", function()
       return H.error_of(lumba.njit("import numpy as np\ndef f(a, b):\n    return " .. src .. "\n"), ...)
     end
     local i2, f2, s2 = lumba.ones({ 2, 2 }, "int64"), lumba.ones({ 2, 2 }), lumba.ones({ 2, 2 }, "float32")
-    assert.matches("<string>:3:12: TypingError: the @ operator needs float32 or float64 arrays, as in Numba, not int64%[:, :%] %(convert with %.astype%(np%.float64%)%)",
+    assert.matches("<string>:3:12: TypingError: the @ operator needs float or complex arrays, as in Numba, not int64%[:, :%] %(convert with %.astype%(np%.float64%)%)",
       err("a @ b", i2, f2))
-    assert.matches("TypingError: np.dot%(%) needs float32 or float64 arrays, as in Numba, not bool", err("np.dot(a, b)", lumba.ones(2, "bool"), f2))
+    assert.matches("TypingError: np.dot%(%) needs float or complex arrays, as in Numba, not bool", err("np.dot(a, b)", lumba.ones(2, "bool"), f2))
     assert.matches("<string>:3:12: TypingError: np.matmul%(%) needs two arrays of one dtype, as in Numba, not float32%[:, :%] and float64%[:, :%]",
       err("np.matmul(a, b)", s2, f2))
     assert.matches("TypingError: np.dot%(%) works on 1%-D and 2%-D arrays, not float64%[:, :, :%] %(stacks of matrices are not supported%)", err("np.dot(a, b)", lumba.ones({ 2, 2, 2 }), f2))
