@@ -30,7 +30,7 @@ static Type *check_types(Infer *I, Node *n, int64_t what, Type **t) {
     compile_error(C, a->loc, "TypingError", "only supported on 2-D arrays, not %s", tyname(C, t[0]));
   if (what == CHECK_1D_2D && (t[0]->ndim < 1 || t[0]->ndim > 2))
     compile_error(C, a->loc, "TypingError", "only supported on 1 and 2-D arrays, not %s", tyname(C, t[0]));
-  if (t[0]->dtype != DT_FLOAT32 && t[0]->dtype != DT_FLOAT64)
+  if (t[0]->dtype != DT_FLOAT32 && t[0]->dtype != DT_FLOAT64 && t[0]->dtype != DT_COMPLEX64 && t[0]->dtype != DT_COMPLEX128)
     compile_error(C, a->loc, "TypingError", "only supported on float and complex arrays, not %s (convert with .astype(np.float64))",
                   tyname(C, t[0]));
   return ty_float64;
@@ -61,7 +61,11 @@ Type *blapack_infer(Infer *I, Node *n, const BuiltinName *nm) {
       continue;
     }
     if (t[i]->ndim > 2) compile_error(C, a->loc, "TypingError", "_lumba.lapack() takes 1-D and 2-D arrays");
-    if (first && t[i]->dtype != DT_FLOAT32 && t[i]->dtype != DT_FLOAT64)
+    bool cplx = t[i]->dtype == DT_COMPLEX64 || t[i]->dtype == DT_COMPLEX128;
+    if (first && cplx && op->ival != LM_LA_SOLVE && op->ival != LM_LA_INV)
+      compile_error(C, a->loc, "TypingError", "np.linalg on complex arrays supports only inv and solve so far, not %s",
+                    tyname(C, t[i]));
+    if (first && !cplx && t[i]->dtype != DT_FLOAT32 && t[i]->dtype != DT_FLOAT64)
       compile_error(C, a->loc, "TypingError", "_lumba.lapack() works on float32 and float64, not %s", tyname(C, t[i]));
     if (first) ci->dt = t[i]->dtype;
     first = false;

@@ -26,8 +26,19 @@ static bool bind_kit(void *h, LapackKit *kit, const char *prefix) {
   return true;
 }
 
+static bool bind_complex(void *h, LapackKit *kit, const char *prefix) {
+  char sym[32];
+#define LAPACK_BIND_C(name) \
+  snprintf(sym, sizeof sym, "%s%s_", prefix, #name); \
+  if ((*(void **)&kit->name = dlsym(h, sym)) == NULL) return false;
+  LAPACK_COMPLEX(LAPACK_BIND_C)
+#undef LAPACK_BIND_C
+  return true;
+}
+
 static bool bind(void *h, const char *lib) {
   if (!bind_kit(h, &lapack.s, "s") || !bind_kit(h, &lapack.d, "d")) return false;
+  if (!bind_complex(h, &lapack.c, "c") || !bind_complex(h, &lapack.z, "z")) return false;
   lapack.lib = lib;
   return true;
 }

@@ -42,8 +42,13 @@ typedef struct LapackKit {
 #undef LAPACK_FIELD
 } LapackKit;
 
+/* the complex kits bind only these so far (np.linalg.inv and solve on
+** complex arrays): cgetrf_/zgetrf_ ... take the real ones' arguments */
+#define LAPACK_COMPLEX(X) X(getrf) X(getri) X(gesv)
+
 typedef struct Lapack {
   LapackKit s, d;   /* float32, float64 */
+  LapackKit c, z;   /* complex64, complex128: LAPACK_COMPLEX's routines, the others NULL */
   const char *lib;  /* the file opened */
 } Lapack;
 

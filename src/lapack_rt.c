@@ -57,7 +57,11 @@ static char *at(const LmOperand *x, int64_t i, int64_t j) {
 static int64_t rows(const LmOperand *x) { return x->ndim >= 1 ? x->shape[0] : 1; }
 static int64_t cols(const LmOperand *x) { return x->ndim == 2 ? x->shape[1] : 1; }
 
-static double get(const Call *c, const void *p) { return c->dt == DT_FLOAT64 ? *(const double *)p : *(const float *)p; }
+/* a real element, or a complex one's real part */
+static double get(const Call *c, const void *p) {
+  return c->dt == DT_FLOAT64 || c->dt == DT_COMPLEX128 ? *(const double *)p : *(const float *)p;
+}
+static bool is_complex(const Call *c) { return c->dt == DT_COMPLEX64 || c->dt == DT_COMPLEX128; }
 static void put(const Call *c, void *p, double v) {
   if (c->dt == DT_FLOAT64) *(double *)p = v;
   else *(float *)p = (float)v;
@@ -84,7 +88,7 @@ static void fstore(const Call *c, const void *buf, int64_t ld, int64_t r, int64_
 static bool all_finite(const Call *c, const LmOperand *x) {
   for (int64_t i = 0; i < rows(x); i++)
     for (int64_t j = 0; j < cols(x); j++)
-      if (!isfinite(get(c, at(x, i, j)))) return false;
+      if (!isfinite(get(c, at(x, i, j))) || (is_complex(c) && !isfinite(get(c, at(x, i, j) + c->it / 2)))) return false;
   return true;
 }
 
@@ -313,11 +317,13 @@ static const unsigned checked[LM_LA__COUNT] = {
 int32_t lm_lapack(LmErr *err, int32_t op, int32_t dt, int32_t nops, const LmOperand *ops, int32_t nsc,
                   const double *sc, double *ret) {
   (void)nsc;
-  Call c = {.err = err, .dt = dt, .it = dt == DT_FLOAT64 ? 8 : 4};
+  Call c = {.err = err, .dt = dt, .it = dt == DT_COMPLEX128 ? 16 : dt == DT_FLOAT64 || dt == DT_COMPLEX64 ? 8 : 4};
   const Lapack *P = lapack_get();
   if (P == NULL) return fail(&c, LMERR_RAISE, "RuntimeError: " LM_NO_LAPACK_MSG);
-  if (dt != DT_FLOAT64 && dt != DT_FLOAT32) return fail(&c, LMERR_RAISE, "TypeError: np.linalg: unsupported dtype");
-  c.K = dt == DT_FLOAT64 ? &P->d : &P->s;
+  bool cplx = dt == DT_COMPLEX64 || dt == DT_COMPLEX128;
+  if (dt != DT_FLOAT64 && dt != DT_FLOAT32 && !(cplx && (op == LM_LA_SOLVE || op == LM_LA_INV)))
+    return fail(&c, LMERR_RAISE, "TypeError: np.linalg: unsupported dtype");
+  c.K = dt == DT_FLOAT64 ? &P->d : dt == DT_FLOAT32 ? &P->s : dt == DT_COMPLEX128 ? &P->z : &P->c;
   for (int i = 0; i < nops; i++)
     for (int d = 0; d < ops[i].ndim; d++)
       if (ops[i].shape[d] > INT_MAX / 8)

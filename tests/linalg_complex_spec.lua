@@ -4,7 +4,8 @@
 -- itself: the same inputs go to NumPy through .npy files (lumba.npy.save),
 -- every case in one python run; values, dtypes and shapes compared, over
 -- C- and F-ordered, strided and reversed views, small (the plain loop) and
--- large (BLAS) sizes.
+-- large (BLAS) sizes; np.linalg.inv and solve through LAPACK's complex
+-- routines.
 local lumba = require "lumba"
 local H = require "helpers"
 
@@ -70,6 +71,15 @@ for _, dt in ipairs { "complex128", "complex64" } do
   case("np.outer(a, b[::-1])", dt, { 2, 3 }, { 4 })
   case("np.kron(a, b)", dt, { 2, 3 }, { 3, 2 })
   case("1j * (a @ b) + np.conj(b)", dt, { 6, 6 }, { 6, 6 })
+end
+-- np.linalg.inv and solve (getrf/getri, gesv of the complex kits), on
+-- matrices made regular by a large diagonal
+for _, dt in ipairs { "complex128", "complex64" } do
+  for _, n in ipairs { 1, 3, 8 } do
+    case("np.linalg.inv(a + 9 * np.eye(" .. n .. ", dtype=a.dtype))", dt, { n, n }, { n })
+    case("np.linalg.solve(a + 9 * np.eye(" .. n .. ", dtype=a.dtype), b)", dt, { n, n }, { n })
+    case("np.linalg.solve((a + 9 * np.eye(" .. n .. ", dtype=a.dtype)).T, b)", dt, { n, n }, { n, 2 })
+  end
 end
 -- outer and kron promote as a * b does
 case("np.outer(a, b)", "complex64", { 3 }, { 2 }, "float64")
@@ -145,10 +155,16 @@ describe("complex matrix products", function()
     assert.is_true(#cases >= 100)
   end)
 
-  it("types as Numba does: one complex dtype for both operands", function()
+  it("types as Numba does: one complex dtype for both operands; singular matrices raise LinAlgError", function()
     local f = lumba.njit "import numpy as np\ndef f(a, b):\n    return np.dot(a, b)\n"
     assert.matches("<string>:3:12: TypingError: np.dot%(%) needs two arrays of one dtype, as in Numba, not complex64%[:%] and complex128%[:%]",
       H.error_of(f, lumba.zeros(2, "complex64"), lumba.zeros(2, "complex128")))
+    local inv = lumba.njit "import numpy as np\ndef inv(a):\n    return np.linalg.inv(a)\n"
+    for _ = 1, 3 do  -- the state stays usable
+      assert.matches("^LinAlgError: Matrix is singular to machine precision", H.error_of(inv, lumba.zeros({ 2, 2 }, "complex128")))
+    end
+    local det = lumba.njit "import numpy as np\ndef det(a):\n    return np.linalg.det(a)\n"
+    assert.matches("<string>:3:12: TypingError: np.linalg.det%(%): np.linalg on complex arrays supports only inv and solve so far, not complex64", H.error_of(det, lumba.zeros({ 2, 2 }, "complex64")))
     local g = lumba.njit "import numpy as np\ndef g(a):\n    return np.trace(a)\n"
     assert.matches("TypingError: np.trace%(%) needs a 2%-D float32 or float64 array", H.error_of(g, lumba.zeros({ 2, 2 }, "complex128")))
   end)
