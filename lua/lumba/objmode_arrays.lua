@@ -171,6 +171,13 @@ local function un(name, scalar)
 end
 A.NEG = un("negative", pyops.neg)
 A.POS = un("positive", pyops.pos)
+-- np.positive by name: NumPy has no bool loop (the operator +a has one)
+function A.NPPOS(a)
+  if arrayish(a) and nd(a).dtype == "bool" then
+    raise("UFuncTypeError: ufunc 'positive' did not contain a loop with signature matching types bool -> None")
+  end
+  return A.POS(a)
+end
 A.INVERT = un("invert", pyops.invert)
 A.ABS = un("absolute", pyops.abs)
 

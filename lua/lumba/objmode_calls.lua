@@ -649,9 +649,9 @@ local UFUNC2 = { add = "ADD", subtract = "SUB", multiply = "MUL", divide = "DIV"
   floor_divide = "FLOORDIV", remainder = "MOD", mod = "MOD", bitwise_and = "BAND", bitwise_or = "BOR",
   bitwise_xor = "BXOR", left_shift = "SHL", right_shift = "SHR", equal = "EQ", not_equal = "NE",
   less = "LT", less_equal = "LE", greater = "GT", greater_equal = "GE", negative = "NEG",
-  positive = "POS", invert = "INVERT", bitwise_not = "INVERT" }
+  positive = "NPPOS", invert = "INVERT", bitwise_not = "INVERT" }
 for name, helper in pairs(UFUNC2) do
-  local unary = helper == "NEG" or helper == "POS" or helper == "INVERT"
+  local unary = helper == "NEG" or helper == "NPPOS" or helper == "INVERT"
   own("numpy." .. name, simple_call(helper, unary and { "x" } or { "x1", "x2" }, unary and 1 or 2, KALL & ~KZ))
 end
 
