@@ -336,12 +336,12 @@ def go_fast(a):
     assert.are.same({ false, true }, v:interpret(lumba.array({ 1, 5 })):totable())
   end)
 
-  it("calls NumPy's arithmetic and comparison ufuncs by name as compiled code and NumPy do", function()
+  it("calls NumPy's arithmetic, comparison and logical ufuncs by name as compiled code and NumPy do", function()
     local cases = {}
     local binary = { "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "bitwise_and",
       "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal",
-      "greater", "greater_equal" }
-    local unary = { "negative", "positive", "invert" }
+      "greater", "greater_equal", "fmax", "fmin", "fmod", "logical_and", "logical_or", "logical_xor" }
+    local unary = { "negative", "positive", "invert", "logical_not" }
     local src = {}
     for _, u in ipairs(binary) do src[#src + 1] = "np." .. u .. "(a, b)" end
     for _, u in ipairs(unary) do src[#src + 1] = "np." .. u .. "(a)" end
@@ -351,6 +351,15 @@ def go_fast(a):
           cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = { arr(dt, shapes[1]), arr(dt, shapes[2], true) } }
         end
         cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = { arr(dt, { 3, 2 }, false, "T"), arr(dt, { 2, 3 }, true, "rev") } }
+      end
+    end
+    -- nan operands of fmax/fmin, a zero divisor of fmod, scalars
+    local nan = B.arr("float64", { 4 }, { 0 / 0, 1.0, -2.0, 0 / 0 })
+    local other = B.arr("float64", { 4 }, { 1.0, 0 / 0, 0.0, 0 / 0 })
+    for _, e in ipairs { "np.fmax(a, b)", "np.fmin(a, b)", "np.fmod(a, b)", "np.logical_xor(a, b)" } do
+      cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = { nan, other } }
+      for _, p in ipairs { { 7, -3 }, { -7.5, 2 }, { 0 / 0, 2.0 }, { 3, 0 }, { 2.5, 0.0 } } do
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = p }
       end
     end
     assert.is_true(check_all(cases, true) > 600)

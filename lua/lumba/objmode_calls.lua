@@ -149,6 +149,23 @@ local function np_binary(helper)
 end
 IMPL.numpy_maximum = np_binary("NP_MAXIMUM")
 IMPL.numpy_minimum = np_binary("NP_MINIMUM")
+IMPL.numpy_fmax = np_binary("NP_FMAX")
+IMPL.numpy_fmin = np_binary("NP_FMIN")
+IMPL.numpy_fmod = np_binary("NP_FMOD")
+-- logical_*: booleans (arrays of them)
+local function np_logical(helper, nargs)
+  local names = nargs == 1 and { "x" } or { "x1", "x2" }
+  return function(F, n)
+    local args, count = bind_args(F, n, "numpy", names, nargs)
+    local codes, kinds = F:bound_operands(args, count)
+    local k = any_array(kinds, nargs) and (KB | KT | KU) or KB
+    return F:use(helper) .. "(" .. concat(codes, ", ", 1, nargs) .. ")", k, false
+  end
+end
+IMPL.numpy_logical_and = np_logical("NP_LOGICAL_AND", 2)
+IMPL.numpy_logical_or = np_logical("NP_LOGICAL_OR", 2)
+IMPL.numpy_logical_xor = np_logical("NP_LOGICAL_XOR", 2)
+IMPL.numpy_logical_not = np_logical("NP_LOGICAL_NOT", 1)
 IMPL.numpy_power = function(F, n)
   local args, count = bind_args(F, n, "numpy.power", { "x1", "x2" }, 2)
   local codes, kinds, simples = F:bound_operands(args, count)
