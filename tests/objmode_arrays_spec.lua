@@ -365,6 +365,18 @@ def go_fast(a):
     assert.is_true(check_all(cases, true) > 600)
   end)
 
+  it("has np.cumsum and a.cumsum as compiled code and NumPy (dtypes, axes, views)", function()
+    local cases = {}
+    for _, e in ipairs { "np.cumsum(a)", "a.cumsum()", "np.cumsum(a, 0)", "np.cumsum(a, axis=1)", "a.cumsum(axis=0)",
+      "a.cumsum(-1)" } do
+      for _, dt in ipairs(DTYPES) do
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, "a"), args = { arr(dt, { 2, 3 }) } }
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, "a"), args = { arr(dt, { 3, 2 }, true, "T") } }
+      end
+    end
+    assert.is_true(check_all(cases, true) > 100)
+  end)
+
   it("reports errors at the user's line: broadcasting, unsupported NumPy functions", function()
     local mod = lumba.load([[
 import numpy as np
