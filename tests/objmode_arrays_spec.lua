@@ -365,10 +365,10 @@ def go_fast(a):
     assert.is_true(check_all(cases, true) > 600)
   end)
 
-  it("has np.cumsum and a.cumsum as compiled code and NumPy (dtypes, axes, views)", function()
+  it("has np.cumsum/cumprod and a.cumsum/cumprod as compiled code and NumPy (dtypes, axes, views)", function()
     local cases = {}
     for _, e in ipairs { "np.cumsum(a)", "a.cumsum()", "np.cumsum(a, 0)", "np.cumsum(a, axis=1)", "a.cumsum(axis=0)",
-      "a.cumsum(-1)" } do
+      "a.cumsum(-1)", "np.cumprod(a)", "a.cumprod()", "np.cumprod(a, axis=1)", "a.cumprod(0)" } do
       for _, dt in ipairs(DTYPES) do
         cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, "a"), args = { arr(dt, { 2, 3 }) } }
         cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, "a"), args = { arr(dt, { 3, 2 }, true, "T") } }

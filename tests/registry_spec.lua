@@ -65,6 +65,8 @@ local S = {
   numpy_logical_or = { { "@(a, a)", A }, { "@(a, 0)", I }, { "@(x, y)", 7, 0 }, { "@(x, y)", 0.0, 0 } },
   numpy_logical_xor = { { "@(a, a)", A }, { "@(a, 0)", I }, { "@(x, y)", 7, 0 }, { "@(x, y)", 0.0, 0 } },
   numpy_logical_not = { { "@(a)", A }, { "@(a)", I }, { "@(x)", 0 }, { "@(x)", 2.5 } },
+  numpy_cumprod = { { "@(a)", A }, { "@(a)", I }, { "@(a, 1)", A }, { "@(a, axis=0)", A } },
+  ndarray_cumprod = { { "a.@()", A }, { "a.@()", I }, { "a.@(1)", A }, { "a.@(axis=0)", A } },
   numpy_cumsum = { { "@(a)", A }, { "@(a)", I }, { "@(a, 1)", A }, { "@(a, axis=0)", A } },
   ndarray_cumsum = { { "a.@()", A }, { "a.@()", I }, { "a.@(1)", A }, { "a.@(axis=0)", A } },
   numpy_negative = { { "@(a)", A }, { "@(a)", I }, { "@(x)", 3 } },

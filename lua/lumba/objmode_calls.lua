@@ -476,6 +476,7 @@ local METHODS = {
   ndarray_std = function() return KF | KT end, ndarray_var = function() return KF | KT end,
   ndarray_argmin = function() return KP | KT end, ndarray_argmax = function() return KP | KT end,
   ndarray_cumsum = function(k) return KT | (k & KU) end,
+  ndarray_cumprod = function(k) return KT | (k & KU) end,
   ndarray_copy = same_array, ndarray_transpose = same_array,
   ndarray_fill = function() return KZ end,
   ndarray_astype = function() return KU end,
@@ -488,7 +489,7 @@ local METHOD_HELPERS = {
   ndarray_mean = { "MEAN", { "axis" } }, ndarray_prod = { "PROD", { "axis" } },
   ndarray_std = { "RSTD", { "axis", "ddof" } }, ndarray_var = { "RVAR", { "axis", "ddof" } },
   ndarray_argmin = { "RARGMIN", { "axis" } }, ndarray_argmax = { "RARGMAX", { "axis" } },
-  ndarray_cumsum = { "RCUMSUM", { "axis" } },
+  ndarray_cumsum = { "RCUMSUM", { "axis" } }, ndarray_cumprod = { "RCUMPROD", { "axis" } },
   ndarray_ravel = { "RAVEL", {} }, ndarray_flatten = { "FLATTEN", {} },
   ndarray_transpose = { "TRANSPOSE", {} }, ndarray_copy = { "COPY", {} },
   ndarray_reshape = { "RESHAPE", {} }, ndarray_astype = { "ASTYPE", { "dtype" } },
@@ -646,7 +647,7 @@ local function own(q, h)
   if via and via.entry.objmode ~= true then return end
   if not BUILTIN[q] then BUILTIN[q] = h end
 end
-for _, m in ipairs { "std", "var", "argmin", "argmax", "cumsum", "ravel", "reshape", "copy", "transpose" } do
+for _, m in ipairs { "std", "var", "argmin", "argmax", "cumsum", "cumprod", "ravel", "reshape", "copy", "transpose" } do
   own("numpy." .. m, method_as_function(nil, "ndarray_" .. m, m))
 end
 
