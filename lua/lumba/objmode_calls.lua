@@ -156,7 +156,7 @@ IMPL.numpy_fmod = np_binary("NP_FMOD")
 local function np_logical(helper, nargs)
   local names = nargs == 1 and { "x" } or { "x1", "x2" }
   return function(F, n)
-    local args, count = bind_args(F, n, "numpy", names, nargs)
+    local args, count = bind_args(F, n, helper:sub(4):lower(), names, nargs)
     local codes, kinds = F:bound_operands(args, count)
     local k = any_array(kinds, nargs) and (KB | KT | KU) or KB
     return F:use(helper) .. "(" .. concat(codes, ", ", 1, nargs) .. ")", k, false
@@ -652,9 +652,9 @@ for _, m in ipairs { "std", "var", "argmin", "argmax", "cumsum", "cumprod", "rav
 end
 
 -- helper(args...) with the given parameter names; result kind k
-local function simple_call(helper, names, nreq, k)
+local function simple_call(helper, names, nreq, k, qual)
   return function(F, n)
-    local args, count = bind_args(F, n, "numpy", names, nreq)
+    local args, count = bind_args(F, n, qual or "numpy", names, nreq)
     local codes = F:bound_operands(args, count)
     for i = 1, count do codes[i] = codes[i] or "nil" end
     return F:use(helper) .. "(" .. concat(codes, ", ", 1, count) .. ")", k, false
@@ -670,7 +670,7 @@ local UFUNC2 = { add = "ADD", subtract = "SUB", multiply = "MUL", divide = "DIV"
   positive = "NPPOS", invert = "INVERT", bitwise_not = "INVERT" }
 for name, helper in pairs(UFUNC2) do
   local unary = helper == "NEG" or helper == "NPPOS" or helper == "INVERT"
-  own("numpy." .. name, simple_call(helper, unary and { "x" } or { "x1", "x2" }, unary and 1 or 2, KALL & ~KZ))
+  own("numpy." .. name, simple_call(helper, unary and { "x" } or { "x1", "x2" }, unary and 1 or 2, KALL & ~KZ, name))
 end
 
 -- creation functions with a dtype
