@@ -101,17 +101,32 @@ local function objmode_fn(src)
 end
 
 -- run every case by NumPy and by the object mode; assert they agree
-local function check_all(cases)
+-- (with_compiled: the compiled path too, each run on fresh arguments)
+local function check_all(cases, with_compiled)
   local expected = B.run(cases)
   local bad = {}
-  for i, c in ipairs(cases) do
+  local function run(d, how, c)
     local args = {}
     for k, a in ipairs(c.args) do args[k] = B.lumba_arg(a) end
-    local d = objmode_fn(c.src)
-    local r = table.pack(pcall(d.interpret, d, table.unpack(args, 1, #c.args)))
+    local r
+    if how == "object mode" then r = table.pack(pcall(d.interpret, d, table.unpack(args, 1, #c.args)))
+    else r = table.pack(pcall(d, table.unpack(args, 1, #c.args))) end
     local got = { ok = r[1] }
     if r[1] then for k = 2, r.n do got[k - 1] = r[k] end else got.err = r[2] end
-    local why = compare(got, expected[i])
+    return got
+  end
+  for i, c in ipairs(cases) do
+    local d = objmode_fn(c.src)
+    local why
+    for _, how in ipairs(with_compiled and { "object mode", "compiled" } or { "object mode" }) do
+      local got = run(d, how, c)
+      if how == "compiled" and expected[i].error then  -- a TypingError at compile time: its class differs
+        why = got.ok and ("NumPy raised " .. expected[i].error .. ", lumba returned") or nil
+      else
+        why = compare(got, expected[i])
+      end
+      if why then why = how .. ": " .. why; break end
+    end
     if why then
       local a = {}
       for k, x in ipairs(c.args) do a[k] = type(x) == "table" and (x.dtype .. show(x.shape) .. (x.view or "")) or tostring(x) end
@@ -319,6 +334,47 @@ def go_fast(a):
     assert.truthy(H.error_of(e.interpret, e, lumba.array({ 1, 5 }), 1):find("ValueError: The truth value", 1, true))
     local v = lumba.njit "def f(a):\n    m = a > 2\n    return m\n"
     assert.are.same({ false, true }, v:interpret(lumba.array({ 1, 5 })):totable())
+  end)
+
+  it("calls NumPy's arithmetic, comparison and logical ufuncs by name as compiled code and NumPy do", function()
+    local cases = {}
+    local binary = { "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "bitwise_and",
+      "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal",
+      "greater", "greater_equal", "fmax", "fmin", "fmod", "logical_and", "logical_or", "logical_xor" }
+    local unary = { "negative", "positive", "invert", "logical_not" }
+    local src = {}
+    for _, u in ipairs(binary) do src[#src + 1] = "np." .. u .. "(a, b)" end
+    for _, u in ipairs(unary) do src[#src + 1] = "np." .. u .. "(a)" end
+    for _, e in ipairs(src) do
+      for _, dt in ipairs(DTYPES) do
+        for _, shapes in ipairs { { { 2, 3 }, { 3 } }, { { 4 }, { 4 } } } do
+          cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = { arr(dt, shapes[1]), arr(dt, shapes[2], true) } }
+        end
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = { arr(dt, { 3, 2 }, false, "T"), arr(dt, { 2, 3 }, true, "rev") } }
+      end
+    end
+    -- nan operands of fmax/fmin, a zero divisor of fmod, scalars
+    local nan = B.arr("float64", { 4 }, { 0 / 0, 1.0, -2.0, 0 / 0 })
+    local other = B.arr("float64", { 4 }, { 1.0, 0 / 0, 0.0, 0 / 0 })
+    for _, e in ipairs { "np.fmax(a, b)", "np.fmin(a, b)", "np.fmod(a, b)", "np.logical_xor(a, b)" } do
+      cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = { nan, other } }
+      for _, p in ipairs { { 7, -3 }, { -7.5, 2 }, { 0 / 0, 2.0 }, { 3, 0 }, { 2.5, 0.0 } } do
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e), args = p }
+      end
+    end
+    assert.is_true(check_all(cases, true) > 600)
+  end)
+
+  it("has np.cumsum/cumprod and a.cumsum/cumprod as compiled code and NumPy (dtypes, axes, views)", function()
+    local cases = {}
+    for _, e in ipairs { "np.cumsum(a)", "a.cumsum()", "np.cumsum(a, 0)", "np.cumsum(a, axis=1)", "a.cumsum(axis=0)",
+      "a.cumsum(-1)", "np.cumprod(a)", "a.cumprod()", "np.cumprod(a, axis=1)", "a.cumprod(0)" } do
+      for _, dt in ipairs(DTYPES) do
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, "a"), args = { arr(dt, { 2, 3 }) } }
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, "a"), args = { arr(dt, { 3, 2 }, true, "T") } }
+      end
+    end
+    assert.is_true(check_all(cases, true) > 100)
   end)
 
   it("reports errors at the user's line: broadcasting, unsupported NumPy functions", function()

@@ -247,6 +247,7 @@ H.RSUM = own_or("sum", AR.SUM)
 H.RMIN = own_or("min", AR.MIN)
 H.RMAX = own_or("max", AR.MAX)
 H.RSTD, H.RVAR, H.RARGMIN, H.RARGMAX, H.RCUMSUM = AR.STD, AR.VAR, AR.ARGMIN, AR.ARGMAX, AR.CUMSUM
+H.RCUMPROD = AR.CUMPROD
 H.RESHAPE, H.ASTYPE, H.WHERE = AR.RESHAPE, AR.ASTYPE, AR.WHERE
 H.LINSPACE, H.EYE, H.NPARRAY = AR.LINSPACE, AR.EYE, AR.ARRAY
 function H.IDENTITY(n, dt) return AR.EYE(n, nil, nil, dt) end
@@ -553,7 +554,7 @@ H.TRUTH = pyops.truth
 H.ADD, H.SUB, H.MUL, H.DIV = AR.ADD, AR.SUB, AR.MUL, AR.DIV
 H.FLOORDIV, H.MOD, H.POW = AR.FLOORDIV, AR.MOD, AR.POW
 H.FFLOORDIV, H.FMOD, H.IPOW = pyops.ffloordiv, pyops.fmod, pyops.ipow
-H.NEG, H.POS, H.INVERT = AR.NEG, AR.POS, AR.INVERT
+H.NEG, H.POS, H.INVERT, H.NPPOS = AR.NEG, AR.POS, AR.INVERT, AR.NPPOS
 H.BAND, H.BOR, H.BXOR, H.SHL, H.SHR = AR.BAND, AR.BOR, AR.BXOR, AR.SHL, AR.SHR
 H.EQ, H.NE, H.LT, H.LE, H.GT, H.GE = AR.EQ, AR.NE, AR.LT, AR.LE, AR.GT, AR.GE
 -- a op= b: in place on arrays
@@ -713,6 +714,31 @@ function H.NP_MINIMUM(a, b)
   if mtype(a) == "float" or mtype(b) == "float" then return r + 0.0 end
   return r
 end
+-- fmax/fmin: the other operand where one is nan; fmod: C's, 0 for an integer by 0
+local function fpick(pick)
+  return function(a, b)
+    a, b = num(a), num(b)
+    local float = mtype(a) == "float" or mtype(b) == "float"
+    local r
+    if a ~= a then r = b elseif b ~= b then r = a else r = pick(a, b) and a or b end
+    return float and r + 0.0 or r
+  end
+end
+H.NP_FMAX = fpick(function(a, b) return a >= b end)
+H.NP_FMIN = fpick(function(a, b) return a <= b end)
+function H.NP_FMOD(a, b)
+  a, b = num(a), num(b)
+  if mtype(a) == "integer" and mtype(b) == "integer" then
+    if b == 0 then return 0 end
+    return math.fmod(a, b)
+  end
+  return math.fmod(a + 0.0, b + 0.0)
+end
+local function truth(x) x = num(x); return x ~= 0 end
+function H.NP_LOGICAL_AND(a, b) return truth(a) and truth(b) end
+function H.NP_LOGICAL_OR(a, b) return truth(a) or truth(b) end
+function H.NP_LOGICAL_XOR(a, b) return truth(a) ~= truth(b) end
+function H.NP_LOGICAL_NOT(a) return not truth(a) end
 
 for name, f in pairs(pymath) do
   if type(f) == "function" then H["M_" .. name] = f end
@@ -726,6 +752,9 @@ H.NP_TRUNC, H.NP_RINT = AR.ufunc("trunc", H.NP_TRUNC), AR.ufunc("rint", H.NP_RIN
 H.NP_SIGN = AR.ufunc("sign", H.NP_SIGN)
 H.NP_SQUARE = AR.ufunc("square", function(x) x = num(x); return x * x end)
 H.NP_MAXIMUM, H.NP_MINIMUM = AR.ufunc("maximum", H.NP_MAXIMUM), AR.ufunc("minimum", H.NP_MINIMUM)
+H.NP_FMAX, H.NP_FMIN, H.NP_FMOD = AR.ufunc("fmax", H.NP_FMAX), AR.ufunc("fmin", H.NP_FMIN), AR.ufunc("fmod", H.NP_FMOD)
+H.NP_LOGICAL_AND, H.NP_LOGICAL_OR = AR.ufunc("logical_and", H.NP_LOGICAL_AND), AR.ufunc("logical_or", H.NP_LOGICAL_OR)
+H.NP_LOGICAL_XOR, H.NP_LOGICAL_NOT = AR.ufunc("logical_xor", H.NP_LOGICAL_XOR), AR.ufunc("logical_not", H.NP_LOGICAL_NOT)
 do
   local round = H.NP_ROUND
   H.NP_ROUND = function(x)

@@ -171,6 +171,13 @@ local function un(name, scalar)
 end
 A.NEG = un("negative", pyops.neg)
 A.POS = un("positive", pyops.pos)
+-- np.positive by name: NumPy has no bool loop (the operator +a has one)
+function A.NPPOS(a)
+  if arrayish(a) and nd(a).dtype == "bool" then
+    raise("UFuncTypeError: ufunc 'positive' did not contain a loop with signature matching types bool -> None")
+  end
+  return A.POS(a)
+end
 A.INVERT = un("invert", pyops.invert)
 A.ABS = un("absolute", pyops.abs)
 
@@ -644,22 +651,26 @@ end
 A.ARGMIN = arg_extreme("less", "argmin")
 A.ARGMAX = arg_extreme("greater", "argmax")
 
-function A.CUMSUM(a, axis)
-  a = nd(a)
-  local k = norm_axis(axis, a.ndim)
-  if k == nil then a = a:copy():reshape(a.size); k = 1 end
-  local out = core.zeros(a.shape, sum_dtype(a.dtype))
-  local v, o = axis_first(a, k), axis_first(out, k)
-  local n = a.shape[k]
-  for i = 1, n do
-    if o.ndim == 1 then
-      o:set(i, i == 1 and num(v:get(1)) or binop("add", o:get(i - 1), num(v:get(i))))
-    else
-      if i == 1 then copyto(o[1], v[1]) else binop("add", o[i - 1], v[i], o[i]) end
+-- cumsum/cumprod: the running op along an axis (all of a, flattened, without one)
+local function cumulate(op)
+  return function(a, axis)
+    a = nd(a)
+    local k = norm_axis(axis, a.ndim)
+    if k == nil then a = a:copy():reshape(a.size); k = 1 end
+    local out = core.zeros(a.shape, sum_dtype(a.dtype))
+    local v, o = axis_first(a, k), axis_first(out, k)
+    local n = a.shape[k]
+    for i = 1, n do
+      if o.ndim == 1 then
+        o:set(i, i == 1 and num(v:get(1)) or binop(op, o:get(i - 1), num(v:get(i))))
+      else
+        if i == 1 then copyto(o[1], v[1]) else binop(op, o[i - 1], v[i], o[i]) end
+      end
     end
+    return out
   end
-  return out
 end
+A.CUMSUM, A.CUMPROD = cumulate("add"), cumulate("multiply")
 
 ---------------------------------------------------------------------------
 -- shapes and creation

@@ -149,6 +149,23 @@ local function np_binary(helper)
 end
 IMPL.numpy_maximum = np_binary("NP_MAXIMUM")
 IMPL.numpy_minimum = np_binary("NP_MINIMUM")
+IMPL.numpy_fmax = np_binary("NP_FMAX")
+IMPL.numpy_fmin = np_binary("NP_FMIN")
+IMPL.numpy_fmod = np_binary("NP_FMOD")
+-- logical_*: booleans (arrays of them)
+local function np_logical(helper, nargs)
+  local names = nargs == 1 and { "x" } or { "x1", "x2" }
+  return function(F, n)
+    local args, count = bind_args(F, n, helper:sub(4):lower(), names, nargs)
+    local codes, kinds = F:bound_operands(args, count)
+    local k = any_array(kinds, nargs) and (KB | KT | KU) or KB
+    return F:use(helper) .. "(" .. concat(codes, ", ", 1, nargs) .. ")", k, false
+  end
+end
+IMPL.numpy_logical_and = np_logical("NP_LOGICAL_AND", 2)
+IMPL.numpy_logical_or = np_logical("NP_LOGICAL_OR", 2)
+IMPL.numpy_logical_xor = np_logical("NP_LOGICAL_XOR", 2)
+IMPL.numpy_logical_not = np_logical("NP_LOGICAL_NOT", 1)
 IMPL.numpy_power = function(F, n)
   local args, count = bind_args(F, n, "numpy.power", { "x1", "x2" }, 2)
   local codes, kinds, simples = F:bound_operands(args, count)
@@ -459,6 +476,7 @@ local METHODS = {
   ndarray_std = function() return KF | KT end, ndarray_var = function() return KF | KT end,
   ndarray_argmin = function() return KP | KT end, ndarray_argmax = function() return KP | KT end,
   ndarray_cumsum = function(k) return KT | (k & KU) end,
+  ndarray_cumprod = function(k) return KT | (k & KU) end,
   ndarray_copy = same_array, ndarray_transpose = same_array,
   ndarray_fill = function() return KZ end,
   ndarray_astype = function() return KU end,
@@ -471,7 +489,7 @@ local METHOD_HELPERS = {
   ndarray_mean = { "MEAN", { "axis" } }, ndarray_prod = { "PROD", { "axis" } },
   ndarray_std = { "RSTD", { "axis", "ddof" } }, ndarray_var = { "RVAR", { "axis", "ddof" } },
   ndarray_argmin = { "RARGMIN", { "axis" } }, ndarray_argmax = { "RARGMAX", { "axis" } },
-  ndarray_cumsum = { "RCUMSUM", { "axis" } },
+  ndarray_cumsum = { "RCUMSUM", { "axis" } }, ndarray_cumprod = { "RCUMPROD", { "axis" } },
   ndarray_ravel = { "RAVEL", {} }, ndarray_flatten = { "FLATTEN", {} },
   ndarray_transpose = { "TRANSPOSE", {} }, ndarray_copy = { "COPY", {} },
   ndarray_reshape = { "RESHAPE", {} }, ndarray_astype = { "ASTYPE", { "dtype" } },
@@ -629,14 +647,14 @@ local function own(q, h)
   if via and via.entry.objmode ~= true then return end
   if not BUILTIN[q] then BUILTIN[q] = h end
 end
-for _, m in ipairs { "std", "var", "argmin", "argmax", "cumsum", "ravel", "reshape", "copy", "transpose" } do
+for _, m in ipairs { "std", "var", "argmin", "argmax", "cumsum", "cumprod", "ravel", "reshape", "copy", "transpose" } do
   own("numpy." .. m, method_as_function(nil, "ndarray_" .. m, m))
 end
 
 -- helper(args...) with the given parameter names; result kind k
-local function simple_call(helper, names, nreq, k)
+local function simple_call(helper, names, nreq, k, qual)
   return function(F, n)
-    local args, count = bind_args(F, n, "numpy", names, nreq)
+    local args, count = bind_args(F, n, qual or "numpy", names, nreq)
     local codes = F:bound_operands(args, count)
     for i = 1, count do codes[i] = codes[i] or "nil" end
     return F:use(helper) .. "(" .. concat(codes, ", ", 1, count) .. ")", k, false
@@ -649,10 +667,10 @@ local UFUNC2 = { add = "ADD", subtract = "SUB", multiply = "MUL", divide = "DIV"
   floor_divide = "FLOORDIV", remainder = "MOD", mod = "MOD", bitwise_and = "BAND", bitwise_or = "BOR",
   bitwise_xor = "BXOR", left_shift = "SHL", right_shift = "SHR", equal = "EQ", not_equal = "NE",
   less = "LT", less_equal = "LE", greater = "GT", greater_equal = "GE", negative = "NEG",
-  positive = "POS", invert = "INVERT", bitwise_not = "INVERT" }
+  positive = "NPPOS", invert = "INVERT", bitwise_not = "INVERT" }
 for name, helper in pairs(UFUNC2) do
-  local unary = helper == "NEG" or helper == "POS" or helper == "INVERT"
-  own("numpy." .. name, simple_call(helper, unary and { "x" } or { "x1", "x2" }, unary and 1 or 2, KALL & ~KZ))
+  local unary = helper == "NEG" or helper == "NPPOS" or helper == "INVERT"
+  own("numpy." .. name, simple_call(helper, unary and { "x" } or { "x1", "x2" }, unary and 1 or 2, KALL & ~KZ, name))
 end
 
 -- creation functions with a dtype
