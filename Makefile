@@ -188,8 +188,9 @@ asan:
 	LD_PRELOAD="$(ASAN_LIB) $(UBSAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
 	  LUMBA_CPATH=build-asan $(BUSTED) --exclude-tags=gpu,noasan
 
+# run.lua writes its results only where BENCH_OUT says; make bench means bench/
 bench: $(MODULE) $(BACKEND) $(NVPTX)
-	lua5.4 bench/run.lua
+	BENCH_OUT=$${BENCH_OUT:-bench} BENCH_BUILD=$${BENCH_BUILD:-bench/out} lua5.4 bench/run.lua
 
 # on a machine with an NVIDIA GPU and nvcc: lumba vs CUDA C vs numba-cuda
 bench-gpu: $(MODULE) $(BACKEND) $(NVPTX)

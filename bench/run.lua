@@ -2,11 +2,13 @@
 -- (C with gcc and clang, LuaJIT with FFI arrays, plain Lua 5.4, Numba), side
 -- by side in one run. Every runner prints its median/min/max time and its
 -- result; each result is checked against C's before its time counts.
--- Writes a table to stdout and RESULTS.md, chart.svg and results.tsv.
+-- Writes a table to stdout; RESULTS.md, chart.svg and results.tsv only
+-- where BENCH_OUT names a folder (`make bench` passes bench/).
 --
 -- env: BENCH_QUICK=1   small sizes, short timings (a smoke test, ~30 s)
 --      BENCH_ROUNDS=n  runs of every tool per row (2; 1 in quick mode)
---      BENCH_OUT=dir   where RESULTS.md, chart.svg, results.tsv go (bench/)
+--      BENCH_OUT=dir   write RESULTS.md, chart.svg, results.tsv there (none
+--                      without it: a check run leaves the tree as it was)
 --      BENCH_BUILD=dir where the C references are built (bench/out, or
 --                      BENCH_OUT/build when BENCH_OUT is set)
 --      BENCH_ONLY=a,b  only rows whose id starts with a or b ("latency" for
@@ -26,9 +28,9 @@ local chart = require "chart"
 
 local root = sys.line("cd " .. sys.quote(here .. "/..") .. " && pwd")
 local quick = os.getenv("BENCH_QUICK") == "1"
-local out_dir = os.getenv("BENCH_OUT") or (root .. "/bench")
+local out_dir = os.getenv("BENCH_OUT") ~= "" and os.getenv("BENCH_OUT") or nil
 local build_dir = os.getenv("BENCH_BUILD") or
-  (os.getenv("BENCH_OUT") and (out_dir .. "/build") or (root .. "/bench/out"))
+  (out_dir and (out_dir .. "/build") or (root .. "/bench/out"))
 local python = os.getenv("PYTHON") or "/usr/bin/python3"
 local corrupt = os.getenv("BENCH_CORRUPT")
 local only
@@ -46,7 +48,7 @@ end
 
 local S = catalog.settings(quick)
 S.rounds = math.tointeger(tonumber(os.getenv("BENCH_ROUNDS") or "")) or S.rounds
-sys.mkdir(out_dir)
+if out_dir then sys.mkdir(out_dir) end
 sys.mkdir(build_dir)
 local machine = sys.machine(root)
 local threads = tostring(machine.cores)
@@ -323,10 +325,14 @@ report.targets(tg, quick)
 local ctx = { machine = machine, quick = quick, rows = done, latency = latency, targets = tg,
   tools = catalog.tools, avail = avail, settings = S, flags = build.flags, failed = failed,
   selected_latency = selected("latency") }
-sys.write(out_dir .. "/RESULTS.md", report.markdown(ctx))
-sys.write(out_dir .. "/chart.svg", chart.svg(ctx))
-sys.write(out_dir .. "/results.tsv", report.tsv(ctx))
-report.say(string.format("wrote %s/RESULTS.md, chart.svg, results.tsv", out_dir))
+if out_dir then
+  sys.write(out_dir .. "/RESULTS.md", report.markdown(ctx))
+  sys.write(out_dir .. "/chart.svg", chart.svg(ctx))
+  sys.write(out_dir .. "/results.tsv", report.tsv(ctx))
+  report.say(string.format("wrote %s/RESULTS.md, chart.svg, results.tsv", out_dir))
+else
+  report.say("BENCH_OUT not given: no RESULTS.md, chart.svg, results.tsv written")
+end
 if failed > 0 then
   report.say(string.format("FAILED: %d result(s) disagree with C; see above", failed))
   os.exit(1)

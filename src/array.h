@@ -47,6 +47,9 @@ typedef struct NdArray {
 
 #define ARRAY_MT "lumba.ndarray"
 #define ARRAY_TAG UDATA_TAG('l', 'a', 'r', 'r')
+/* what an element may be, in every bad-element message (a lumba.complex
+   into a real dtype gets its own "needs a real number") */
+#define ELEMENT_KINDS "number, complex or boolean"
 /* the array at idx whatever its state (closed too), or NULL; never raises */
 NdArray *array_peek(lua_State *L, int idx);
 

@@ -177,8 +177,7 @@ void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
   } else if (t == LUA_TBOOLEAN) {
     v.i = lua_toboolean(L, idx);
   } else if (t != LUA_TNUMBER) {
-    store_error(L, argn, lua_pushfstring(L, kind == 'c' ? "number, complex or boolean expected, got %s"
-                                                        : "number or boolean expected, got %s",
+    store_error(L, argn, lua_pushfstring(L, ELEMENT_KINDS " expected, got %s",
                                          luaL_typename(L, idx)));
   } else if (lua_isinteger(L, idx)) {
     v.i = lua_tointeger(L, idx);

@@ -57,6 +57,9 @@ NdArray *array_checkw(lua_State *L, int idx, bool write);
 ** astype's rules (integers wrap, floats truncate toward zero, NaN or a float
 ** beyond 64 bits raises). */
 Num array_load(DType dt, const void *p);
+/* min/max order (array_methods.c): true when v should replace best in a min
+   (want < 0) or max (want > 0); a NaN wins, complex by real then imaginary part */
+bool array_num_better(Num v, Num best, int want);
 void array_cast(lua_State *L, DType dt, void *p, Num v);
 /* dst[...] = src[...] in C order with astype's casts; sizes must agree. */
 void array_assign(lua_State *L, NdArray *dst, const NdArray *src);

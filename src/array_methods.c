@@ -354,7 +354,7 @@ static int array_lua_sum(lua_State *L) {
 
 /* true when v should replace best in a min (want < 0) or max (want > 0);
 ** a NaN wins and stays, as NumPy propagates it */
-static bool better(Num v, Num best, int want) {
+bool array_num_better(Num v, Num best, int want) {
   if (v.kind == 'c') {  /* NumPy orders complex values by real part, then imaginary part */
     bool bn = best.f != best.f || best.im != best.im, vn = v.f != v.f || v.im != v.im;
     if (bn) return false;
@@ -382,7 +382,7 @@ static int minmax(lua_State *L, int want, const char *name) {
   Num best = array_load(a->dtype, p);
   while ((p = array_iter_next(&it)) != NULL) {
     Num v = array_load(a->dtype, p);
-    if (better(v, best, want)) best = v, bestp = p;
+    if (array_num_better(v, best, want)) best = v, bestp = p;
   }
   array_push_elem(L, a->dtype, bestp);
   return 1;

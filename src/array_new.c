@@ -61,7 +61,7 @@ static int array_lua_full(lua_State *L) {
   int t = lua_type(L, 2);
   bool cx = t == LUA_TUSERDATA && complex_test(L, 2, &(Cplx){0, 0});
   if (t != LUA_TNUMBER && t != LUA_TBOOLEAN && !cx)
-    luaL_typeerror(L, 2, "number, complex or boolean");
+    luaL_typeerror(L, 2, ELEMENT_KINDS);
   DType dflt = cx ? DT_COMPLEX128 : t == LUA_TBOOLEAN ? DT_BOOL : lua_isinteger(L, 2) ? DT_INT64 : DT_FLOAT64;
   int64_t shape[LM_MAXDIM];
   int ndim = array_read_shape(L, 1, shape, 1);
@@ -251,11 +251,11 @@ static bool scan_walk(Scan *S, int t, int depth) {
     } else if (ty == LUA_TUSERDATA && complex_test(L, v, &(Cplx){0, 0})) {
       S->kinds |= 8;
     } else if (ty == LUA_TTABLE) {
-      lua_pushfstring(L, "ragged nested tables: element %s is a table, expected a number or boolean",
+      lua_pushfstring(L, "ragged nested tables: element %s is a table, expected a " ELEMENT_KINDS,
                       push_path(S, depth + 1));
       return scan_fail(S);
     } else {
-      lua_pushfstring(L, "element %s is a %s, expected a number, complex or boolean",
+      lua_pushfstring(L, "element %s is a %s, expected a " ELEMENT_KINDS,
                       push_path(S, depth + 1), luaL_typename(L, v));
       return scan_fail(S);
     }

@@ -43,26 +43,6 @@ static DType result_dtype(int op, DType d) {
   }
 }
 
-/* true when v should replace best in a min (want < 0) or max (want > 0);
-** a NaN wins and stays, as NumPy propagates it */
-static bool better(Num v, Num best, int want) {
-  if (v.kind == 'c') {  /* NumPy's order: the real parts, then the imaginary ones; a NaN in either wins */
-    bool bn = best.f != best.f || best.im != best.im, vn = v.f != v.f || v.im != v.im;
-    if (bn) return false;
-    if (vn) return true;
-    if (v.f != best.f) return want < 0 ? v.f < best.f : v.f > best.f;
-    return want < 0 ? v.im < best.im : v.im > best.im;
-  }
-  if (v.kind == 'f') {
-    if (best.f != best.f) return false;
-    if (v.f != v.f) return true;
-    return want < 0 ? v.f < best.f : v.f > best.f;
-  }
-  if (v.kind == 'u')
-    return want < 0 ? (uint64_t)v.i < (uint64_t)best.i : (uint64_t)v.i > (uint64_t)best.i;
-  return want < 0 ? v.i < best.i : v.i > best.i;
-}
-
 static Num num_f(double f) { Num r = {'f', 0, f, 0}; return r; }
 static Num num_i(char kind, uint64_t bits) { Num r = {kind, (int64_t)bits, 0, 0}; return r; }
 static Num num_c(double re, double im) { Num r = {'c', 0, re, im}; return r; }
@@ -141,7 +121,7 @@ static Num lane_reduce(int op, DType dt, const char *p, int64_t n, int64_t st, i
       p += st;
       for (int64_t i = 1; i < n; i++, p += st) {
         Num v = array_load(dt, p);
-        if (better(v, best, want)) best = v, at = i;
+        if (array_num_better(v, best, want)) best = v, at = i;
       }
       if (op == R_ARGMIN || op == R_ARGMAX) return num_i('i', (uint64_t)at + 1);
       return best;

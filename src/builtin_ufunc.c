@@ -100,7 +100,7 @@ static int kind_rank(DType d) {
 }
 
 /* np.can_cast(f, t, 'safe') */
-static bool cast_safe(DType f, DType t) {
+bool ufunc_cast_safe(DType f, DType t) {
   if (f == t || f == DT_BOOL) return true;
   char kf = dtype_kinds[f], kt = dtype_kinds[t];
   int sf = dtype_sizes[f], st = dtype_sizes[t];
@@ -113,15 +113,15 @@ static bool cast_safe(DType f, DType t) {
 }
 
 /* np.can_cast(f, t, 'same_kind'): safe, or to a kind no lower (b < u < i < f) */
-static bool cast_same_kind(DType f, DType t) {
+bool ufunc_cast_same_kind(DType f, DType t) {
   static const char order[] = "buifc";
-  return cast_safe(f, t) || strchr(order, dtype_kinds[f]) <= strchr(order, dtype_kinds[t]);
+  return ufunc_cast_safe(f, t) || strchr(order, dtype_kinds[f]) <= strchr(order, dtype_kinds[t]);
 }
 
 /* input i of type a fits a loop of dtype t; a weak input is a scalar of a
 ** kind no higher than the arrays' (Numba's rule, and NumPy's for Python
 ** scalars): it fits any loop of its kind or a higher one */
-static bool fits(Type *a, bool weak, DType t) { return weak ? kind_rank(t) >= kind_rank(a->dtype) : cast_safe(a->dtype, t); }
+static bool fits(Type *a, bool weak, DType t) { return weak ? kind_rank(t) >= kind_rank(a->dtype) : ufunc_cast_safe(a->dtype, t); }
 
 static void no_loop(Infer *I, Node *n, const char *name, Type **at, int nin) {
   Compile *C = I->C;
@@ -197,7 +197,7 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
   if (ot->ndim < (nd < 0 ? 0 : nd))
     compile_error(C, ci->out->loc, "TypingError", "%s(): the output has %d dimensions, the inputs broadcast to %d", name,
                   ot->ndim, nd);
-  if (!cast_same_kind(od, ot->dtype))
+  if (!ufunc_cast_same_kind(od, ot->dtype))
     compile_error(C, ci->out->loc, "TypingError",
                   "%s(): cannot cast the result from %s to the output's %s with casting rule 'same_kind'", name,
                   dtype_names[od], dtype_names[ot->dtype]);

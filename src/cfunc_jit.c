@@ -48,28 +48,6 @@ static void fail(lua_State *L, JitCode *c, LLVMModuleRef m, const char *what, ch
   lua_error(L);
 }
 
-/* the specialization's optimised module, its functions there to be inlined only */
-static void link_inner(LLVMContextRef ctx, LLVMModuleRef mod, const char *ir) {
-  if (ir == NULL) return;
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "inner");
-  LLVMModuleRef m = NULL;
-  char *err = NULL;
-  if (LLVMParseIRInContext(ctx, buf, &m, &err)) {  /* takes buf; the call then stays a call */
-      LLVMDisposeMessage(err);
-    return;
-  }
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    LLVMLinkage l = LLVMGetLinkage(f);
-    if (!LLVMIsDeclaration(f) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
-      LLVMSetLinkage(f, LLVMAvailableExternallyLinkage);
-  }
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-    LLVMLinkage l = LLVMGetLinkage(g);
-    if (!LLVMIsDeclaration(g) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
-      LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
-  }
-  LLVMLinkModules2(mod, m);  /* takes m */
-}
 
 /* C's calling convention for a small integer or bool: the callee extends it */
 static void extend_attr(LLVMContextRef ctx, LLVMValueRef fn, unsigned idx, Type *t) {
@@ -140,7 +118,7 @@ void *cfunc_jit_wrap(lua_State *L, const DispSpec *s, const char *name, void **c
   if (none) LLVMBuildRetVoid(b);
   else LLVMBuildRet(b, LLVMBuildLoad2(b, rt, r, "res"));
   LLVMDisposeBuilder(b);
-  link_inner(ctx, mod, s->llvm_ir);  /* after the call: the linker takes only what is referenced */
+  if (s->llvm_ir) lower_link_inline_ir(ctx, mod, s->llvm_ir, "inner");  /* after the call: the linker takes only what is referenced */
   if (jit_optimize(J, mod, 3, &err) != 0) fail(L, c, mod, "internal error: invalid IR", err);
   if (jit_code_add_module(c, mod, &err) != 0) fail(L, c, NULL, "cannot add the wrapper to the JIT", err);
   jit_code_drop_context(c);

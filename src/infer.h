@@ -29,6 +29,10 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
 Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc);
 Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a, Loc loc);
 DType infer_arrayexpr_common(const Type *a, const Type *b);
+/* np.can_cast(f, t, 'safe' / 'same_kind') (builtin_ufunc.c; infer_vectorize.c
+   chooses its loops with them too) */
+bool ufunc_cast_safe(DType f, DType t);
+bool ufunc_cast_same_kind(DType f, DType t);
 /* target op= v on an array target: the operation's type (same_kind cast back checked) */
 Type *infer_arrayexpr_inplace(Infer *I, OpKind op, Type *target, Type *v, Loc loc);
 /* TypingError: an array used for one truth value (not, and, or, chained comparisons) */

@@ -21,22 +21,6 @@ static int kind_rank(DType d) {
   return k == 'b' ? 0 : k == 'f' ? 2 : 1;
 }
 
-/* np.can_cast(f, t, 'safe') (as builtin_ufunc.c) */
-static bool cast_safe(DType f, DType t) {
-  if (f == t || f == DT_BOOL) return true;
-  char kf = dtype_kinds[f], kt = dtype_kinds[t];
-  int sf = dtype_sizes[f], st = dtype_sizes[t];
-  if (kt == 'b' || kf == 'f') return kt == kf && st >= sf;
-  if (kt == 'f') return st == 8 || sf <= 2;
-  if (kf == kt) return sf <= st;
-  return kf == 'u' && sf < st;
-}
-
-static bool cast_same_kind(DType f, DType t) {
-  static const char order[] = "buif";
-  return cast_safe(f, t) || strchr(order, dtype_kinds[f]) <= strchr(order, dtype_kinds[t]);
-}
-
 #define MAXSIGS 32
 
 typedef struct Sigs {
@@ -132,7 +116,7 @@ bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result) {
       for (int i = 0; i < nin && ok; i++) {
         bool weak = nd >= 0 && at[i]->kind == TY_SCALAR && kind_rank(at[i]->dtype) <= top;
         DType t = s.args[c][i]->dtype;
-        ok = s.args[c][i]->kind == TY_SCALAR && (weak ? kind_rank(t) >= kind_rank(at[i]->dtype) : cast_safe(at[i]->dtype, t));
+        ok = s.args[c][i]->kind == TY_SCALAR && (weak ? kind_rank(t) >= kind_rank(at[i]->dtype) : ufunc_cast_safe(at[i]->dtype, t));
       }
       if (ok) loop = c;
     }
@@ -164,7 +148,7 @@ bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result) {
   if (ot->ndim < (nd < 0 ? 0 : nd))
     compile_error(C, ci->out->loc, "TypingError", "%s(): the output has %d dimensions, the inputs broadcast to %d", name,
                   ot->ndim, nd);
-  if (!cast_same_kind(od, ot->dtype))
+  if (!ufunc_cast_same_kind(od, ot->dtype))
     compile_error(C, ci->out->loc, "TypingError",
                   "%s(): cannot cast the result from %s to the output's %s with casting rule 'same_kind'", name,
                   dtype_names[od], dtype_names[ot->dtype]);

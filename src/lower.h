@@ -114,6 +114,8 @@ extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
 LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */
 LLVMTypeRef lower_mem_type(Lower *L, DType dt);     /* element in memory (bool: i8) */
 LLVMTypeRef lower_err_type(LLVMContextRef ctx);
+/* pipeline.c: ir linked into mod for inlining only (-1 no parse, 1 no link) */
+int lower_link_inline_ir(LLVMContextRef ctx, LLVMModuleRef mod, const char *ir, const char *name);
 LLVMValueRef lower_i64(Lower *L, int64_t v);
 LLVMValueRef lower_i32(Lower *L, int32_t v);
 

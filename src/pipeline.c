@@ -247,26 +247,33 @@ static bool step_lower(Job *job) {
 ** lowered once however long a chain of calls is. */
 static void link_callee_ir(Job *job) {
   Compile *C = &job->C;
-  for (struct CalleeIR *c = C->callee_ir; c; c = c->next) {
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(c->ir, strlen(c->ir), "callee");
-    LLVMModuleRef m = NULL;
-    char *err = NULL;
-    if (LLVMParseIRInContext(C->ctx, buf, &m, &err)) {  /* takes buf; the call stays a call */
-      LLVMDisposeMessage(err);
-      continue;
-    }
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-      LLVMLinkage l = LLVMGetLinkage(f);
-      if (!LLVMIsDeclaration(f) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
-        LLVMSetLinkage(f, LLVMAvailableExternallyLinkage);
-    }
-    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-      LLVMLinkage l = LLVMGetLinkage(g);
-      if (!LLVMIsDeclaration(g) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
-        LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
-    }
-    if (LLVMLinkModules2(C->mod, m)) luaL_error(C->L, "lumba: internal error: cannot link a callee's code");
+  for (struct CalleeIR *c = C->callee_ir; c; c = c->next)
+    if (lower_link_inline_ir(C->ctx, C->mod, c->ir, "callee") > 0)
+      luaL_error(C->L, "lumba: internal error: cannot link a callee's code");
+}
+
+/* Links ir into mod with every function and global it defines made
+** available_externally (for the inliner only; cfunc_jit.c uses it too).
+** -1: ir does not parse (the calls stay calls), 1: the link failed, 0: done. */
+int lower_link_inline_ir(LLVMContextRef ctx, LLVMModuleRef mod, const char *ir, const char *name) {
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), name);
+  LLVMModuleRef m = NULL;
+  char *err = NULL;
+  if (LLVMParseIRInContext(ctx, buf, &m, &err)) {  /* takes buf */
+    LLVMDisposeMessage(err);
+    return -1;
   }
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    LLVMLinkage l = LLVMGetLinkage(f);
+    if (!LLVMIsDeclaration(f) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
+      LLVMSetLinkage(f, LLVMAvailableExternallyLinkage);
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    LLVMLinkage l = LLVMGetLinkage(g);
+    if (!LLVMIsDeclaration(g) && l != LLVMInternalLinkage && l != LLVMPrivateLinkage)
+      LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
+  }
+  return LLVMLinkModules2(mod, m) ? 1 : 0;  /* takes m */
 }
 
 static bool step_optimise(Job *job) {

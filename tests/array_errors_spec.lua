@@ -102,10 +102,10 @@ describe("array errors", function()
              "expected a table of length 2)",
              function() return lumba.array({{1, 2}, 3}) end)
       raises("bad argument #1 to 'array' (ragged nested tables: element [2] is a table, " ..
-             "expected a number or boolean)",
+             "expected a number, complex or boolean)",
              function() return lumba.array({1, {2}}) end)
       raises("bad argument #1 to 'array' (ragged nested tables: element [2][1][3] is a table, " ..
-             "expected a number or boolean)",
+             "expected a number, complex or boolean)",
              function() return lumba.array({{{1, 2, 3}}, {{4, 5, {6}}}}) end)
     end)
 
@@ -222,9 +222,9 @@ describe("array errors", function()
     end)
 
     it("non-numbers", function()
-      raises("bad argument #2 to 'set' (number or boolean expected, got string)",
+      raises("bad argument #2 to 'set' (number, complex or boolean expected, got string)",
              function() lumba.zeros(1):set(1, "1") end)
-      raises("number or boolean expected, got nil", function() lumba.zeros(1)[1] = nil end)
+      raises("number, complex or boolean expected, got nil", function() lumba.zeros(1)[1] = nil end)
       raises("bad argument #2 to 'full' (number, complex or boolean expected, got table)",
              function() return lumba.full(2, {}) end)
     end)

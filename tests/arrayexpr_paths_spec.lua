@@ -9,18 +9,8 @@ local oracle = dofile("tests/numpy_oracle.lua")
 
 local D = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
 
-local function flat(a)
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, v in ipairs(t) do walk(v) end
-  end
-  walk(a.ndim == 0 and a:get() or a:totable())
-  if a.dtype == "uint64" then
-    for j, v in ipairs(out) do out[j] = v < 0 and v + 2.0^64 or v end
-  end
-  return out
-end
+local H = require "helpers"
+local function flat(a) return H.flat(a, true) end  -- uint64 as the oracle's floats
 
 local function shape_of(a)
   local s = {}

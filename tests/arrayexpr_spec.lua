@@ -6,18 +6,7 @@ local lumba = require "lumba"
 local oracle = dofile("tests/numpy_oracle.lua")
 local H = require "helpers"
 
-local function flat(a)
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, v in ipairs(t) do walk(v) end
-  end
-  walk(a.ndim == 0 and a:get() or a:totable())
-  if a.dtype == "uint64" then  -- Lua integers are signed: as NumPy's floats
-    for j, v in ipairs(out) do out[j] = v < 0 and v + 2.0^64 or v end
-  end
-  return out
-end
+local function flat(a) return H.flat(a, true) end  -- uint64 as the oracle's floats
 
 local function shape_of(a)
   local s = {}
@@ -322,18 +311,7 @@ local function grid_cases()
   return cases
 end
 
-local function same_values(want, got, loose)
-  if #want ~= #got then return false end
-  for j = 1, #want do
-    local w, g = want[j], got[j]
-    if w ~= w then
-      if g == g then return false end
-    elseif w ~= g and not (loose and math.abs(w - g) <= 1e-6 * math.abs(w)) then
-      return false
-    end
-  end
-  return true
-end
+local same_values = H.same_values
 
 describe("array expressions against NumPy", function()
   it("every operator over every dtype, shapes 0-d to 4-D, empty, views, broadcasts, scalars", function()

@@ -122,4 +122,54 @@ function H.key_values(out)
   return t
 end
 
+-- An array (or a Lua number/boolean result) as a flat list of its values,
+-- row-major, booleans as 1/0 (NumPy's JSON side compares them so). Lua gives
+-- uint64 values above 2^63 as negative integers: with unsigned, as floats
+-- (what an oracle printing them as floats gives).
+function H.flat(a, unsigned)
+  if type(a) ~= "userdata" then return { a == true and 1 or a == false and 0 or a } end
+  local out = {}
+  local function walk(t)
+    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
+    for _, v in ipairs(t) do walk(v) end
+  end
+  walk(a.ndim == 0 and a:get() or a:totable())
+  if unsigned and a.dtype == "uint64" then
+    for j, v in ipairs(out) do out[j] = v < 0 and v + 2.0^64 or v end
+  end
+  return out
+end
+
+-- An array's shape as a plain list ({} for a Lua scalar).
+function H.shape_of(a)
+  local s = {}
+  if type(a) == "userdata" then for k = 1, a.ndim do s[k] = a.shape[k] end end
+  return s
+end
+
+-- A result as { dtype, shape, values }, Lua scalars typed as Numba does.
+function H.result_of(x)
+  if type(x) == "number" then
+    return { dtype = math.type(x) == "integer" and "int64" or "float64", shape = {}, values = { x } }
+  elseif type(x) == "boolean" then
+    return { dtype = "bool", shape = {}, values = { x and 1 or 0 } }
+  end
+  return { dtype = x.dtype, shape = H.shape_of(x), values = H.flat(x) }
+end
+
+-- Two flat lists equal element by element, NaN equal to NaN; with loose,
+-- within a relative 1e-6.
+function H.same_values(want, got, loose)
+  if #want ~= #got then return false end
+  for j = 1, #want do
+    local w, g = want[j], got[j]
+    if w ~= w then
+      if g == g then return false end
+    elseif w ~= g and not (loose and math.abs(w - g) <= 1e-6 * math.abs(w)) then
+      return false
+    end
+  end
+  return true
+end
+
 return H

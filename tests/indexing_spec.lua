@@ -51,35 +51,10 @@ end
 local function ints(name, dt, vals) return make(name, dt, { #vals }, vals) end
 
 -- what compiled code returned, as numpy_batch reports NumPy's
-local function flat(a)
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, v in ipairs(t) do walk(v) end
-  end
-  walk(a.ndim == 0 and a:get() or a:totable())
-  return out
-end
-local function result_of(x)
-  if type(x) == "number" then
-    return { dtype = math.type(x) == "integer" and "int64" or "float64", shape = {}, values = { x } }
-  elseif type(x) == "boolean" then
-    return { dtype = "bool", shape = {}, values = { x and 1 or 0 } }
-  end
-  local s = {}
-  for k = 1, x.ndim do s[k] = x.shape[k] end
-  local v = flat(x)
-  return { dtype = x.dtype, shape = s, values = v }
-end
+local flat = H.flat
+local result_of = H.result_of
 
-local function same_values(a, b)
-  if #a ~= #b then return false end
-  for i = 1, #a do
-    local x, y = a[i], b[i]
-    if not (x == y or (x ~= x and y ~= y)) then return false end
-  end
-  return true
-end
+local same_values = H.same_values
 
 local function label(c)
   local t = {}

@@ -39,16 +39,8 @@ local function make(dt, shape, vals)
 end
 
 local function flat_of(r)
-  if type(r) ~= "userdata" then return { r }, {} end
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, x in ipairs(t) do walk(x) end
-  end
-  walk(r.ndim == 0 and r:get() or r:totable())
-  local shape = {}
-  for k = 1, r.ndim do shape[k] = r.shape[k] end
-  return out, shape
+  if type(r) ~= "userdata" then return { r }, {} end  -- a Lua boolean stays one
+  return H.flat(r), H.shape_of(r)
 end
 
 local function close(a, b, tol)

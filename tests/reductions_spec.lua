@@ -43,18 +43,7 @@ local function make(dt, shape, vals)
   return a
 end
 
-local function flat_of(r)
-  if type(r) ~= "userdata" then return { r == true and 1 or r == false and 0 or r }, {} end
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, x in ipairs(t) do walk(x) end
-  end
-  walk(r.ndim == 0 and r:get() or r:totable())
-  local shape = {}
-  for k = 1, r.ndim do shape[k] = r.shape[k] end
-  return out, shape
-end
+local function flat_of(r) return H.flat(r), H.shape_of(r) end
 
 local function close(a, b, tol)
   if a ~= a or b ~= b then return a ~= a and b ~= b end

@@ -29,15 +29,7 @@ local function input(name, dt, shape, seed)
   return {name = name, dtype = dt, shape = shape, values = vals}, arr
 end
 
-local function flat(r)
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, v in ipairs(t) do walk(v) end
-  end
-  walk(r.ndim == 0 and r:get() or r:totable())
-  return out
-end
+local flat = H.flat
 
 local function shape_of(a)
   local s = {}

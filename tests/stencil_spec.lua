@@ -61,15 +61,8 @@ def ref_avg4(a):
 
 local m = lumba.load(MODULE)
 
-local function flat(a)
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, v in ipairs(t) do walk(v) end
-  end
-  walk(a:totable())
-  return out
-end
+local H = require "helpers"
+local flat = H.flat
 
 local function close(want, got, dt)
   if want ~= want then return got ~= got end

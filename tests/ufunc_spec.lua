@@ -61,16 +61,8 @@ local function make(dt, shape, vals)
   return lumba.array(vals, dt):reshape(table.unpack(shape))
 end
 
-local function flat(a)
-  if type(a) ~= "userdata" then return { a == true and 1 or a == false and 0 or a } end
-  local out = {}
-  local function walk(t)
-    if type(t) ~= "table" then out[#out + 1] = t == true and 1 or t == false and 0 or t; return end
-    for _, v in ipairs(t) do walk(v) end
-  end
-  walk(a.ndim == 0 and a:get() or a:totable())
-  return out
-end
+local H = require "helpers"
+local flat = H.flat
 
 local function shape_of(a)
   local s = {}
