@@ -2,8 +2,9 @@
 ** builtin_lapack.c — the prelude's intrinsic _lumba.lapack(op, x, ...):
 ** one LAPACK operation of lapack_rt.h (op an integer literal, an
 ** LmLapackOp) on arrays (as LmOperand records) and numbers (as doubles, in
-** order), its dtype the first array's; it returns a float64 (lstsq's
-** rank). The prelude (src/prelude/numpy_linalg.py) checks shapes and
+** order), its dtype the first array's (float32, float64, complex64 or
+** complex128: the other arrays of the real type where LAPACK's are: w of
+** eigh, s of svd); it returns a float64 (lstsq's rank). The prelude (src/prelude/numpy_linalg.py) checks shapes and
 ** allocates what it writes; this file only passes the call on.
 */
 #include "builtin_hooks.h"
@@ -62,9 +63,6 @@ Type *blapack_infer(Infer *I, Node *n, const BuiltinName *nm) {
     }
     if (t[i]->ndim > 2) compile_error(C, a->loc, "TypingError", "_lumba.lapack() takes 1-D and 2-D arrays");
     bool cplx = t[i]->dtype == DT_COMPLEX64 || t[i]->dtype == DT_COMPLEX128;
-    if (first && cplx && op->ival != LM_LA_SOLVE && op->ival != LM_LA_INV)
-      compile_error(C, a->loc, "TypingError", "np.linalg on complex arrays supports only inv and solve so far, not %s",
-                    tyname(C, t[i]));
     if (first && !cplx && t[i]->dtype != DT_FLOAT32 && t[i]->dtype != DT_FLOAT64)
       compile_error(C, a->loc, "TypingError", "_lumba.lapack() works on float32 and float64, not %s", tyname(C, t[i]));
     if (first) ci->dt = t[i]->dtype;

@@ -317,11 +317,12 @@ Type *blinalg_infer_trace(Infer *I, Node *n, const BuiltinName *nm) {
   ci->nargs = off ? 2 : 1;
   Type *t = infer_expr(I, a), *ot = off ? infer_expr(I, off) : ty_int64;
   if (t == NULL || ot == NULL) return NULL;
-  if (t->kind != TY_ARRAY || t->ndim != 2 || !real_dtype_ok(t->dtype))
-    compile_error(C, a->loc, "TypingError", "np.trace() needs a 2-D float32 or float64 array, as in Numba, not %s",
+  if (t->kind != TY_ARRAY || t->ndim != 2 || !prod_dtype_ok(t->dtype))
+    compile_error(C, a->loc, "TypingError", "np.trace() needs a 2-D float or complex array, as in Numba, not %s",
                   tyname(C, t));
   if (!ty_is_int(ot)) compile_error(C, off->loc, "TypingError", "np.trace(): offset must be an integer, not %s", tyname(C, ot));
-  return ty_scalar(t->dtype);
+  /* Numba sums into an int 0: a complex64 trace is complex128 */
+  return ty_is_complex(ty_scalar(t->dtype)) ? ty_scalar(DT_COMPLEX128) : ty_scalar(t->dtype);
 }
 
 Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci) {
@@ -346,7 +347,8 @@ Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci) {
   LLVMTypeRef ft = lower_type(L, rt), i8 = LLVMInt8TypeInContext(L->ctx);
   LLVMValueRef ctr = lower_entry_alloca(L, i64t(L), "tri"), acc = lower_entry_alloca(L, ft, "tracc");
   LLVMBuildStore(L->b, zero, ctr);
-  LLVMBuildStore(L->b, LLVMConstReal(ft, 0), acc);
+  bool cplx = ty_is_complex(rt);
+  LLVMBuildStore(L->b, cplx ? LLVMConstNull(ft) : LLVMConstReal(ft, 0), acc);
   LLVMBasicBlockRef head = lower_block(L, "tr"), body = lower_block(L, "trbody"), end = lower_block(L, "trend");
   LLVMBuildBr(L->b, head);
   LLVMPositionBuilderAtEnd(L->b, head);
@@ -354,9 +356,18 @@ Val blinalg_lower_trace(Lower *L, Node *n, CallInfo *ci) {
   LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, len, ""), body, end);
   LLVMPositionBuilderAtEnd(L->b, body);
   LLVMValueRef boff = LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, i, step, ""), "");
+  DType edt = a.ty->dtype;
   LLVMValueRef p = LLVMBuildBitCast(L->b, LLVMBuildGEP2(L->b, i8, base, &boff, 1, ""),
-                                    LLVMPointerType(lower_mem_type(L, rt->dtype), 0), "");
-  LLVMValueRef s = LLVMBuildFAdd(L->b, LLVMBuildLoad2(L->b, ft, acc, ""), lower_load_elem(L, rt->dtype, p), "");
+                                    LLVMPointerType(lower_mem_type(L, edt), 0), "");
+  LLVMValueRef e = lower_load_elem(L, edt, p), s, sum = LLVMBuildLoad2(L->b, ft, acc, "");
+  if (cplx) {  /* part by part, the element widened to complex128 */
+    e = lower_complex_cast(L, (Val){ty_scalar(edt), e, false}, rt).v;
+    LLVMValueRef re = LLVMBuildFAdd(L->b, lower_complex_part(L, sum, 0), lower_complex_part(L, e, 0), "");
+    LLVMValueRef im = LLVMBuildFAdd(L->b, lower_complex_part(L, sum, 1), lower_complex_part(L, e, 1), "");
+    s = lower_complex_make(L, rt, re, im);
+  } else {
+    s = LLVMBuildFAdd(L->b, sum, e, "");
+  }
   LLVMBuildStore(L->b, s, acc);
   LLVMBuildStore(L->b, LLVMBuildNSWAdd(L->b, i, lower_i64(L, 1), ""), ctr);
   LLVMBuildBr(L->b, head);

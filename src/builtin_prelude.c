@@ -211,14 +211,19 @@ static void int_arg(Infer *I, Node *n, Type *t, const char *fname) {
 }
 
 /* the dtype of a new array made from one of dtype dt by NumPy's rule: "same",
-** "sum" (sum, prod, cumsum: small integers widen to 64 bits), "mean" (integers give float64) */
+** "sum" (sum, prod, cumsum: small integers widen to 64 bits), "mean" (integers give float64);
+** for np.linalg "real" (a complex dtype's real type, as Numba's underlying_float) and "wide"
+** (complex128 for complex dtypes, else float64: slogdet's sign) */
 static DType rule_dtype(Infer *I, Node *rule, DType dt) {
   Type *t = ty_scalar(dt);
   const char *r = rule->kind == ND_Constant && rule->ckind == CK_STR ? rule->sval : "";
   if (strcmp(r, "same") == 0) return dt;
   if (strcmp(r, "sum") == 0) return ty_is_float(t) ? dt : ty_is_int(t) && !ty_is_signed(t) ? DT_UINT64 : DT_INT64;
   if (strcmp(r, "mean") == 0) return ty_is_float(t) ? dt : DT_FLOAT64;
-  compile_error(I->C, rule->loc, "TypingError", "_lumba.empty(): the dtype rule must be \"same\", \"sum\" or \"mean\"");
+  if (strcmp(r, "real") == 0) return dt == DT_COMPLEX64 ? DT_FLOAT32 : dt == DT_COMPLEX128 ? DT_FLOAT64 : dt;
+  if (strcmp(r, "wide") == 0) return dt == DT_COMPLEX64 || dt == DT_COMPLEX128 ? DT_COMPLEX128 : DT_FLOAT64;
+  compile_error(I->C, rule->loc, "TypingError",
+                "_lumba.empty(): the dtype rule must be \"same\", \"sum\", \"mean\", \"real\" or \"wide\"");
 }
 
 /* the dtype empty()'s second argument names: an array's, a scalar's, or NumPy's

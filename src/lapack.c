@@ -15,30 +15,32 @@ static Lapack lapack;
 static const Lapack *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* kit's routines: prefix ("s", "d") + name + "_" */
-static bool bind_kit(void *h, LapackKit *kit, const char *prefix) {
+/* a kit's routines: prefix ("s", "d", "c", "z") + name + "_"; the shared
+** ones and the real or the complex ones */
+static bool bind_kit(void *h, LapackKit *kit, const char *prefix, bool cplx) {
   char sym[32];
-#define LAPACK_BIND(name, params) \
+#define LAPACK_BIND(field, name) \
   snprintf(sym, sizeof sym, "%s%s_", prefix, #name); \
-  if ((*(void **)&kit->name = dlsym(h, sym)) == NULL) return false;
-  LAPACK_REAL(LAPACK_BIND)
+  if ((*(void **)&kit->field = dlsym(h, sym)) == NULL) return false;
+#define BIND_SHARED(name, params) LAPACK_BIND(name, name)
+#define BIND_REAL(name, params) LAPACK_BIND(r.name, name)
+#define BIND_COMPLEX(name, params) LAPACK_BIND(z.name, name)
+  LAPACK_SHARED(BIND_SHARED)
+  if (cplx) {
+    LAPACK_COMPLEX(BIND_COMPLEX)
+  } else {
+    LAPACK_REAL(BIND_REAL)
+  }
+#undef BIND_SHARED
+#undef BIND_REAL
+#undef BIND_COMPLEX
 #undef LAPACK_BIND
   return true;
 }
 
-static bool bind_complex(void *h, LapackKit *kit, const char *prefix) {
-  char sym[32];
-#define LAPACK_BIND_C(name) \
-  snprintf(sym, sizeof sym, "%s%s_", prefix, #name); \
-  if ((*(void **)&kit->name = dlsym(h, sym)) == NULL) return false;
-  LAPACK_COMPLEX(LAPACK_BIND_C)
-#undef LAPACK_BIND_C
-  return true;
-}
-
 static bool bind(void *h, const char *lib) {
-  if (!bind_kit(h, &lapack.s, "s") || !bind_kit(h, &lapack.d, "d")) return false;
-  if (!bind_complex(h, &lapack.c, "c") || !bind_complex(h, &lapack.z, "z")) return false;
+  if (!bind_kit(h, &lapack.s, "s", false) || !bind_kit(h, &lapack.d, "d", false)) return false;
+  if (!bind_kit(h, &lapack.c, "c", true) || !bind_kit(h, &lapack.z, "z", true)) return false;
   lapack.lib = lib;
   return true;
 }

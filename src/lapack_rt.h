@@ -6,8 +6,8 @@
 ** rank, powers, cov); it calls lm_lapack through the intrinsic
 ** _lumba.lapack(op, ...), builtin_lapack.c. Each operation copies its
 ** inputs into Fortran-ordered buffers (any strides, as Numba's
-** _copy_to_fortran_order), calls LAPACK for the dtype (float32, float64;
-** complex64/complex128 add their kits) and writes the results into the
+** _copy_to_fortran_order), calls LAPACK for the dtype (float32, float64,
+** complex64, complex128: "real" below is the dtype's real type) and writes the results into the
 ** arrays it is given, any strides. LAPACK's failures raise what Numba
 ** raises: LinAlgError for a singular or non-positive-definite matrix and for
 ** infs or NaNs, ValueError for no convergence.
@@ -24,13 +24,13 @@
 typedef enum LmLapackOp {
   LM_LA_SOLVE,     /* a (n,n), b (n,) or (n,k), x (b's shape) */
   LM_LA_INV,       /* a (n,n), out (n,n) */
-  LM_LA_SLOGDET,   /* a (n,n), out float64 (2,): the sign and log|det| */
+  LM_LA_SLOGDET,   /* a (n,n), out float64 (2,): the sign and log|det| (complex a: complex128 (2,)) */
   LM_LA_CHOLESKY,  /* a (n,n), out (n,n): the lower factor */
-  LM_LA_EIG,       /* a (n,n), w (n,) [, v (n,n)]: real eigenvalues only */
-  LM_LA_EIGH,      /* a (n,n) (its lower triangle), w (n,) [, v (n,n)] */
-  LM_LA_SVD,       /* a (m,n), s (k,) [, u (m,m) or (m,k), vt (n,n) or (k,n)], k = min(m, n) */
+  LM_LA_EIG,       /* a (n,n), w (n,) [, v (n,n)]: real a, real eigenvalues only */
+  LM_LA_EIGH,      /* a (n,n) (its lower triangle), w (n,) real [, v (n,n)] */
+  LM_LA_SVD,       /* a (m,n), s (k,) real [, u (m,m) or (m,k), vt (n,n) or (k,n)], k = min(m, n) */
   LM_LA_QR,        /* a (m,n), q (m,k), r (k,n) */
-  LM_LA_LSTSQ,     /* a (m,n), b (m,) or (m,r), x (n,) or (n,r), res (1,) or (r,), s (k,); sc[0] rcond; *ret rank */
+  LM_LA_LSTSQ,     /* a (m,n), b (m,) or (m,r), x (n,) or (n,r), res (1,) or (r,) real, s (k,) real; sc[0] rcond; *ret rank */
   LM_LA__COUNT
 } LmLapackOp;
 

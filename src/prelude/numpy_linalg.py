@@ -3,8 +3,10 @@
 # dtypes. LAPACK's work is _lumba.lapack(op, ...) (builtin_lapack.c,
 # lapack_rt.h), op one of LmLapackOp: 0 solve, 1 inv, 2 slogdet,
 # 3 cholesky, 4 eig, 5 eigh, 6 svd, 7 qr, 8 lstsq; and the typing checks,
-# which compute nothing: 100 a is a 2-D float array, 101 a 1-D or 2-D one,
-# 102 a and b have one dtype.
+# which compute nothing: 100 a is a 2-D float or complex array, 101 a 1-D
+# or 2-D one, 102 a and b have one dtype. Complex arrays give what Numba's
+# do: w of eigh, s of svd/lstsq, lstsq's residuals and every norm of the
+# real type (_lumba.empty's "real" rule), slogdet a complex128 sign.
 
 
 def _square(a):
@@ -39,9 +41,9 @@ def np_linalg_solve(a, b):
 def np_linalg_slogdet(a):
     _lumba.lapack(100, a)
     _square(a)
-    r = np.empty(2)
+    r = _lumba.empty(2, a, "wide")
     _lumba.lapack(2, a, r)
-    return (r[0], r[1])
+    return (r[0], r[1].real)
 
 
 def np_linalg_det(a):
@@ -80,7 +82,7 @@ def np_linalg_eigh(a):
     _lumba.lapack(100, a)
     _square(a)
     n = a.shape[0]
-    w = _lumba.empty(n, a, "same")
+    w = _lumba.empty(n, a, "real")
     v = _lumba.empty((n, n), a, "same")
     _lumba.lapack(5, a, w, v)
     return (w, v)
@@ -89,7 +91,7 @@ def np_linalg_eigh(a):
 def np_linalg_eigvalsh(a):
     _lumba.lapack(100, a)
     _square(a)
-    w = _lumba.empty(a.shape[0], a, "same")
+    w = _lumba.empty(a.shape[0], a, "real")
     _lumba.lapack(5, a, w)
     return w
 
@@ -114,7 +116,7 @@ def np_linalg_svd(a, full_matrices=True, compute_uv=None):
         uc = m
         vr = n
     u = _lumba.empty((m, uc), a, "same")
-    s = _lumba.empty(k, a, "same")
+    s = _lumba.empty(k, a, "real")
     vt = _lumba.empty((vr, n), a, "same")
     _lumba.lapack(6, a, s, u, vt)
     return (u, s, vt)
@@ -123,7 +125,7 @@ def np_linalg_svd(a, full_matrices=True, compute_uv=None):
 # the singular values alone (norm, cond, matrix_rank)
 def _singular_values(a):
     _not_empty(a)
-    s = _lumba.empty(min(a.shape[0], a.shape[1]), a, "same")
+    s = _lumba.empty(min(a.shape[0], a.shape[1]), a, "real")
     _lumba.lapack(6, a, s)
     return s
 
@@ -156,8 +158,8 @@ def np_linalg_lstsq(a, b, rcond=-1.0):
         x = _lumba.empty(n, a, "same")
     else:
         x = _lumba.empty((n, nrhs), a, "same")
-    res = _lumba.empty(nrhs, a, "same")
-    s = _lumba.empty(min(m, n), a, "same")
+    res = _lumba.empty(nrhs, a, "real")
+    s = _lumba.empty(min(m, n), a, "real")
     rank = int(_lumba.lapack(8, a, b, x, res, s, rcond))
     if rank < n or m <= n:
         res = res[:0]
@@ -165,7 +167,7 @@ def np_linalg_lstsq(a, b, rcond=-1.0):
 
 
 # (Numba's: the singular values of a, those under rcond * the largest cut,
-# v s^-1 u^T by BLAS)
+# v s^-1 u^H by BLAS)
 def np_linalg_pinv(a, rcond=1e-15):
     _lumba.lapack(100, a)
     m = a.shape[0]
@@ -174,7 +176,7 @@ def np_linalg_pinv(a, rcond=1e-15):
         return _lumba.empty((n, m), a, "same")
     k = min(m, n)
     u = _lumba.empty((m, k), a, "same")
-    s = _lumba.empty(k, a, "same")
+    s = _lumba.empty(k, a, "real")
     vt = _lumba.empty((k, n), a, "same")
     _lumba.lapack(6, a, s, u, vt)
     cut = s[0] * rcond
@@ -183,7 +185,7 @@ def np_linalg_pinv(a, rcond=1e-15):
         if s[i] > cut:
             s[i] = 1.0 / s[i]
             keep = i + 1
-    return (vt[:keep].T * s[:keep]) @ u[:, :keep].T
+    return (np.conj(vt[:keep]).T * s[:keep]) @ np.conj(u[:, :keep]).T
 
 
 # ---- norms, cond, matrix_rank, matrix_power: no LAPACK of their own ----
@@ -192,7 +194,7 @@ def _norm_2(a):
     s = 0.0
     for i in range(a.size):
         v = _lumba.flat(a, i)
-        s += v * v
+        s += v.real * v.real + v.imag * v.imag
     return np.sqrt(s)
 
 
