@@ -124,7 +124,7 @@ static void check_status(Lower *L, LLVMValueRef st) {
   LLVMBuildCondBr(L->b, failed, bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);
   LLVMBuildStore(L->b, st, L->status);
-  lower_note_where(L);
+  lower_note_where(L, false);
   lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);

@@ -164,7 +164,7 @@ static int32_t la_slogdet(Call *c, const LmOperand *o) {
       for (int k = 0; k < n; k++) {
         const char *d = a + (k + (int64_t)k * n) * c->it;
         double v = get(c, d);
-        if (ipiv[k] != k + 1) sign = -sign;
+        if (ipiv[k] != k + 1) sign = -sign, sign_im = -sign_im;
         if (c->cplx) {
           double y = imag(c, d), m = hypot(v, y), re = v / m, im = y / m, s = sign;
           sign = s * re - sign_im * im;

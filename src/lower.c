@@ -236,13 +236,16 @@ static void set_where(Lower *L, LmErrKind kind) {
   if (w) LLVMBuildStore(L->b, w, LLVMBuildStructGEP2(L->b, lower_err_type(L->ctx), L->err, ERR_WHERE, ""));
 }
 
-void lower_note_where(Lower *L) {
+void lower_note_where(Lower *L, bool replace) {
   LLVMValueRef w = where_text(L);
   if (w == NULL) return;
   LLVMTypeRef pt = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
   LLVMValueRef slot = LLVMBuildStructGEP2(L->b, lower_err_type(L->ctx), L->err, ERR_WHERE, "");
-  LLVMValueRef cur = LLVMBuildLoad2(L->b, pt, slot, "");
-  LLVMBuildStore(L->b, LLVMBuildSelect(L->b, LLVMBuildIsNull(L->b, cur, ""), w, cur, ""), slot);
+  if (!replace) {
+    LLVMValueRef cur = LLVMBuildLoad2(L->b, pt, slot, "");
+    w = LLVMBuildSelect(L->b, LLVMBuildIsNull(L->b, cur, ""), w, cur, "");
+  }
+  LLVMBuildStore(L->b, w, slot);
 }
 
 static void set_err(Lower *L, LmErrKind kind, const char *msg) {

@@ -173,7 +173,7 @@ void lower_release(Lower *L, Val v);   /* decref if owned */
 void lower_raise_if(Lower *L, LLVMValueRef cond, LmErrKind kind, const char *msg);
 /* on a path leaving with an error a callee or the runtime set: names the
 ** statement being lowered as where it was raised, unless the callee did */
-void lower_note_where(Lower *L);
+void lower_note_where(Lower *L, bool replace);  /* replace: the caller's line over the callee's */
 const char *lower_where(Lower *L, Loc loc);  /* the traceback line of loc */
 /* where the statement being lowered is (diagnostics) */
 static inline Loc lower_stmt_loc(const Lower *L) { return L->stmt ? L->stmt->loc : L->spec->def->loc; }

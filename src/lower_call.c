@@ -24,13 +24,15 @@ static int push_args(Lower *L, FuncSpec *callee, CallInfo *ci, LLVMValueRef *out
   return k;
 }
 
-/* status != 0 from a callee: its error record is already filled in */
-static void propagate(Lower *L, LLVMValueRef st) {
+/* status != 0 from a callee: its error record is already filled in; an
+** error of the prelude (np.linalg.cholesky's LinAlgError...) names the
+** user's statement that called it, not the prelude's line */
+static void propagate(Lower *L, LLVMValueRef st, FuncSpec *callee) {
   LLVMBasicBlockRef bad = lower_block(L, "callerr"), ok = lower_block(L, "callok");
   LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, st, lower_i32(L, 0), ""), bad, ok);
   LLVMPositionBuilderAtEnd(L->b, bad);
   LLVMBuildStore(L->b, st, L->status);
-  lower_note_where(L);
+  lower_note_where(L, compile_in_prelude(L->C, callee->def) && !compile_in_prelude(L->C, L->spec->def));
   lower_release_held(L);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, ok);
@@ -48,7 +50,7 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
   lower_unhold(L, mark);
   LLVMValueRef st = LLVMBuildCall2(L->b, fnty, fn, args, (unsigned)k, "");
   for (int i = 0; i < ci->nargs; i++) lower_release(L, vals[i]);
-  propagate(L, st);
+  propagate(L, st, callee);
   (void)n;
   return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), ret, ""), L->refcount && rt->kind != TY_SCALAR};
 }
@@ -74,7 +76,7 @@ Val lower_call_spec_vals(Lower *L, FuncSpec *callee, Val *x) {
   args[1] = ret;
   for (int i = 0; i < callee->nargs; i++) args[2 + i] = lower_cast(L, x[i], callee->argtypes[i]).v;
   LLVMValueRef st = LLVMBuildCall2(L->b, callee->fnty, callee->fn, args, (unsigned)(2 + callee->nargs), "");
-  propagate(L, st);
+  propagate(L, st, callee);
   return (Val){rt, LLVMBuildLoad2(L->b, lower_type(L, rt), ret, ""), false};
 }
 

@@ -327,7 +327,7 @@ bool lower_prange(Lower *L, Node *s) {
   release_partials(L, P, redt, partarr, nw64, w);
   LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, errt, ep, ""), L->err);
   LLVMBuildStore(L->b, st, L->status);
-  lower_note_where(L);
+  lower_note_where(L, false);
   LLVMBuildBr(L->b, L->cleanup);
   LLVMPositionBuilderAtEnd(L->b, good);
   /* combine the partials, in worker order, with the value before the loop */
