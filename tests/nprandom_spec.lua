@@ -243,6 +243,44 @@ def walk(n, steps):
     assert.is_true(math.abs(mean) < 5 * math.sqrt(steps / n), "mean " .. mean)
     assert.is_true(math.abs(var / steps - 1) < 0.15, "variance/steps " .. var / steps)
   end)
+  it("a random walk seeded per walker is deterministic: the same at 1 and 2 threads, and NumPy's walks", function()
+    -- (Numba: each thread its own state, so a walk is reproducible only when
+    -- it seeds its own thread's generator before drawing)
+    local walk = lumba.njit { parallel = true } [[
+import numpy as np
+from numba import prange
+def walk(n, steps):
+    out = np.empty((n, steps))
+    for i in prange(n):
+        np.random.seed(1000 + i)
+        x = 0.0
+        for j in range(steps):
+            x += np.random.normal(0.0, 0.5)
+            out[i, j] = x
+    return out
+]]
+    local n, steps = 24, 50
+    local before = lumba.set_num_threads(1)
+    local one = flat(walk(n, steps))
+    lumba.set_num_threads(math.min(2, lumba.max_threads()))
+    local two = flat(walk(n, steps))
+    lumba.set_num_threads(before)
+    assert.are.same(one, two)
+    local py = io.popen(([[/usr/bin/python3 -c "
+import numpy as np
+for i in range(%d):
+    np.random.seed(1000 + i)
+    x = 0.0
+    for j in range(%d):
+        x += np.random.normal(0.0, 0.5)
+        print(repr(x))"]]):format(n, steps)):read("a")
+    local k = 0
+    for line in py:gmatch("[^\n]+") do
+      k = k + 1
+      assert.equals(tonumber(line), one[k])
+    end
+    assert.equals(n * steps, k)
+  end)
   it("a seed inside the loop seeds that thread's generator: the same draws as NumPy's after that seed", function()
     local f = lumba.njit { parallel = true } [[
 import numpy as np
