@@ -132,6 +132,9 @@ local function run_tool(row, tool)
   if tool == "lua" and not row.lua then
     return { status = "skip", reason = "not run at this size (too slow; see the smaller size)" }
   end
+  if catalog.tools[tool].loop and not row.py_loop then
+    return { status = "skip", reason = "no loop version at this size (too slow; see the smaller size)" }
+  end
   local before = sys.cpu_sample()
   local r = sys.run(argv_of(row, tool), env(row.heavy and S.heavy_env), S.limit)
   local res = { notes = r.notes, time = r.time, check = r.check,

@@ -143,9 +143,18 @@ local full = {
   row { id = "sstencil-2048", group = "array", kind = "stencil", title = "5-point stencil, @stencil",
     size = "2048², 100 sweeps", c = "stencil", py = "sstencil.py", py_loop = "stencil.py", args = { 2048, 100, 99 },
     heavy = true },
-  -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
-  row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
-    size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
+  -- a @ b (issue 19): lumba and Numba call OpenBLAS (`c[:, :] = a @ b`); C calls
+  -- OpenBLAS's cblas_dgemm itself, writing c directly (c/gemm.c); lumba's
+  -- loops: the naive i-k-j loop (none at 2048: minutes a call). blas_target:
+  -- issue 19's lumba >= 0.9x OpenBLAS from C
+  row { id = "amatmul-64", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: cblas_dgemm)",
+    size = "64³ float64", c = "gemm", py = "amatmul.py", py_loop = "matmul.py", args = { 64, 31 }, rtol = 1e-10 },
+  row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: cblas_dgemm)",
+    size = "512³ float64", c = "gemm", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 }, rtol = 1e-10,
+    blas_target = true },
+  row { id = "amatmul-2048", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: cblas_dgemm)",
+    size = "2048³ float64", c = "gemm", py = "amatmul.py", args = { 2048, 31 }, rtol = 1e-10, heavy = true,
+    blas_target = true },
   -- np.linalg.solve (issue 19): lumba's and Numba's LAPACK against dgesv called from C; lumba loops: elimination by hand
   row { id = "asolve-1000", group = "array", kind = "solve", title = "np.linalg.solve (LAPACK; loops: elimination)",
     size = "1000² float64", c = "solve", py = "asolve.py", py_loop = "solve.py", args = { 1000, 53 }, rtol = 1e-9 },
@@ -235,8 +244,10 @@ local quick = {
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "asolve-50", group = "array", kind = "solve", title = "np.linalg.solve (LAPACK; loops: elimination)",
     size = "50² float64", c = "solve", py = "asolve.py", py_loop = "solve.py", args = { 50, 53 }, rtol = 1e-9 },
-  row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
-    size = "24³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 } },
+  row { id = "amatmul-24", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: cblas_dgemm)",
+    size = "24³ float64", c = "gemm", py = "amatmul.py", py_loop = "matmul.py", args = { 24, 31 }, rtol = 1e-10 },
+  row { id = "amatmul-48", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: cblas_dgemm)",
+    size = "48³ float64", c = "gemm", py = "amatmul.py", args = { 48, 31 }, rtol = 1e-10, blas_target = true },
   row { id = "ahistogram-1e4", group = "array", kind = "nphist", title = "np.histogram, 256 bins",
     size = "10^4 float64", c = "nphist", py = "ahistogram.py", py_loop = "nphist.py", args = { 10000, 4711, 256 } },
   row { id = "hclip-1e4", group = "calls", kind = "clip", title = "clip through a helper taking the array",

@@ -1,4 +1,4 @@
--- targets.lua — the performance targets of issues 3, 4, 5, 8, 18 and 23, judged from
+-- targets.lua — the performance targets of issues 3, 4, 5, 8, 18, 19, 21 and 23, judged from
 -- one run's figures: PASS, MISS (by how much), or why it was not measured.
 local M = {}
 
@@ -243,6 +243,15 @@ function M.evaluate(done, latency, machine, quick, is_noisy)
       at_most(list, 18, name .. ": faster than Numba (lumba / Numba < 1)",
         ok(a) and ok(nb) and a.time.median / nb.time.median or nil, 0.9999, "%.2f×", why_not(a, why_not(nb, "?")))
       noisy(a, nb)
+    end
+  end
+  -- issue 19: a @ b through OpenBLAS at >= 0.9x the speed of cblas_dgemm called from C
+  for _, d in ipairs(done) do
+    if d.row.blas_target then
+      local a = d.results.lumba
+      at_least(list, 19, d.row.title .. " " .. d.row.size .. ": lumba ≥ 0.9× OpenBLAS from C (C's time / lumba's)",
+        ok(a) and a.ratio and 1 / a.ratio or nil, 0.9, "%.2f×", why_not(a, "no C reference"))
+      noisy(a, d.results.gcc, d.results.clang)
     end
   end
   -- issue 23: calls between compiled functions and float ** int, against Numba
