@@ -46,8 +46,15 @@ void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape);
 void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out);
 /* ax_loop, on the thread pool when the function is parallel and the loop is
 ** not inside a parallel region and big enough (lower_parloop.c): axis 0 split
-** into chunks; what names the operation for :parallel_diagnostics() */
+** into chunks; what names the operation for :parallel_diagnostics() (NULL: not reported) */
 void ax_par_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out, const char *what);
+/* true: array loops of this function may run on the thread pool (it is parallel, not in a parallel region) */
+bool ax_par_ok(Lower *L);
+/* loops xs[j] into outs[j] over one shape, fused: each chunk of axis 0 runs them all, block by block
+** of rows (a fused group of statements, lower_parfuse.c); serial when small. Nothing reported. */
+void ax_par_loops(Lower *L, Ax **xs, Val *outs, int nx, int nd, LLVMValueRef *shape);
+/* dst = src elementwise (src of dst's shape), on the pool when it may; not reported */
+void ax_par_copy(Lower *L, Val src, Val dst);
 /* "<chunk>:line:col: in f\n    source line", for runtime messages */
 const char *ax_with_where(Lower *L, const char *text, Loc loc);  /* text, then lower_where */
 

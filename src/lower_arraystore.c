@@ -57,24 +57,6 @@ static LLVMValueRef overlaps(Lower *L, Ax *x, Val dst, int nd, LLVMValueRef *sha
   return any;
 }
 
-typedef struct CopyCtx {
-  DType dt;
-  LLVMValueRef src;  // C-contiguous data of the temporary, the view's shape
-} CopyCtx;
-
-static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  CopyCtx *cc = ud;
-  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
-  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), sp, ""), ptr);
-}
-
-/* the other way: the view's element into the temporary */
-static void copy_in_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  CopyCtx *cc = ud;
-  LLVMValueRef tp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
-  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), ptr, ""), tp);
-}
-
 /* NumPy's checks of a value of shape v[vnd] against the target's d[nd] */
 static void check_shapes(Lower *L, Ax *x, bool inplace, int vnd, LLVMValueRef *v, int nd, LLVMValueRef *d) {
   LLVMValueRef one = lower_i64(L, 1), bad = i1c(L, 0), wider = i1c(L, vnd > nd);
@@ -172,10 +154,7 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   Type *tt = ty_array(&L->C->S->types, dst.ty->dtype, nd, 'C');
   Val tmp = lower_alloc(L, tt, d);
   LLVMValueRef tv = tmp.v;
-  if (inplace) {  /* the loop reads the target where it writes (ax_loop): a copy of it */
-    CopyCtx ci = {dst.ty->dtype, LLVMBuildBitCast(L->b, lower_arr_data(L, tv), LLVMPointerType(lower_mem_type(L, dst.ty->dtype), 0), "")};
-    lower_foreach(L, dst, copy_in_elem, &ci);
-  }
+  if (inplace) ax_par_copy(L, dst, tmp);  /* the loop reads the target where it writes (ax_loop): a copy of it */
   LLVMBasicBlockRef tmpend = LLVMGetInsertBlock(L->b);
   LLVMBuildBr(L->b, join);
   LLVMPositionBuilderAtEnd(L->b, join);
@@ -190,8 +169,7 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   LLVMBasicBlockRef copyb = lower_block(L, "axcopy"), done = lower_block(L, "axdone");
   LLVMBuildCondBr(L->b, need, copyb, done);
   LLVMPositionBuilderAtEnd(L->b, copyb);
-  CopyCtx cc = {dst.ty->dtype, LLVMBuildBitCast(L->b, lower_arr_data(L, own), LLVMPointerType(lower_mem_type(L, dst.ty->dtype), 0), "")};
-  lower_foreach(L, dst, copy_elem, &cc);
+  ax_par_copy(L, (Val){tt, own, false}, dst);
   LLVMBuildBr(L->b, done);
   LLVMPositionBuilderAtEnd(L->b, done);
   lower_unhold(L, mark);

@@ -23,6 +23,7 @@ const Target target_cpu = {
     .prange = lower_prange,
     .array_expr = lower_arrayexpr,
     .array_fill = lower_par_fill,
+    .array_index_fill = lower_index_fill,
     .array_reduce = lower_par_reduce,
     .array_store = lower_arraystore,
     .index_get = lower_fancy_get,
