@@ -80,6 +80,9 @@ struct Target {
                            const char *what);
   /* every element of array a = v as a parallel loop; false (or NULL): lower_fill's own loop */
   bool (*array_fill)(Lower *L, Val a, LLVMValueRef v);
+  /* adjacent array statements of body from at on, fused into one parallel loop (lower_parfuse.c):
+  ** how many it lowered, 0: none (NULL: no fusion) */
+  int (*array_fuse)(Lower *L, NodeList *body, int at);
   /* a store into an array, or an in-place operator on one (lower_arraystore); NULL: none */
   void (*array_store)(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
   /* a subscript with an index array or a mask (lower_fancyindex.c): its value, a store into it; NULL: none */
@@ -237,6 +240,10 @@ const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
 /* statements (lower_stmt.c) */
 void lower_body(Lower *L, NodeList *body);
+/* target = v, as an assignment stores it (a name takes its own reference) */
+void lower_store_target(Lower *L, Node *t, Val v);
+/* Target.array_fuse of the CPU (lower_parfuse.c) */
+int lower_parfuse(Lower *L, NodeList *body, int at);
 /* len(range(start, stop, step)) for step != 0, never overflowing (an unsigned count) */
 LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 /* loops over every element of array value a (any layout), calling fn with each element's pointer */

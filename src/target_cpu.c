@@ -26,6 +26,7 @@ const Target target_cpu = {
     .array_index_fill = lower_index_fill,
     .array_reduce = lower_par_reduce,
     .array_store = lower_arraystore,
+    .array_fuse = lower_parfuse,
     .index_get = lower_fancy_get,
     .index_set = lower_fancy_set,
     .class_attr = lower_class_attr,
