@@ -1,19 +1,21 @@
 /*
 ** lower_parloop.c — the array loops of a parallel function on the thread
 ** pool (Numba's parfor conversion of array expressions, ufunc calls, stores
-** into views, in-place operators and fills). The fused loop nest of
-** lower_arrayexpr.c is outlined into a ParOutline that runs ax_loop over a
-** chunk [lo, hi) of axis 0, every operand's data moved to the chunk's start;
-** par_for (parallel.c) runs the chunks. Each output element is written by
-** exactly one chunk, and the loop never reads an output element other than
-** the one it writes: when an operand overlaps the target otherwise, the store
-** (lower_arraystore.c) has already routed the loop through a temporary, so a
-** parallel loop never has a race the serial one lacks. Inside a parallel
-** region (a prange body) and for small loops the serial ax_loop runs.
-** Reductions over every element (lower_par_reduce, Target.array_reduce) run
-** the caller's element code over chunks the same way, a partial result per
-** worker, combined in worker order. ax_par_loop is the entry point for any
-** other elementwise loop nest that wants the pool.
+** into views, in-place operators, fills and index fills). The fused loop
+** nest of lower_arrayexpr.c is outlined (lower_parallel.c's lower_par_body)
+** into a function that runs ax_loop over a chunk [lo, hi) of axis 0, every
+** operand's data moved to the chunk's start; par_for (parallel.c) runs the
+** chunks (lower_par_call). A fused group of statements (lower_parfuse.c)
+** runs every statement's loop per chunk, block by block of rows. Each
+** output element is written by exactly one chunk, and the loop never reads
+** an output element other than the one it writes: when an operand overlaps
+** the target otherwise, the store (lower_arraystore.c) has already routed
+** the loop through a temporary, so a parallel loop never has a race the
+** serial one lacks. Inside a parallel region (a prange body) and for small
+** loops the serial loop runs. Reductions over every element
+** (lower_par_reduce, Target.array_reduce) run the caller's element code
+** over chunks the same way, a partial result per worker, combined in worker
+** order.
 */
 #include <stdio.h>
 #include <string.h>
