@@ -108,6 +108,17 @@ Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci) {
   return a;
 }
 
+/* a[i] = start + i * step (caps: start, step of the computation's type), cast to a's dtype (ud: a's type) */
+static LLVMValueRef arange_elem(Lower *L, LLVMValueRef i, LLVMValueRef *caps, void *ud) {
+  Type *t = ud;
+  bool fl = LLVMGetTypeKind(LLVMTypeOf(caps[0])) == LLVMDoubleTypeKind;
+  Type *ct = fl ? ty_float64 : ty_int64;
+  LLVMValueRef fi = lower_cast(L, (Val){ty_int64, i, false}, ct).v;
+  LLVMValueRef v = fl ? LLVMBuildFAdd(L->b, caps[0], LLVMBuildFMul(L->b, fi, caps[1], ""), "")
+                      : LLVMBuildAdd(L->b, caps[0], LLVMBuildMul(L->b, fi, caps[1], ""), "");
+  return lower_cast(L, (Val){ct, v, false}, ty_scalar(t->dtype)).v;
+}
+
 Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci) {
   Type *t = lower_ann(L, n)->ty;
   Type *ct = ty_is_float(ty_scalar(t->dtype)) ? ty_float64 : ty_int64;
@@ -135,24 +146,8 @@ Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci) {
   }
   len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), lower_i64(L, 0), len, "");
   Val a = lower_alloc(L, t, &len);
-  /* fill: a[i] = start + i * step */
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  LLVMValueRef ctr = lower_entry_alloca(L, i64, "ar");
-  LLVMBuildStore(L->b, lower_i64(L, 0), ctr);
-  LLVMBasicBlockRef head = lower_block(L, "ar"), body = lower_block(L, "arbody"), end = lower_block(L, "arend");
-  LLVMBuildBr(L->b, head);
-  LLVMPositionBuilderAtEnd(L->b, head);
-  LLVMValueRef i = LLVMBuildLoad2(L->b, i64, ctr, "");
-  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, i, len, ""), body, end);
-  LLVMPositionBuilderAtEnd(L->b, body);
-  LLVMValueRef fi = lower_cast(L, (Val){ty_int64, i, false}, ct).v;
-  LLVMValueRef v = ct == ty_float64 ? LLVMBuildFAdd(L->b, start, LLVMBuildFMul(L->b, fi, step, ""), "")
-                                    : LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, fi, step, ""), "");
-  LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, t->dtype), lower_arr_data(L, a.v), &i, 1, "");
-  lower_store_elem(L, t->dtype, p, lower_cast(L, (Val){ct, v, false}, ty_scalar(t->dtype)).v);
-  LLVMBuildStore(L->b, LLVMBuildNSWAdd(L->b, i, lower_i64(L, 1), ""), ctr);
-  LLVMBuildBr(L->b, head);
-  LLVMPositionBuilderAtEnd(L->b, end);
+  LLVMValueRef caps[2] = {start, step};
+  L->C->target->array_index_fill(L, a, caps, 2, arange_elem, t, "np.arange");
   return a;
 }
 
@@ -248,6 +243,34 @@ Type *bcreate_infer_linspace(Infer *I, Node *n, const BuiltinName *nm) {
 
 /* NumPy's values: step = (stop - start) / div, y[i] = i * step + start (i * delta
 ** + start where div is 0), y[-1] = stop with the endpoint; integer dtypes floor */
+typedef struct LinspaceKind {
+  Type *t;
+  bool log;
+} LinspaceKind;
+
+/* element i of np.linspace (caps: start, stop, step, div as a float, delta,
+** div > 0, endpoint, the last index, base) or np.logspace, as NumPy computes it */
+static LLVMValueRef linspace_elem(Lower *L, LLVMValueRef i, LLVMValueRef *caps, void *ud) {
+  LinspaceKind *k = ud;
+  LLVMTypeRef f64 = LLVMDoubleTypeInContext(L->ctx);
+  LLVMValueRef start = caps[0], stop = caps[1], step = caps[2], divf = caps[3], delta = caps[4], haveDiv = caps[5];
+  LLVMValueRef fi = LLVMBuildSIToFP(L->b, i, f64, "");
+  /* a step that is 0 (stop == start, or an underflow): NumPy scales i / div by delta */
+  LLVMValueRef zstep = LLVMBuildFCmp(L->b, LLVMRealOEQ, step, LLVMConstReal(f64, 0), "");
+  LLVMValueRef scaled = LLVMBuildFMul(L->b, LLVMBuildFDiv(L->b, fi, divf, ""), delta, "");
+  LLVMValueRef v = LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, haveDiv, zstep, ""), scaled, LLVMBuildFMul(L->b, fi, step, ""), "");
+  v = LLVMBuildFAdd(L->b, v, start, "");
+  LLVMValueRef islast = LLVMBuildAnd(L->b, LLVMBuildAnd(L->b, caps[6], haveDiv, ""),
+                                     LLVMBuildICmp(L->b, LLVMIntEQ, i, caps[7], ""), "");
+  v = LLVMBuildSelect(L->b, islast, stop, v, "");
+  if (k->log) {
+    LLVMValueRef pa[2] = {caps[8], v};
+    v = lower_fmath(L, "pow", pa, 2);
+  }
+  if (!ty_is_float(ty_scalar(k->t->dtype)) && k->t->dtype != DT_BOOL) v = lower_fmath(L, "floor", &v, 1);
+  return lower_cast(L, (Val){ty_float64, v, false}, ty_scalar(k->t->dtype)).v;
+}
+
 Val bcreate_lower_linspace(Lower *L, Node *n, CallInfo *ci) {
   Type *t = lower_ann(L, n)->ty;
   Node **a = ci->args;
@@ -269,24 +292,8 @@ Val bcreate_lower_linspace(Lower *L, Node *n, CallInfo *ci) {
   LLVMValueRef step = LLVMBuildSelect(L->b, haveDiv, LLVMBuildFDiv(L->b, delta, divf, ""), delta, "");
   Val out = lower_alloc(L, t, &num);
   LLVMValueRef last = LLVMBuildSub(L->b, num, lower_i64(L, 1), "");
-  CreateLoop lp;
-  LLVMValueRef i = bcreate_loop_begin(L, &lp, num);
-  LLVMValueRef fi = LLVMBuildSIToFP(L->b, i, f64, "");
-  /* a step that is 0 (stop == start, or an underflow): NumPy scales i / div by delta */
-  LLVMValueRef zstep = LLVMBuildFCmp(L->b, LLVMRealOEQ, step, LLVMConstReal(f64, 0), "");
-  LLVMValueRef scaled = LLVMBuildFMul(L->b, LLVMBuildFDiv(L->b, fi, divf, ""), delta, "");
-  LLVMValueRef v = LLVMBuildSelect(L->b, LLVMBuildAnd(L->b, haveDiv, zstep, ""), scaled, LLVMBuildFMul(L->b, fi, step, ""), "");
-  v = LLVMBuildFAdd(L->b, v, start, "");
-  LLVMValueRef islast = LLVMBuildAnd(L->b, LLVMBuildAnd(L->b, endpoint, haveDiv, ""),
-                                     LLVMBuildICmp(L->b, LLVMIntEQ, i, last, ""), "");
-  v = LLVMBuildSelect(L->b, islast, stop, v, "");
-  if (log) {
-    LLVMValueRef pa[2] = {base, v};
-    v = lower_fmath(L, "pow", pa, 2);
-  }
-  if (!ty_is_float(ty_scalar(t->dtype)) && t->dtype != DT_BOOL) v = lower_fmath(L, "floor", &v, 1);
-  LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, t->dtype), lower_arr_data(L, out.v), &i, 1, "");
-  lower_store_elem(L, t->dtype, p, lower_cast(L, (Val){ty_float64, v, false}, ty_scalar(t->dtype)).v);
-  bcreate_loop_end(L, &lp);
+  LLVMValueRef caps[9] = {start, stop, step, divf, delta, haveDiv, endpoint, last, base};
+  LinspaceKind k = {t, log};
+  L->C->target->array_index_fill(L, out, caps, 9, linspace_elem, &k, log ? "np.logspace" : "np.linspace");
   return out;
 }

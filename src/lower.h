@@ -72,8 +72,17 @@ struct Target {
   ** element, combine merges two chunks' values; false (or NULL): the caller's serial loop */
   bool (*array_reduce)(Lower *L, Val a, void (*fn)(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud), void *ud, LLVMValueRef **slots, LLVMTypeRef *tys, int nacc,
                        LLVMValueRef (*combine)(Lower *L, int i, LLVMValueRef cur, LLVMValueRef part, void *ud));
+  /* a[i] = fn(i, caps) for every i of new 1-d C array a (np.arange, np.linspace), a parallel
+  ** loop in a parallel function (lower_parloop.c): fn's code sees only caps[0..ncap), the values
+  ** it needs from the caller (passed into the loop's function); what names it in the report */
+  void (*array_index_fill)(Lower *L, Val a, LLVMValueRef *caps, int ncap,
+                           LLVMValueRef (*fn)(Lower *L, LLVMValueRef i, LLVMValueRef *caps, void *ud), void *ud,
+                           const char *what);
   /* every element of array a = v as a parallel loop; false (or NULL): lower_fill's own loop */
   bool (*array_fill)(Lower *L, Val a, LLVMValueRef v);
+  /* adjacent array statements of body from at on, fused into one parallel loop (lower_parfuse.c):
+  ** how many it lowered, 0: none (NULL: no fusion) */
+  int (*array_fuse)(Lower *L, NodeList *body, int at);
   /* a store into an array, or an in-place operator on one (lower_arraystore); NULL: none */
   void (*array_store)(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre);
   /* a subscript with an index array or a mask (lower_fancyindex.c): its value, a store into it; NULL: none */
@@ -194,6 +203,36 @@ LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n);
 /* parallel loops (lower_parallel.c, the CPU target's Target.prange): true
 ** if the parfor pass (parfor.h) made s a parallel loop, which it lowered */
 bool lower_prange(Lower *L, Node *s);
+/* The two halves of every parallel loop (lower_parallel.c): the outlined
+**   i32 body(i8 *ctx, i64 lo, i64 hi, i64 worker)
+** that par_for runs per chunk, and the call of par_for from L. */
+typedef struct ParOutline {
+  Lower B;            // lowers into the body: a parallel region, errors into the worker's record
+  LLVMValueRef cv;    // the context struct, loaded
+  LLVMValueRef lo, hi, worker;
+} ParOutline;
+/* starts the body of function name "<spec>__<kind>N": B positioned after its entry; ctx is of
+** type ctxt, its field errfield the workers' error records */
+void lower_par_body(Lower *L, ParOutline *P, const char *kind, LLVMTypeRef ctxt, unsigned errfield);
+/* ends it: the status returned from B's cleanup block (B positioned there) */
+LLVMValueRef lower_par_body_end(ParOutline *P);
+/* par_for(n, body, ctx) from L. lower_par_call_begin saves the stack, counts the workers (nw64)
+** and makes their clean error records, and a counter slot w; lower_par_call runs the loop with
+** context cval (its errfield set here): on failure the first failing worker's error becomes
+** L's, on_fail(L, ud) runs (may be NULL), and L returns; lower_par_call_end restores the stack
+** (per-worker arrays alloca'd after begin live until then) */
+typedef struct ParCall {
+  LLVMValueRef nw64, sp, errs, w;
+} ParCall;
+void lower_par_call_begin(Lower *L, ParCall *pc);
+void lower_par_call(Lower *L, ParCall *pc, LLVMValueRef n, LLVMValueRef body, LLVMTypeRef ctxt, LLVMValueRef cval,
+                    unsigned errfield, void (*on_fail)(Lower *L, void *ud), void *ud);
+void lower_par_call_end(Lower *L, ParCall *pc);
+/* for w in [0, nw64): each(L, w, ud) (counted in pc->w) */
+void lower_par_each_worker(Lower *L, ParCall *pc, void (*each)(Lower *L, LLVMValueRef w, void *ud), void *ud);
+/* Target.array_index_fill of the CPU (lower_parloop.c), at most 14 caps */
+typedef LLVMValueRef (*IndexFillFn)(Lower *L, LLVMValueRef i, LLVMValueRef *caps, void *ud);
+void lower_index_fill(Lower *L, Val a, LLVMValueRef *caps, int ncap, IndexFillFn fn, void *ud, const char *what);
 /* every element of a = v, on the thread pool in a parallel function (lower_parloop.c) */
 bool lower_par_fill(Lower *L, Val a, LLVMValueRef v);
 void lower_return(Lower *L, Node *value);
@@ -201,6 +240,10 @@ const char *lower_wrapper(Compile *C, FuncSpec *entry);
 
 /* statements (lower_stmt.c) */
 void lower_body(Lower *L, NodeList *body);
+/* target = v, as an assignment stores it (a name takes its own reference) */
+void lower_store_target(Lower *L, Node *t, Val v);
+/* Target.array_fuse of the CPU (lower_parfuse.c) */
+int lower_parfuse(Lower *L, NodeList *body, int at);
 /* len(range(start, stop, step)) for step != 0, never overflowing (an unsigned count) */
 LLVMValueRef lower_range_count(Lower *L, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 /* loops over every element of array value a (any layout), calling fn with each element's pointer */

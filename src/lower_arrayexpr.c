@@ -22,6 +22,11 @@ static bool inner(Lower *L, const Ax *x, Node *n) {
          (n->kind == ND_Call && (n == x->outcall || lower_ufunc_inner(L, n)));
 }
 
+bool ax_is_fused(Lower *L, Node *n) {
+  Ax x = {.target = -1};
+  return inner(L, &x, n);
+}
+
 void ax_collect(Lower *L, Ax *x, Node *n) {
   if (!inner(L, x, n)) {
     if (x->nleaf == AX_MAXLEAF)
@@ -337,20 +342,24 @@ void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out) {
   }
 }
 
-Val lower_arrayexpr(Lower *L, Node *n) {
+void ax_expr_plan(Lower *L, Node *n, AxPlan *p) {
   Type *t = lower_ann(L, n)->ty;
-  Ax x = {.root = n, .loc = n->loc, .target = -1};
-  ax_collect(L, &x, n);
-  int mark = L->nheld;
-  ax_lower_leaves(L, &x);
-  LLVMValueRef shape[LM_MAXDIM];
-  int nd = ax_shape(L, &x, n, shape);
-  LM_ASSERT(nd == t->ndim);
-  ax_strides(L, &x, nd, shape);
-  Val res = lower_alloc(L, t, shape);
-  lower_hold(L, res);
-  ax_par_loop(L, &x, nd, shape, res, "array expression");
-  lower_unhold(L, mark);
-  ax_release_leaves(L, &x);
-  return res;
+  *p = (AxPlan){.x = {.root = n, .loc = n->loc, .target = -1}, .mark = L->nheld};
+  Ax *x = &p->x;
+  ax_collect(L, x, n);
+  ax_lower_leaves(L, x);
+  p->nd = ax_shape(L, x, n, p->shape);
+  LM_ASSERT(p->nd == t->ndim);
+  ax_strides(L, x, p->nd, p->shape);
+  p->out = lower_alloc(L, t, p->shape);
+  lower_hold(L, p->out);
+}
+
+Val lower_arrayexpr(Lower *L, Node *n) {
+  AxPlan p;
+  ax_expr_plan(L, n, &p);
+  ax_plan_run(L, &p);
+  lower_unhold(L, p.mark);
+  ax_release_leaves(L, &p.x);
+  return p.out;
 }

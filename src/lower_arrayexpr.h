@@ -32,6 +32,8 @@ typedef struct Ax {
   LLVMValueRef lo; // NULL, or a chunk's first index along axis 0 (every operand starts there)
 } Ax;
 
+/* n is an operation the loop fuses (an array expression's node), not a leaf */
+bool ax_is_fused(Lower *L, Node *n);
 void ax_collect(Lower *L, Ax *x, Node *n);           /* the leaves of n, in order */
 void ax_lower_leaves(Lower *L, Ax *x);                /* each leaf's value, held */
 void ax_release_leaves(Lower *L, Ax *x);
@@ -46,8 +48,36 @@ void ax_strides(Lower *L, Ax *x, int nd, LLVMValueRef *shape);
 void ax_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out);
 /* ax_loop, on the thread pool when the function is parallel and the loop is
 ** not inside a parallel region and big enough (lower_parloop.c): axis 0 split
-** into chunks; what names the operation for :parallel_diagnostics() */
+** into chunks; what names the operation for :parallel_diagnostics() (NULL: not reported) */
 void ax_par_loop(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out, const char *what);
+/* true: array loops of this function may run on the thread pool (it is parallel, not in a parallel region) */
+bool ax_par_ok(Lower *L);
+/* loops xs[j] into outs[j] over one shape, fused: each chunk of axis 0 runs them all, block by block
+** of rows (a fused group of statements, lower_parfuse.c); serial when small. Nothing reported. */
+void ax_par_loops(Lower *L, Ax **xs, Val *outs, int nx, int nd, LLVMValueRef *shape);
+/* dst = src elementwise (src of dst's shape), on the pool when it may; not reported */
+void ax_par_copy(Lower *L, Val src, Val dst);
+/* One array statement lowered but for its loop (a statement of a fused
+** group, lower_parfuse.c): its leaves and out held from mark on. */
+typedef struct AxPlan {
+  Ax x;
+  int nd;
+  LLVMValueRef shape[LM_MAXDIM];
+  Val out;            // what the loop writes: the new array (held), or the store's target
+  LLVMValueRef need;  // a store: true at run time when an operand overlaps the target; NULL: an expression
+  int mark;           // L->nheld before the statement
+  bool inplace, outcall;
+  const Val *pre;
+} AxPlan;
+/* an array expression n: leaves, shape, its new array (lower_arrayexpr.c) */
+void ax_expr_plan(Lower *L, Node *n, AxPlan *p);
+/* a store or in-place operator (lower_arraystore.c's store up to its overlap test) */
+void ax_store_plan(Lower *L, Node *target, OpKind op, Type *opty, Node *value, AxPlan *p);
+/* the statement's own loop: for a store, through the temporary when p->need */
+void ax_plan_run(Lower *L, AxPlan *p);
+/* true when v (a leaf, with its loop strides vs) shares memory with dst other than
+** each element at its own position (lower_arraystore.c) */
+LLVMValueRef ax_overlaps(Lower *L, Val v, LLVMValueRef *vs, Val dst, int nd, LLVMValueRef *shape);
 /* "<chunk>:line:col: in f\n    source line", for runtime messages */
 const char *ax_with_where(Lower *L, const char *text, Loc loc);  /* text, then lower_where */
 

@@ -30,49 +30,33 @@ static void extent(Lower *L, Val a, LLVMValueRef *lo, LLVMValueRef *hi, LLVMValu
   *hi = LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, base, up, ""), lower_i64(L, dtype_sizes[a.ty->dtype]), "");
 }
 
+LLVMValueRef ax_overlaps(Lower *L, Val v, LLVMValueRef *vs, Val dst, int nd, LLVMValueRef *shape) {
+  LLVMValueRef lo, hi, dempty, l2, h2, e2;
+  extent(L, dst, &lo, &hi, &dempty);
+  extent(L, v, &l2, &h2, &e2);
+  LLVMValueRef meet = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, l2, hi, ""),
+                                   LLVMBuildICmp(L->b, LLVMIntULT, lo, h2, ""), "");
+  meet = LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, LLVMBuildOr(L->b, dempty, e2, ""), ""), "");
+  /* the same elements in the same order: each is read before it is written */
+  LLVMValueRef same = LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildPtrToInt(L->b, lower_arr_data(L, v.v), i64t(L), ""),
+                                    LLVMBuildPtrToInt(L->b, lower_arr_data(L, dst.v), i64t(L), ""), "");
+  if (v.ty->dtype != dst.ty->dtype) same = i1c(L, 0);
+  for (int k = 0; k < nd; k++) {
+    LLVMValueRef eq = LLVMBuildICmp(L->b, LLVMIntEQ, vs[k], lower_arr_stride(L, dst.v, k), "");
+    LLVMValueRef one = LLVMBuildICmp(L->b, LLVMIntSLE, shape[k], lower_i64(L, 1), "");
+    same = LLVMBuildAnd(L->b, same, LLVMBuildOr(L->b, eq, one, ""), "");
+  }
+  return LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, same, ""), "");
+}
+
 /* true at run time when some operand shares memory with the target, other than
 ** reading each target element at its own position (a += a, x[:] = x * 2) */
 static LLVMValueRef overlaps(Lower *L, Ax *x, Val dst, int nd, LLVMValueRef *shape) {
-  LLVMValueRef lo, hi, dempty, any = i1c(L, 0);
-  extent(L, dst, &lo, &hi, &dempty);
-  for (int i = 0; i < x->nleaf; i++) {
-    Val v = x->leaf[i].v;
-    if (i == x->target || v.ty->kind != TY_ARRAY) continue;
-    LLVMValueRef l2, h2, e2;
-    extent(L, v, &l2, &h2, &e2);
-    LLVMValueRef meet = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, l2, hi, ""),
-                                     LLVMBuildICmp(L->b, LLVMIntULT, lo, h2, ""), "");
-    meet = LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, LLVMBuildOr(L->b, dempty, e2, ""), ""), "");
-    /* the same elements in the same order: each is read before it is written */
-    LLVMValueRef same = LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildPtrToInt(L->b, lower_arr_data(L, v.v), i64t(L), ""),
-                                      LLVMBuildPtrToInt(L->b, lower_arr_data(L, dst.v), i64t(L), ""), "");
-    if (v.ty->dtype != dst.ty->dtype) same = i1c(L, 0);
-    for (int k = 0; k < nd; k++) {
-      LLVMValueRef eq = LLVMBuildICmp(L->b, LLVMIntEQ, x->leaf[i].stride[k], lower_arr_stride(L, dst.v, k), "");
-      LLVMValueRef one = LLVMBuildICmp(L->b, LLVMIntSLE, shape[k], lower_i64(L, 1), "");
-      same = LLVMBuildAnd(L->b, same, LLVMBuildOr(L->b, eq, one, ""), "");
-    }
-    any = LLVMBuildOr(L->b, any, LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, same, ""), ""), "");
-  }
+  LLVMValueRef any = i1c(L, 0);
+  for (int i = 0; i < x->nleaf; i++)
+    if (i != x->target && x->leaf[i].v.ty->kind == TY_ARRAY)
+      any = LLVMBuildOr(L->b, any, ax_overlaps(L, x->leaf[i].v, x->leaf[i].stride, dst, nd, shape), "");
   return any;
-}
-
-typedef struct CopyCtx {
-  DType dt;
-  LLVMValueRef src;  // C-contiguous data of the temporary, the view's shape
-} CopyCtx;
-
-static void copy_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  CopyCtx *cc = ud;
-  LLVMValueRef sp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
-  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), sp, ""), ptr);
-}
-
-/* the other way: the view's element into the temporary */
-static void copy_in_elem(Lower *L, LLVMValueRef ptr, LLVMValueRef linear, void *ud) {
-  CopyCtx *cc = ud;
-  LLVMValueRef tp = LLVMBuildInBoundsGEP2(L->b, lower_mem_type(L, cc->dt), cc->src, &linear, 1, "");
-  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, lower_mem_type(L, cc->dt), ptr, ""), tp);
 }
 
 /* NumPy's checks of a value of shape v[vnd] against the target's d[nd] */
@@ -122,60 +106,74 @@ static void check_shapes(Lower *L, Ax *x, bool inplace, int vnd, LLVMValueRef *v
                                                "broadcast shape %S", x->loc), 2, (int[]){nd, bnd}, s);
 }
 
-/* the store; outcall: value is a ufunc call writing into target, its out (NumPy
-** checks out as for an in-place operator: out never stretches). The target is
-** returned held. */
-static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre, bool outcall) {
+/* the store up to its overlap test; outcall: value is a ufunc call writing into
+** target, its out (NumPy checks out as for an in-place operator: out never
+** stretches). The target, p->out, is held. */
+static void plan(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre, bool outcall, AxPlan *p) {
   bool inplace = op != OP_None;
-  Ax x = {.root = NULL, .loc = target->loc, .op = op, .target = -1, .outcall = outcall ? value : NULL};
-  int mark = L->nheld;
+  *p = (AxPlan){.x = {.root = NULL, .loc = target->loc, .op = op, .target = -1, .outcall = outcall ? value : NULL},
+                .mark = L->nheld, .inplace = inplace, .outcall = outcall, .pre = pre};
+  Ax *x = &p->x;
   Val dst = {0};
   if (inplace) {  /* Python: the target's subscript first, then the value */
     dst = lower_expr(L, target);  /* a selection (a[mask]) gives its copy, stored back by the caller */
     lower_hold(L, dst);
   }
   if (pre) {
-    x.leaf[0].v = *pre;
-    x.nleaf = 1;
+    x->leaf[0].v = *pre;
+    x->nleaf = 1;
     lower_hold(L, *pre);
   } else {
-    x.root = value;
-    ax_collect(L, &x, value);
-    ax_lower_leaves(L, &x);
+    x->root = value;
+    ax_collect(L, x, value);
+    ax_lower_leaves(L, x);
   }
   if (!inplace) {
     dst = lower_expr(L, target);
     lower_hold(L, dst);
   }
-  int nd = dst.ty->ndim;
-  LLVMValueRef d[LM_MAXDIM], v[LM_MAXDIM];
+  int nd = p->nd = dst.ty->ndim;
+  LLVMValueRef *d = p->shape, v[LM_MAXDIM];
   ax_leaf_shape(L, dst, d);
   int vnd;
   if (pre) {
     ax_leaf_shape(L, *pre, v);
     vnd = pre->ty->kind == TY_ARRAY ? pre->ty->ndim : 0;
   } else {
-    vnd = ax_shape(L, &x, value, v);
+    vnd = ax_shape(L, x, value, v);
   }
-  check_shapes(L, &x, inplace || outcall, vnd, v, nd, d);
+  check_shapes(L, x, inplace || outcall, vnd, v, nd, d);
   if (inplace) {
-    x.target = x.nleaf++;
-    x.leaf[x.target] = (Leaf){.n = NULL, .v = dst};
-    x.opty = opty;
+    x->target = x->nleaf++;
+    x->leaf[x->target] = (Leaf){.n = NULL, .v = dst};
+    x->opty = opty;
   }
-  ax_strides(L, &x, nd, d);
-  /* the temporary, only when an operand overlaps the target */
-  LLVMValueRef need = overlaps(L, &x, dst, nd, d);
+  ax_strides(L, x, nd, d);
+  p->out = dst;
+  p->need = overlaps(L, x, dst, nd, d);  /* the temporary, only when an operand overlaps the target */
+}
+
+void ax_store_plan(Lower *L, Node *target, OpKind op, Type *opty, Node *value, AxPlan *p) {
+  plan(L, target, op, opty, value, NULL, false, p);
+}
+
+void ax_plan_run(Lower *L, AxPlan *p) {
+  Ax *x = &p->x;
+  int nd = p->nd;
+  LLVMValueRef *d = p->shape;
+  if (p->need == NULL) {
+    ax_par_loop(L, x, nd, d, p->out, "array expression");
+    return;
+  }
+  Val dst = p->out;
+  LLVMValueRef need = p->need;
   LLVMBasicBlockRef tmpb = lower_block(L, "axtmp"), direct = LLVMGetInsertBlock(L->b), join = lower_block(L, "axjoin");
   LLVMBuildCondBr(L->b, need, tmpb, join);
   LLVMPositionBuilderAtEnd(L->b, tmpb);
   Type *tt = ty_array(&L->C->S->types, dst.ty->dtype, nd, 'C');
   Val tmp = lower_alloc(L, tt, d);
   LLVMValueRef tv = tmp.v;
-  if (inplace) {  /* the loop reads the target where it writes (ax_loop): a copy of it */
-    CopyCtx ci = {dst.ty->dtype, LLVMBuildBitCast(L->b, lower_arr_data(L, tv), LLVMPointerType(lower_mem_type(L, dst.ty->dtype), 0), "")};
-    lower_foreach(L, dst, copy_in_elem, &ci);
-  }
+  if (p->inplace) ax_par_copy(L, dst, tmp);  /* the loop reads the target where it writes (ax_loop): a copy of it */
   LLVMBasicBlockRef tmpend = LLVMGetInsertBlock(L->b);
   LLVMBuildBr(L->b, join);
   LLVMPositionBuilderAtEnd(L->b, join);
@@ -184,21 +182,29 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   LLVMAddIncoming(w, (LLVMValueRef[]){dst.v, tv}, (LLVMBasicBlockRef[]){direct, tmpend}, 2);
   LLVMAddIncoming(own, (LLVMValueRef[]){LLVMConstNull(at), tv}, (LLVMBasicBlockRef[]){direct, tmpend}, 2);
   Val owned = {dst.ty, own, true};
-  lower_hold(L, owned);
-  ax_par_loop(L, &x, nd, d, (Val){dst.ty, w, false}, outcall ? "ufunc call with out=" : inplace ? "in-place operator" : "store into an array");
+  int mark = lower_hold(L, owned);
+  ax_par_loop(L, x, nd, d, (Val){dst.ty, w, false},
+              p->outcall ? "ufunc call with out=" : p->inplace ? "in-place operator" : "store into an array");
   /* through the temporary: copy it into the target */
   LLVMBasicBlockRef copyb = lower_block(L, "axcopy"), done = lower_block(L, "axdone");
   LLVMBuildCondBr(L->b, need, copyb, done);
   LLVMPositionBuilderAtEnd(L->b, copyb);
-  CopyCtx cc = {dst.ty->dtype, LLVMBuildBitCast(L->b, lower_arr_data(L, own), LLVMPointerType(lower_mem_type(L, dst.ty->dtype), 0), "")};
-  lower_foreach(L, dst, copy_elem, &cc);
+  ax_par_copy(L, (Val){tt, own, false}, dst);
   LLVMBuildBr(L->b, done);
   LLVMPositionBuilderAtEnd(L->b, done);
   lower_unhold(L, mark);
   lower_decref(L, owned);
+}
+
+/* the store; the target is returned held */
+static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre, bool outcall) {
+  AxPlan p;
+  plan(L, target, op, opty, value, pre, outcall, &p);
+  ax_plan_run(L, &p);
+  lower_unhold(L, p.mark);
   if (pre) lower_release(L, *pre);
-  else ax_release_leaves(L, &x);
-  return dst;
+  else ax_release_leaves(L, &p.x);
+  return p.out;
 }
 
 void lower_arraystore(Lower *L, Node *target, OpKind op, Type *opty, Node *value, const Val *pre) {

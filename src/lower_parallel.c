@@ -24,6 +24,129 @@ static bool nonneg_const(Node *n, int64_t *v) {
   return false;
 }
 
+/* ---- the outlined body and the call of par_for, shared by every parallel loop ---- */
+
+void lower_par_body(Lower *L, ParOutline *P, const char *kind, LLVMTypeRef ctxt, unsigned errfield) {
+  LLVMContextRef ctx = L->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+  LLVMTypeRef bps[4] = {i8p, i64, i64, i64};
+  char name[300];
+  snprintf(name, sizeof name, "%s__%s%lld", L->spec->symbol, kind, (long long)++L->C->S->counter);
+  LLVMValueRef fn = LLVMAddFunction(L->C->mod, name, LLVMFunctionType(i32, bps, 4, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  Lower *B = &P->B;
+  *B = *L;
+  B->fn = fn;
+  B->poison = NULL;
+  B->loop = NULL;
+  B->slots = NULL;
+  B->held = NULL;  /* the caller's held values are the caller's to release */
+  B->nheld = B->capheld = 0;
+  B->in_par = true;
+  B->retp = NULL;
+  B->entry = lower_block(B, "entry");
+  LLVMBasicBlockRef body = lower_block(B, "chunk");
+  B->cleanup = lower_block(B, "cleanup");
+  LLVMPositionBuilderAtEnd(B->b, B->entry);
+  P->cv = LLVMBuildLoad2(B->b, ctxt, LLVMBuildBitCast(B->b, LLVMGetParam(fn, 0), LLVMPointerType(ctxt, 0), ""), "ctx");
+  P->lo = LLVMGetParam(fn, 1);
+  P->hi = LLVMGetParam(fn, 2);
+  P->worker = LLVMGetParam(fn, 3);
+  LLVMValueRef errs = LLVMBuildExtractValue(B->b, P->cv, errfield, "");
+  B->err = LLVMBuildInBoundsGEP2(B->b, lower_err_type(ctx), errs, &P->worker, 1, "err");
+  B->status = LLVMBuildAlloca(B->b, i32, "status");
+  LLVMBuildStore(B->b, lower_i32(B, 0), B->status);
+  assume_sge0(B, P->lo);  /* par_for's chunks start at 0 or later */
+  LLVMBuildBr(B->b, body);
+  LLVMPositionBuilderAtEnd(B->b, body);
+}
+
+LLVMValueRef lower_par_body_end(ParOutline *P) {
+  Lower *B = &P->B;
+  LLVMBuildRet(B->b, LLVMBuildLoad2(B->b, LLVMInt32TypeInContext(B->ctx), B->status, ""));
+  return B->fn;
+}
+
+static LLVMValueRef rt_call(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *ps, int np, LLVMValueRef *args) {
+  LLVMValueRef f = lower_rt_fn(L, name, ret, ps, np);
+  return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)np, "");
+}
+
+void lower_par_call_begin(Lower *L, ParCall *pc) {
+  LLVMContextRef ctx = L->ctx;
+  LLVMTypeRef errt = lower_err_type(ctx);
+  pc->nw64 = LLVMBuildSExt(L->b, rt_call(L, "par_max_workers", LLVMInt32TypeInContext(ctx), NULL, 0, NULL),
+                           LLVMInt64TypeInContext(ctx), "nw");
+  /* the per-worker arrays are sized at run time, so they are allocated
+  ** here, not in the entry block: between a stack save and restore, or a
+  ** parallel loop inside a loop grows the stack each time round (20,000
+  ** regions of 16 workers overflowed 8 MB). The error path returns, freeing them. */
+  pc->sp = lower_intrinsic(L, "llvm.stacksave", NULL, 0, NULL, 0);
+  pc->errs = LLVMBuildArrayAlloca(L->b, errt, pc->nw64, "errs");
+  LLVMBuildMemSet(L->b, pc->errs, LLVMConstInt(LLVMInt8TypeInContext(ctx), 0, 0),
+                  LLVMBuildMul(L->b, pc->nw64, LLVMSizeOf(errt), ""), 8);
+  pc->w = lower_entry_alloca(L, LLVMInt64TypeInContext(ctx), "w");
+}
+
+void lower_par_call(Lower *L, ParCall *pc, LLVMValueRef n, LLVMValueRef body, LLVMTypeRef ctxt, LLVMValueRef cval,
+                    unsigned errfield, void (*on_fail)(Lower *L, void *ud), void *ud) {
+  LLVMContextRef ctx = L->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+  LLVMTypeRef errt = lower_err_type(ctx);
+  cval = LLVMBuildInsertValue(L->b, cval, pc->errs, errfield, "");
+  LLVMValueRef cslot = lower_entry_alloca(L, ctxt, "pctx");
+  LLVMBuildStore(L->b, cval, cslot);
+  LLVMTypeRef pfps[3] = {i64, LLVMTypeOf(body), i8p};
+  LLVMValueRef pargs[3] = {n, body, LLVMBuildBitCast(L->b, cslot, i8p, "")};
+  LLVMValueRef st = rt_call(L, "par_for", i32, pfps, 3, pargs);
+  /* a failure: the first failing worker's error record becomes ours */
+  LLVMBasicBlockRef bad = lower_block(L, "perr"), fh = lower_block(L, "pfind"), fnext = lower_block(L, "pfnext"),
+                    fok = lower_block(L, "pfound"), good = lower_block(L, "pok");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, st, lower_i32(L, 0), ""), bad, good);
+  LLVMPositionBuilderAtEnd(L->b, bad);
+  LLVMBuildStore(L->b, lower_i64(L, 0), pc->w);
+  LLVMBuildBr(L->b, fh);
+  LLVMPositionBuilderAtEnd(L->b, fh);
+  LLVMValueRef fw = LLVMBuildLoad2(L->b, i64, pc->w, "");
+  LLVMValueRef ep = LLVMBuildInBoundsGEP2(L->b, errt, pc->errs, &fw, 1, "");
+  LLVMValueRef ek = LLVMBuildLoad2(L->b, i32, LLVMBuildStructGEP2(L->b, errt, ep, 0, ""), "");
+  LLVMValueRef found = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, ek, lower_i32(L, 0), ""),
+                                   LLVMBuildICmp(L->b, LLVMIntSGE, fw, LLVMBuildSub(L->b, pc->nw64, lower_i64(L, 1), ""), ""), "");
+  LLVMBuildCondBr(L->b, found, fok, fnext);
+  LLVMPositionBuilderAtEnd(L->b, fnext);
+  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, fw, lower_i64(L, 1), ""), pc->w);
+  LLVMBuildBr(L->b, fh);
+  LLVMPositionBuilderAtEnd(L->b, fok);
+  if (on_fail) on_fail(L, ud);
+  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, errt, ep, ""), L->err);
+  LLVMBuildStore(L->b, st, L->status);
+  lower_note_where(L, false);
+  lower_release_held(L);
+  LLVMBuildBr(L->b, L->cleanup);
+  LLVMPositionBuilderAtEnd(L->b, good);
+}
+
+void lower_par_each_worker(Lower *L, ParCall *pc, void (*each)(Lower *L, LLVMValueRef w, void *ud), void *ud) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMBasicBlockRef h = lower_block(L, "pw"), b = lower_block(L, "pwb"), e = lower_block(L, "pwe");
+  LLVMBuildStore(L->b, lower_i64(L, 0), pc->w);
+  LLVMBuildBr(L->b, h);
+  LLVMPositionBuilderAtEnd(L->b, h);
+  LLVMValueRef w = LLVMBuildLoad2(L->b, i64, pc->w, "");
+  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, w, pc->nw64, ""), b, e);
+  LLVMPositionBuilderAtEnd(L->b, b);
+  each(L, w, ud);
+  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, w, lower_i64(L, 1), ""), pc->w);
+  LLVMBuildBr(L->b, h);
+  LLVMPositionBuilderAtEnd(L->b, e);
+}
+
+void lower_par_call_end(Lower *L, ParCall *pc) {
+  lower_intrinsic(L, "llvm.stackrestore", NULL, 0, &pc->sp, 1);
+}
+
 /* where a worker's partial starts (PAR_INIT_MIN: default) */
 static LLVMValueRef identity(Lower *L, Type *t, ParInit init) {
   LLVMTypeRef lt = lower_type(L, t);
@@ -53,11 +176,6 @@ static LLVMValueRef combine(Lower *L, Type *t, char op, LLVMValueRef a, LLVMValu
       return LLVMBuildSelect(L->b, lt, b, a, "");
     }
   }
-}
-
-static LLVMValueRef rt_call(Lower *L, const char *name, LLVMTypeRef ret, LLVMTypeRef *ps, int np, LLVMValueRef *args) {
-  LLVMValueRef f = lower_rt_fn(L, name, ret, ps, np);
-  return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, args, (unsigned)np, "");
 }
 
 /* the reduction of local i (a PAR_REDUCTION of p) */
@@ -96,32 +214,58 @@ static void combine_arrays(Lower *L, Type *t, char op, LLVMValueRef cur, LLVMVal
   LLVMPositionBuilderAtEnd(L->b, next);
 }
 
-/* a failed loop: the array partials the workers made are dropped (w: a counter slot, reused) */
-static void release_partials(Lower *L, const ParLoop *P, LLVMTypeRef redt, LLVMValueRef parts, LLVMValueRef nw,
-                             LLVMValueRef w) {
-  bool any = false;
-  for (int r = 0; r < P->nred; r++) any |= L->spec->locals[P->reds[r].slot].ty->kind == TY_ARRAY;
-  if (!any) return;
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
-  LLVMValueRef keep = LLVMBuildLoad2(L->b, i64, w, "");
-  LLVMBasicBlockRef h = lower_block(L, "predfree"), b = lower_block(L, "predfreeb"), e = lower_block(L, "predfreee");
-  LLVMBuildStore(L->b, lower_i64(L, 0), w);
-  LLVMBuildBr(L->b, h);
-  LLVMPositionBuilderAtEnd(L->b, h);
-  LLVMValueRef k = LLVMBuildLoad2(L->b, i64, w, "");
-  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, k, nw, ""), b, e);
-  LLVMPositionBuilderAtEnd(L->b, b);
-  LLVMValueRef pp = LLVMBuildInBoundsGEP2(L->b, redt, parts, &k, 1, "");
-  for (int r = 0; r < P->nred; r++) {
-    Type *t = L->spec->locals[P->reds[r].slot].ty;
+/* the partials of one parallel prange loop */
+typedef struct Parts {
+  const ParLoop *P;
+  LLVMTypeRef redt;
+  LLVMValueRef arr;
+  ParCall *pc;
+} Parts;
+
+static void release_worker(Lower *L, LLVMValueRef w, void *ud) {
+  Parts *R = ud;
+  LLVMValueRef pp = LLVMBuildInBoundsGEP2(L->b, R->redt, R->arr, &w, 1, "");
+  for (int r = 0; r < R->P->nred; r++) {
+    Type *t = L->spec->locals[R->P->reds[r].slot].ty;
     if (t->kind != TY_ARRAY) continue;
-    LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, t), LLVMBuildStructGEP2(L->b, redt, pp, (unsigned)r, ""), "");
+    LLVMValueRef v = LLVMBuildLoad2(L->b, lower_type(L, t), LLVMBuildStructGEP2(L->b, R->redt, pp, (unsigned)r, ""), "");
     lower_decref(L, (Val){t, v, true});
   }
-  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, k, lower_i64(L, 1), ""), w);
-  LLVMBuildBr(L->b, h);
-  LLVMPositionBuilderAtEnd(L->b, e);
-  LLVMBuildStore(L->b, keep, w);
+}
+
+/* a failed loop: the array partials the workers made are dropped */
+static void release_partials(Lower *L, void *ud) {
+  Parts *R = ud;
+  bool any = false;
+  for (int r = 0; r < R->P->nred; r++) any |= L->spec->locals[R->P->reds[r].slot].ty->kind == TY_ARRAY;
+  if (any) lower_par_each_worker(L, R->pc, release_worker, R);
+}
+
+/* every worker's partials start as identities (an array partial: none until the worker runs) */
+static void init_worker(Lower *L, LLVMValueRef w, void *ud) {
+  Parts *R = ud;
+  LLVMValueRef pv = LLVMGetUndef(R->redt);
+  for (int r = 0; r < R->P->nred; r++) {
+    Type *t = L->spec->locals[R->P->reds[r].slot].ty;
+    pv = LLVMBuildInsertValue(L->b, pv, t->kind == TY_ARRAY ? LLVMConstNull(lower_type(L, t)) : identity(L, t, R->P->reds[r].init),
+                              (unsigned)r, "");
+  }
+  LLVMBuildStore(L->b, pv, LLVMBuildInBoundsGEP2(L->b, R->redt, R->arr, &w, 1, ""));
+}
+
+/* the worker's partials combined with the value before the loop */
+static void combine_worker(Lower *L, LLVMValueRef w, void *ud) {
+  Parts *R = ud;
+  LLVMValueRef pp = LLVMBuildInBoundsGEP2(L->b, R->redt, R->arr, &w, 1, "");
+  for (int r = 0; r < R->P->nred; r++) {
+    int i = R->P->reds[r].slot;
+    Type *t = L->spec->locals[i].ty;
+    LLVMTypeRef lt = lower_type(L, t);
+    LLVMValueRef cur = LLVMBuildLoad2(L->b, lt, L->slots[i], "");
+    LLVMValueRef part = LLVMBuildLoad2(L->b, lt, LLVMBuildStructGEP2(L->b, R->redt, pp, (unsigned)r, ""), "");
+    if (t->kind == TY_ARRAY) combine_arrays(L, t, R->P->reds[r].op, cur, part);
+    else LLVMBuildStore(L->b, combine(L, t, R->P->reds[r].op, cur, part), L->slots[i]);
+  }
 }
 
 bool lower_prange(Lower *L, Node *s) {
@@ -132,7 +276,7 @@ bool lower_prange(Lower *L, Node *s) {
   const unsigned char *role = P->role;
   int nl = spec->nlocals;
   LLVMContextRef ctx = L->ctx;
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
   LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
   LLVMTypeRef errt = lower_err_type(ctx);
   /* ctx: every local's value, then partials*, errs*, start, step */
@@ -151,37 +295,16 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMTypeRef redt = LLVMStructTypeInContext(ctx, rt, (unsigned)nred, 0);
 
   /* ---- the outlined body ---- */
-  LLVMTypeRef bps[4] = {i8p, i64, i64, i64};
-  LLVMTypeRef bodyty = LLVMFunctionType(i32, bps, 4, 0);
-  char name[300];
-  snprintf(name, sizeof name, "%s__prange%lld", spec->symbol, (long long)++C->S->counter);
-  LLVMValueRef bodyfn = LLVMAddFunction(C->mod, name, bodyty);
-  LLVMSetLinkage(bodyfn, LLVMInternalLinkage);
   LLVMBasicBlockRef saved = LLVMGetInsertBlock(L->b);
-
-  Lower Bw = *L, *B = &Bw;
-  B->fn = bodyfn;
-  B->poison = NULL;
-  B->loop = NULL;
-  B->in_par = true;
-  B->entry = lower_block(B, "entry");
-  LLVMBasicBlockRef bbody = lower_block(B, "body");
-  B->cleanup = lower_block(B, "cleanup");
-  LLVMPositionBuilderAtEnd(B->b, B->entry);
-  LLVMValueRef cp = LLVMBuildBitCast(B->b, LLVMGetParam(bodyfn, 0), LLVMPointerType(ctxt, 0), "ctx");
-  LLVMValueRef cv = LLVMBuildLoad2(B->b, ctxt, cp, "");
-  LLVMValueRef worker = LLVMGetParam(bodyfn, 3);
-  LLVMValueRef errs = LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 1, "");
-  B->err = LLVMBuildInBoundsGEP2(B->b, errt, errs, &worker, 1, "err");
-  B->retp = NULL;
-  B->status = LLVMBuildAlloca(B->b, i32, "status");
-  LLVMBuildStore(B->b, lower_i32(B, 0), B->status);
+  ParOutline PB;
+  lower_par_body(L, &PB, "prange", ctxt, (unsigned)nl + 1);
+  Lower *B = &PB.B;
+  LLVMValueRef cv = PB.cv;
   B->slots = arena_alloc(C->A, sizeof(LLVMValueRef) * (size_t)(nl + 1));
   const signed char *sizes = P->sizes;
-  assume_sge0(B, LLVMGetParam(bodyfn, 1));  /* par_for's chunks start at 0 or later */
   for (int i = 0; i < nl; i++) {
     Type *t = spec->locals[i].ty;
-    B->slots[i] = LLVMBuildAlloca(B->b, lower_type(B, t), spec->locals[i].name);
+    B->slots[i] = lower_entry_alloca(B, lower_type(B, t), spec->locals[i].name);
     /* an array reduction's slot starts empty; its partial is made below */
     LLVMValueRef v = role[i] == PAR_REDUCTION ? (t->kind == TY_ARRAY ? LLVMConstNull(lower_type(B, t))
                                                                      : identity(B, t, reduction(P, i)->init))
@@ -204,16 +327,14 @@ bool lower_prange(Lower *L, Node *s) {
   bool kstep = P->step == NULL || nonneg_const(P->step, &cstep);
   LLVMValueRef start = kstart ? lower_i64(B, cstart) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 2, "");
   LLVMValueRef step = kstep && cstep > 0 ? lower_i64(B, cstep) : LLVMBuildExtractValue(B->b, cv, (unsigned)nl + 3, "");
-  LLVMValueRef ctr = LLVMBuildAlloca(B->b, i64, "k");
-  LLVMBuildStore(B->b, LLVMGetParam(bodyfn, 1), ctr);
-  LLVMBuildBr(B->b, bbody);
-  LLVMPositionBuilderAtEnd(B->b, bbody);
+  LLVMValueRef ctr = lower_entry_alloca(B, i64, "k");
+  LLVMBuildStore(B->b, PB.lo, ctr);
   LLVMBasicBlockRef head = lower_block(B, "phead"), lb = lower_block(B, "pbody"), latch = lower_block(B, "pnext"),
                     done = lower_block(B, "pdone");
   LLVMBuildBr(B->b, head);
   LLVMPositionBuilderAtEnd(B->b, head);
   LLVMValueRef k = LLVMBuildLoad2(B->b, i64, ctr, "");
-  LLVMBuildCondBr(B->b, LLVMBuildICmp(B->b, LLVMIntSLT, k, LLVMGetParam(bodyfn, 2), ""), lb, done);
+  LLVMBuildCondBr(B->b, LLVMBuildICmp(B->b, LLVMIntSLT, k, PB.hi, ""), lb, done);
   LLVMPositionBuilderAtEnd(B->b, lb);
   LLVMValueRef iv = kstart && kstep && cstep > 0 ? LLVMBuildNSWAdd(B->b, start, LLVMBuildNSWMul(B->b, k, step, ""), "i")
                                                 : LLVMBuildAdd(B->b, start, LLVMBuildMul(B->b, k, step, ""), "i");
@@ -228,7 +349,7 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(B->b, done);
   if (nred) {
     LLVMValueRef parts = LLVMBuildBitCast(B->b, LLVMBuildExtractValue(B->b, cv, (unsigned)nl, ""), LLVMPointerType(redt, 0), "");
-    LLVMValueRef mine = LLVMBuildInBoundsGEP2(B->b, redt, parts, &worker, 1, "");
+    LLVMValueRef mine = LLVMBuildInBoundsGEP2(B->b, redt, parts, &PB.worker, 1, "");
     for (int r = 0; r < nred; r++) {
       Type *t = spec->locals[reds[r].slot].ty;
       LLVMValueRef v = LLVMBuildLoad2(B->b, rt[r], B->slots[reds[r].slot], "");
@@ -242,7 +363,7 @@ bool lower_prange(Lower *L, Node *s) {
     Type *t = spec->locals[i].ty;
     if (t->kind != TY_SCALAR) lower_decref(B, (Val){t, LLVMBuildLoad2(B->b, lower_type(B, t), B->slots[i], ""), true});
   }
-  LLVMBuildRet(B->b, LLVMBuildLoad2(B->b, i32, B->status, ""));
+  LLVMValueRef bodyfn = lower_par_body_end(&PB);
 
   /* ---- the caller: range length, context, partials, par_for, combine ---- */
   LLVMPositionBuilderAtEnd(L->b, saved);
@@ -263,96 +384,21 @@ bool lower_prange(Lower *L, Node *s) {
   LLVMValueRef n = lower_range_count(L, pstart, pstop, pstep);
   n = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, n, lower_i64(L, 0), ""), lower_i64(L, INT64_MAX), n, "n");
 
-  LLVMValueRef nw = rt_call(L, "par_max_workers", i32, NULL, 0, NULL);
-  LLVMValueRef nw64 = LLVMBuildSExt(L->b, nw, i64, "");
-  /* the per-worker arrays are sized at run time, so they are allocated
-  ** here, not in the entry block: between a stack save and restore, or a
-  ** prange inside a loop grows the stack each time round (20,000 regions
-  ** of 16 workers overflowed 8 MB). The error path returns, freeing them. */
-  LLVMValueRef sp = lower_intrinsic(L, "llvm.stacksave", NULL, 0, NULL, 0);
-  LLVMValueRef errarr = LLVMBuildArrayAlloca(L->b, errt, nw, "errs");
-  LLVMValueRef partarr = LLVMBuildArrayAlloca(L->b, nred ? redt : LLVMInt8TypeInContext(ctx), nw, "parts");
+  ParCall pc;
+  lower_par_call_begin(L, &pc);
+  LLVMValueRef partarr = LLVMBuildArrayAlloca(L->b, nred ? redt : LLVMInt8TypeInContext(ctx), pc.nw64, "parts");
   LLVMValueRef cval = LLVMGetUndef(ctxt);
   for (int i = 0; i < nl; i++)
     cval = LLVMBuildInsertValue(L->b, cval, LLVMBuildLoad2(L->b, ft[i], L->slots[i], ""), (unsigned)i, "");
   cval = LLVMBuildInsertValue(L->b, cval, LLVMBuildBitCast(L->b, partarr, i8p, ""), (unsigned)nl, "");
-  cval = LLVMBuildInsertValue(L->b, cval, errarr, (unsigned)nl + 1, "");
   cval = LLVMBuildInsertValue(L->b, cval, pstart, (unsigned)nl + 2, "");
   cval = LLVMBuildInsertValue(L->b, cval, pstep, (unsigned)nl + 3, "");
-  LLVMValueRef cslot = lower_entry_alloca(L, ctxt, "pctx");
-  LLVMBuildStore(L->b, cval, cslot);
-  /* every worker slot starts clean: no error, identity partials */
-  LLVMValueRef w = lower_entry_alloca(L, i64, "w");
-  LLVMBasicBlockRef ih = lower_block(L, "pinit"), ib = lower_block(L, "pinitb"), ie = lower_block(L, "pinite");
-  LLVMBuildStore(L->b, lower_i64(L, 0), w);
-  LLVMBuildBr(L->b, ih);
-  LLVMPositionBuilderAtEnd(L->b, ih);
-  LLVMValueRef wv = LLVMBuildLoad2(L->b, i64, w, "");
-  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, wv, nw64, ""), ib, ie);
-  LLVMPositionBuilderAtEnd(L->b, ib);
-  LLVMBuildStore(L->b, LLVMConstNull(errt), LLVMBuildInBoundsGEP2(L->b, errt, errarr, &wv, 1, ""));
-  if (nred) {
-    LLVMValueRef pv = LLVMGetUndef(redt);
-    for (int r = 0; r < nred; r++) {
-      Type *t = spec->locals[reds[r].slot].ty;  /* an array partial: none until the worker runs */
-      pv = LLVMBuildInsertValue(L->b, pv, t->kind == TY_ARRAY ? LLVMConstNull(rt[r]) : identity(L, t, reds[r].init),
-                                (unsigned)r, "");
-    }
-    LLVMBuildStore(L->b, pv, LLVMBuildInBoundsGEP2(L->b, redt, partarr, &wv, 1, ""));
-  }
-  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, wv, lower_i64(L, 1), ""), w);
-  LLVMBuildBr(L->b, ih);
-  LLVMPositionBuilderAtEnd(L->b, ie);
-  LLVMTypeRef pfps[3] = {i64, LLVMPointerType(bodyty, 0), i8p};
-  LLVMValueRef pargs[3] = {n, bodyfn, LLVMBuildBitCast(L->b, cslot, i8p, "")};
-  LLVMValueRef st = rt_call(L, "par_for", i32, pfps, 3, pargs);
-  /* a failure: the first failing worker's error record becomes ours */
-  LLVMBasicBlockRef bad = lower_block(L, "perr"), fh = lower_block(L, "pfind"), fnext = lower_block(L, "pfnext"),
-                    fok = lower_block(L, "pfound"), good = lower_block(L, "pok");
-  LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, st, lower_i32(L, 0), ""), bad, good);
-  LLVMPositionBuilderAtEnd(L->b, bad);
-  LLVMBuildStore(L->b, lower_i64(L, 0), w);
-  LLVMBuildBr(L->b, fh);
-  LLVMPositionBuilderAtEnd(L->b, fh);
-  LLVMValueRef fw = LLVMBuildLoad2(L->b, i64, w, "");
-  LLVMValueRef ep = LLVMBuildInBoundsGEP2(L->b, errt, errarr, &fw, 1, "");
-  LLVMValueRef ek = LLVMBuildLoad2(L->b, i32, LLVMBuildStructGEP2(L->b, errt, ep, 0, ""), "");
-  LLVMValueRef found = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, ek, lower_i32(L, 0), ""),
-                                   LLVMBuildICmp(L->b, LLVMIntSGE, fw, LLVMBuildSub(L->b, nw64, lower_i64(L, 1), ""), ""), "");
-  LLVMBuildCondBr(L->b, found, fok, fnext);
-  LLVMPositionBuilderAtEnd(L->b, fnext);
-  LLVMBuildStore(L->b, LLVMBuildAdd(L->b, fw, lower_i64(L, 1), ""), w);
-  LLVMBuildBr(L->b, fh);
-  LLVMPositionBuilderAtEnd(L->b, fok);
-  release_partials(L, P, redt, partarr, nw64, w);
-  LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, errt, ep, ""), L->err);
-  LLVMBuildStore(L->b, st, L->status);
-  lower_note_where(L, false);
-  LLVMBuildBr(L->b, L->cleanup);
-  LLVMPositionBuilderAtEnd(L->b, good);
+  Parts parts = {P, redt, partarr, &pc};
+  if (nred) lower_par_each_worker(L, &pc, init_worker, &parts);
+  lower_par_call(L, &pc, n, bodyfn, ctxt, cval, (unsigned)nl + 1, release_partials, &parts);
   /* combine the partials, in worker order, with the value before the loop */
-  if (nred) {
-    LLVMBasicBlockRef ch = lower_block(L, "pcomb"), cb = lower_block(L, "pcombb"), ce = lower_block(L, "pcombe");
-    LLVMBuildStore(L->b, lower_i64(L, 0), w);
-    LLVMBuildBr(L->b, ch);
-    LLVMPositionBuilderAtEnd(L->b, ch);
-    LLVMValueRef cw = LLVMBuildLoad2(L->b, i64, w, "");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, cw, nw64, ""), cb, ce);
-    LLVMPositionBuilderAtEnd(L->b, cb);
-    LLVMValueRef pp = LLVMBuildInBoundsGEP2(L->b, redt, partarr, &cw, 1, "");
-    for (int r = 0; r < nred; r++) {
-      int i = reds[r].slot;
-      Type *t = spec->locals[i].ty;
-      LLVMValueRef cur = LLVMBuildLoad2(L->b, rt[r], L->slots[i], "");
-      LLVMValueRef part = LLVMBuildLoad2(L->b, rt[r], LLVMBuildStructGEP2(L->b, redt, pp, (unsigned)r, ""), "");
-      if (t->kind == TY_ARRAY) combine_arrays(L, t, reds[r].op, cur, part);
-      else LLVMBuildStore(L->b, combine(L, t, reds[r].op, cur, part), L->slots[i]);
-    }
-    LLVMBuildStore(L->b, LLVMBuildAdd(L->b, cw, lower_i64(L, 1), ""), w);
-    LLVMBuildBr(L->b, ch);
-    LLVMPositionBuilderAtEnd(L->b, ce);
-  }
-  lower_intrinsic(L, "llvm.stackrestore", NULL, 0, &sp, 1);
+  if (nred) lower_par_each_worker(L, &pc, combine_worker, &parts);
+  lower_par_call_end(L, &pc);
   if (L->poison == NULL) L->poison = arena_alloc(C->A, (size_t)nl + 1);
   for (int i = 0; i < nl; i++)
     if (role[i] == PAR_PRIVATE) L->poison[i] = 1;

@@ -22,13 +22,13 @@ static void store_local(Lower *L, int slot, Val v) {
   LLVMBuildStore(L->b, cv.v, L->slots[slot]);
 }
 
-static void store_target(Lower *L, Node *t, Val v) {
+void lower_store_target(Lower *L, Node *t, Val v) {
   switch (t->kind) {
     case ND_Name: store_local(L, lower_ann(L, t)->slot, v); return;
     case ND_Tuple: case ND_List:
       for (int i = 0; i < t->elts.len; i++) {
         Val e = {v.ty->elems[i], LLVMBuildExtractValue(L->b, v.v, (unsigned)i, ""), false};
-        store_target(L, t->elts.items[i], e);
+        lower_store_target(L, t->elts.items[i], e);
       }
       lower_release(L, v);
       return;
@@ -58,7 +58,7 @@ static void lower_assign(Lower *L, Node *s) {
   for (int i = 0; i < s->targets.len; i++) {
     Val vi = v;
     vi.owned = false;
-    store_target(L, s->targets.items[i], vi);
+    lower_store_target(L, s->targets.items[i], vi);
   }
   lower_unhold(L, mark);
   lower_release(L, v);
@@ -326,7 +326,7 @@ static void lower_for_iter(Lower *L, Node *s) {
       item = (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, seq.v), p, shape, strides), false};
     }
   }
-  store_target(L, s->target, item);
+  lower_store_target(L, s->target, item);
   LoopCtx lc = {end, latch, L->loop};
   L->loop = &lc;
   lower_body(L, &s->body);
@@ -359,7 +359,7 @@ static void lower_stmt(Lower *L, Node *s) {
   switch (s->kind) {
     case ND_Assign: lower_assign(L, s); break;
     case ND_AnnAssign:
-      if (s->value) store_target(L, s->target, lower_expr(L, s->value));
+      if (s->value) lower_store_target(L, s->target, lower_expr(L, s->value));
       break;
     case ND_AugAssign: lower_augassign(L, s); break;
     case ND_If: lower_if(L, s); break;
@@ -399,6 +399,12 @@ void lower_body(Lower *L, NodeList *body) {
     if (lower_terminated(L)) {
       /* code after return/break/continue: unreachable, but still lowered into a dead block */
       LLVMPositionBuilderAtEnd(L->b, lower_block(L, "dead"));
+    }
+    int fused = L->C->target->array_fuse ? L->C->target->array_fuse(L, body, i) : 0;
+    if (fused > 0) {  /* adjacent array statements as one parallel loop (lower_parfuse.c) */
+      i += fused - 1;
+      if (spec_if_leaves(L->spec, body->items[i])) break;
+      continue;
     }
     const Node *outer = L->stmt;
     L->stmt = body->items[i];

@@ -330,6 +330,10 @@ static void diagnose(Compile *C, FuncSpec *spec) {
       diag_line(C, "%s(): prange loop at line %d ran serially (%s)", spec->def->name, p->loop->loc.line, p->serial);
       continue;
     }
+    if (compile_in_prelude(C, spec->def)) {  /* NumPy written in Python (np.sum with axis=): its locals are no news */
+      diag_line(C, "%s() of the NumPy prelude: its loop over the outputs runs in parallel on the thread pool", spec->def->name);
+      continue;
+    }
     diag_line(C, "%s(): prange loop at line %d runs in parallel on the thread pool", spec->def->name, p->loop->loc.line);
     const ParReduction *r = p->reds;
     for (int i = 0; i < spec->nlocals; i++) {

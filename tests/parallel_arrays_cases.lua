@@ -67,6 +67,69 @@ def f(a):
 def f(a):
     return a + np.arange(10007) * 0.5 + np.linspace(0.0, 1.0, 10007)
 ]]},
+  {name = "arange of integers with a step, linspace without its endpoint, logspace",
+   inputs = {{"a", "float64", {10007}}},
+   src = [[
+def f(a):
+    return a + np.arange(3, 30024, 3) + np.linspace(-2.0, 5.0, 10007, endpoint=False) + np.logspace(0.0, 1.0, 10007)
+]]},
+  {name = "reductions along an axis, 2-d (floats in the serial order: exact)",
+   inputs = {{"a", "float64", {40, 3000}}},
+   src = [=[
+def f(a):
+    out = np.empty((9, 3000))
+    out[0] = a.sum(axis=0)
+    out[1] = np.max(a, axis=0)
+    out[2] = a.min(axis=0)
+    out[3] = np.mean(a, axis=0)
+    out[4] = np.prod(a * 0.01 + 1.0, axis=0)
+    out[5] = np.argmax(a, axis=0)
+    out[6] = np.argmin(a, axis=0)
+    out[7] = np.any(a > 10.0, axis=0)
+    out[8] = np.all(a > -10.0, axis=0)
+    return out
+]=]},
+  {name = "reductions along the last axis and the middle one of a 3-d array",
+   inputs = {{"a", "int64", {20, 30, 41}}},
+   src = [=[
+def f(a):
+    out = np.zeros((5, 20, 41), dtype=np.int64)
+    out[0] = a.sum(axis=1)
+    out[1] = np.max(a, axis=1)
+    out[2] = a.min(axis=-2)
+    out[3, :, :30] = a.sum(axis=2)
+    out[4, :, :30] = np.argmax(a, axis=2)
+    return out
+]=]},
+  {name = "fused statements: expressions, an in-place operator, a whole-array store",
+   inputs = {{"a", "float64", BIG}, {"b", "float64", BIG}},
+   src = [[
+def f(a, b):
+    c = a * 2.0 + b
+    d = np.sqrt(np.abs(c)) - a
+    d *= c
+    c[:] = d + b
+    return c * 10.0 + d
+]]},
+  {name = "fused statements over views of one array (overlap at run time: one loop each)",
+   inputs = {{"a", "int64", BIG}},
+   src = [[
+def f(a):
+    x = a[1:, :]
+    y = a[:-1, :]
+    x += 1
+    y *= 2
+    return a
+]]},
+  {name = "fused statements whose shapes differ at run time (one loop each)",
+   inputs = {{"a", "float64", BIG}, {"b", "float64", {103, 101}}},
+   src = [[
+def f(a, b):
+    c = a * 2.0
+    d = b * 3.0 + 1.0
+    e = c[:100, :100] + d[:100, :100]
+    return e
+]]},
   {name = "reductions over every element: integers (exact)",
    inputs = {{"a", "int64", BIG}},
    src = [[

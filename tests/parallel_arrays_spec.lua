@@ -72,17 +72,16 @@ def f(a, b):
 ]]
     f(lumba.zeros(10), lumba.zeros(10))
     -- lines as the Lua file counts them: the statements are lines 2..6 of the source
-    local text, first = f:parallel_diagnostics(), nil
-    text = text:gsub("line (%d+)", function(l)
-      first = first or tonumber(l) - 2
-      return "line " .. tonumber(l) - first
-    end)
-    assert.are.equal(
-      "f(): array expression at line 2 runs as a parallel loop over axis 0 of its 1-d shape (3 operations fused into one loop, 2 array operands)\n" ..
-      "f(): store into an array at line 3 runs as a parallel loop over axis 0 of its 1-d shape (1 operation fused into one loop, 1 array operand; through a temporary when an operand overlaps the target, checked at run time)\n" ..
-      "f(): in-place operator at line 4 runs as a parallel loop over axis 0 of its 1-d shape (1 operation fused into one loop, 2 array operands; through a temporary when an operand overlaps the target, checked at run time)\n" ..
-      "f(): fill at line 5 runs as a parallel loop over axis 0 of its 1-d shape (0 operations fused into one loop, 0 array operands)\n" ..
-      "f(): array expression at line 6 runs as a parallel loop over axis 0 of its 1-d shape (1 operation fused into one loop, 2 array operands)\n",
+    local text = f:parallel_diagnostics()
+    local o = tonumber(text:match("array expression at line (%d+)")) - 2
+    assert.are.equal((
+      "f(): array statements at lines %d and %d are not fused: line %d reads c at another index than it writes it\n" ..
+      "f(): array expression at line %d runs as a parallel loop over axis 0 of its 1-d shape (3 operations fused into one loop, 2 array operands)\n" ..
+      "f(): store into an array at line %d runs as a parallel loop over axis 0 of its 1-d shape (1 operation fused into one loop, 1 array operand; through a temporary when an operand overlaps the target, checked at run time)\n" ..
+      "f(): in-place operator at line %d runs as a parallel loop over axis 0 of its 1-d shape (1 operation fused into one loop, 2 array operands; through a temporary when an operand overlaps the target, checked at run time)\n" ..
+      "f(): fill at line %d runs as a parallel loop over axis 0 of its 1-d shape (0 operations fused into one loop, 0 array operands)\n" ..
+      "f(): array expression at line %d runs as a parallel loop over axis 0 of its 1-d shape (1 operation fused into one loop, 2 array operands)\n")
+      :format(o + 2, o + 3, o + 3, o + 2, o + 3, o + 4, o + 5, o + 6),
       text)
     local r = lumba.njit { parallel = true } "def r(a):\n    return a.sum()\n"
     r(lumba.zeros(10))
@@ -90,6 +89,44 @@ def f(a, b):
     local s = lumba.njit "def s(a):\n    return a * 2.0\n"
     s(lumba.zeros(3))
     assert.is_nil(s:parallel_diagnostics():find("parallel loop"))
+  end)
+
+  it("reports adjacent array statements fused into one loop, and why others are not", function()
+    local f = lumba.njit { parallel = true } [[
+def f(a, b):
+    c = a * 2.0
+    d = c + b
+    d += c
+    e = d * 2.0
+    e[1:] = e[:-1] + c[1:]
+    return e
+]]
+    f(lumba.zeros(10), lumba.zeros(10))
+    -- lines as the Lua file counts them: c = a * 2.0 is line 2 of the source
+    local text = f:parallel_diagnostics()
+    local o = tonumber(text:match("array expression at line (%d+)")) - 2
+    assert.truthy(text:find(("f(): array statements at lines %d, %d, %d and %d are fused into one parallel loop " ..
+      "(when their shapes agree at run time and no operand overlaps another statement's target; else one loop each)")
+      :format(o + 2, o + 3, o + 4, o + 5), 1, true), text)
+    assert.truthy(text:find(("f(): array statements at lines %d and %d are not fused: line %d reads e at another " ..
+      "index than it writes it"):format(o + 5, o + 6, o + 6), 1, true), text)
+    -- the fused loop's answer is the serial one
+    local g = lumba.njit { parallel = true } [[
+def g(a):
+    c = a * 2.0
+    c += a
+    d = c - a
+    return d
+]]
+    local r = g(lumba.arange(20000) * 1.0)
+    assert.are.equal(2 * (19999 * 20000 / 2), r:sum())
+    assert.truthy(g:parallel_diagnostics():find("are fused into one parallel loop", 1, true))
+  end)
+
+  it("reduces along an axis on the pool, and says so", function()
+    local f = lumba.njit { parallel = true } "def f(a):\n    return a.sum(axis=0)\n"
+    assert.are.same({3, 3}, f(lumba.ones({3, 2})):totable())
+    assert.truthy(f:parallel_diagnostics():find("of the NumPy prelude: its loop over the outputs runs in parallel", 1, true))
   end)
 
   it("keeps array code inside a prange body serial, and says nothing of it", function()

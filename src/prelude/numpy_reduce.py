@@ -22,21 +22,39 @@ def _inner(a, ax):
     return m
 
 
+# Reductions along an axis are prange loops, parallel in a parallel=True
+# caller (Numba's parfor of a reduction with axis), serial elsewhere. The
+# work is cut into tiles of at most 512 outputs of one block p (outputs
+# p * inner + c for c in [c0, c1)), and each output still sees the elements
+# of its fiber in order k = 0, 1, ...: the result is the serial one.
+def _ntiles(out, inner):
+    if inner == 0:
+        return 0
+    return (out.size // inner) * ((inner + 511) // 512)
+
+
+def _tile(t, inner):
+    w = (inner + 511) // 512
+    c0 = (t % w) * 512
+    return t // w, c0, min(c0 + 512, inner)
+
+
 # adds a's elements along axis ax into out (a's shape without ax, zeroed)
 def _add_along(a, ax, out):
     n = _lumba.dim(a, ax)
     inner = _inner(a, ax)
     if inner == 1:  # the last axis: each output is one run of n elements
-        for p in range(out.size):
+        for p in prange(out.size):
             acc = _lumba.flat(out, p)
             for i in range(p * n, p * n + n):
                 acc = acc + _lumba.flat(a, i)
             _lumba.flat_set(out, p, acc)
     else:
-        for p in range(out.size // inner if inner else 0):
+        for t in prange(_ntiles(out, inner)):
+            p, c0, c1 = _tile(t, inner)
             for k in range(n):
-                i = (p * n + k) * inner
-                for j in range(p * inner, p * inner + inner):
+                i = (p * n + k) * inner + c0
+                for j in range(p * inner + c0, p * inner + c1):
                     _lumba.flat_set(out, j, _lumba.flat(out, j) + _lumba.flat(a, i))
                     i += 1
 
@@ -66,16 +84,17 @@ def np_prod(a, axis=None):
     n = _lumba.dim(a, ax)
     inner = _inner(a, ax)
     if inner == 1:  # the last axis: each output is one run of n elements
-        for p in range(out.size):
+        for p in prange(out.size):
             acc = _lumba.flat(out, p)
             for i in range(p * n, p * n + n):
                 acc = acc * _lumba.flat(a, i)
             _lumba.flat_set(out, p, acc)
     else:
-        for p in range(out.size // inner if inner else 0):
+        for t in prange(_ntiles(out, inner)):
+            p, c0, c1 = _tile(t, inner)
             for k in range(n):
-                i = (p * n + k) * inner
-                for j in range(p * inner, p * inner + inner):
+                i = (p * n + k) * inner + c0
+                for j in range(p * inner + c0, p * inner + c1):
                     _lumba.flat_set(out, j, _lumba.flat(out, j) * _lumba.flat(a, i))
                     i += 1
     return out
@@ -92,7 +111,7 @@ def np_mean(a, axis=None):
     out.fill(0)
     _add_along(a, ax, out)
     n = _lumba.dim(a, ax)
-    for j in range(out.size):
+    for j in prange(out.size):
         if n == 0:
             _lumba.flat_set(out, j, np.nan)
         else:
@@ -114,10 +133,11 @@ def np_max(a, axis=None):
         raise ValueError("zero-size array to reduction operation maximum which has no identity")
     out = _lumba.empty(_lumba.shape_drop(a, ax), a, "same")
     inner = _inner(a, ax)
-    for p in range(out.size // inner if inner else 0):
+    for t in prange(_ntiles(out, inner)):
+        p, c0, c1 = _tile(t, inner)
         for k in range(n):
-            i = (p * n + k) * inner
-            for j in range(p * inner, p * inner + inner):
+            i = (p * n + k) * inner + c0
+            for j in range(p * inner + c0, p * inner + c1):
                 v = _lumba.flat(a, i)
                 if k == 0 or v > _lumba.flat(out, j) or v != v:
                     _lumba.flat_set(out, j, v)
@@ -137,10 +157,11 @@ def np_min(a, axis=None):
         raise ValueError("zero-size array to reduction operation minimum which has no identity")
     out = _lumba.empty(_lumba.shape_drop(a, ax), a, "same")
     inner = _inner(a, ax)
-    for p in range(out.size // inner if inner else 0):
+    for t in prange(_ntiles(out, inner)):
+        p, c0, c1 = _tile(t, inner)
         for k in range(n):
-            i = (p * n + k) * inner
-            for j in range(p * inner, p * inner + inner):
+            i = (p * n + k) * inner + c0
+            for j in range(p * inner + c0, p * inner + c1):
                 v = _lumba.flat(a, i)
                 if k == 0 or v < _lumba.flat(out, j) or v != v:
                     _lumba.flat_set(out, j, v)
@@ -195,10 +216,11 @@ def _argext(a, big, axis=None):
     out = np.zeros(shape, np.int64)
     best = _lumba.empty(shape, a, "same")
     inner = _inner(a, ax)
-    for p in range(out.size // inner if inner else 0):
+    for t in prange(_ntiles(out, inner)):
+        p, c0, c1 = _tile(t, inner)
         for k in range(n):
-            i = (p * n + k) * inner
-            for j in range(p * inner, p * inner + inner):
+            i = (p * n + k) * inner + c0
+            for j in range(p * inner + c0, p * inner + c1):
                 v = _lumba.flat(a, i)
                 if k == 0 or _better(v, _lumba.flat(best, j), big):
                     _lumba.flat_set(best, j, v)
@@ -231,10 +253,11 @@ def _truth(a, want, axis=None):
     out = np.empty(_lumba.shape_drop(a, ax), np.bool_)
     out.fill(want)
     inner = _inner(a, ax)
-    for p in range(out.size // inner if inner else 0):
+    for t in prange(_ntiles(out, inner)):
+        p, c0, c1 = _tile(t, inner)
         for k in range(n):
-            i = (p * n + k) * inner
-            for j in range(p * inner, p * inner + inner):
+            i = (p * n + k) * inner + c0
+            for j in range(p * inner + c0, p * inner + c1):
                 if (_lumba.flat(a, i) != 0) != want:
                     _lumba.flat_set(out, j, not want)
                 i += 1
