@@ -23,6 +23,7 @@
 
 #include "array_impl.h"
 #include "complex_lua.h"
+#include "record_lua.h"
 
 /* ---- operations ---- */
 
@@ -178,6 +179,7 @@ static bool opnd_read(lua_State *L, int idx, Opnd *o) {
   }
   NdArray *a = array_test(L, idx);
   if (!a) return false;
+  if (dtype_is_record(a->dtype)) record_unsupported(L, a->dtype, "arithmetic");
   o->arr = a;
   o->data = a->s.data;
   o->dt = a->dtype;

@@ -29,7 +29,9 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
       LLVMTypeRef el[2] = {f, f};
       return LLVMStructTypeInContext(L->ctx, el, 2, 0);
     }
-    default: LM_UNREACHABLE();
+    default:  /* a record: its bytes */
+      LM_ASSERT(dtype_is_record(dt));
+      return LLVMArrayType(LLVMInt8TypeInContext(L->ctx), (unsigned)dtype_sizes[dt]);
   }
 }
 
@@ -38,6 +40,7 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
     case TY_NONE: case TY_DTYPE: return LLVMInt8TypeInContext(L->ctx);
     case TY_CPTR: return LLVMInt64TypeInContext(L->ctx);  /* an address: carray() makes it an array */
     case TY_CLASS: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the instance's MemInfo */
+    case TY_RECORD: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the element it views */
     case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);
     case TY_ARRAY: {
       LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
