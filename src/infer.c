@@ -262,6 +262,10 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
         infer_class_store(I, target, base, t);
         return;
       }
+      if (base && base->kind == TY_RECORD) {
+        infer_record_store(I, target, base, target->name, t);
+        return;
+      }
       if (base == NULL) return;
       compile_error(C, target->loc, "UnsupportedError", "assignment to attributes is not supported in compiled code");
     }
@@ -363,6 +367,9 @@ static void infer_stmt(Infer *I, Node *s) {
       } else if (s->target->kind == ND_Attribute && infer_ann(I, s->target->value)->ty &&
                  infer_ann(I, s->target->value)->ty->kind == TY_CLASS) {  /* inst.field += v */
         infer_class_store(I, s->target, infer_ann(I, s->target->value)->ty, r);
+      } else if (s->target->kind == ND_Attribute && infer_ann(I, s->target->value)->ty &&
+                 infer_ann(I, s->target->value)->ty->kind == TY_RECORD) {  /* r.x += v */
+        infer_record_store(I, s->target, infer_ann(I, s->target->value)->ty, s->target->name, r);
       } else {
         compile_error(C, s->target->loc, "UnsupportedError", "augmented assignment to this target is not supported");
       }

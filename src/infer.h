@@ -42,6 +42,14 @@ void infer_ssa_rename(Compile *C, Node *def);
 const char *infer_shown_name(Compile *C, const char *name);  /* "x.1" as the user wrote it: "x" */
 const char *infer_arrayexpr_ufunc(OpKind op);  /* NumPy's ufunc for an operator: "add" */
 Type *infer_call(Infer *I, Node *n);
+/* record dtypes (infer_record.c): r['x'] / a['x'] with a constant string,
+** r.x / a.x (NULL: a is no record array or x no field), stores */
+bool infer_record_key(const Node *n, const Type *base);
+Type *infer_record_subscript(Infer *I, Node *n, Type *base, bool store);
+Type *infer_record_attr(Infer *I, Node *n, Type *base);
+void infer_record_store(Infer *I, Node *target, Type *base, const char *name, Type *t);
+/* np.dtype([('x', np.float64), ...], align=...): the record dtype; -2 not typed yet */
+int infer_record_dtype(Infer *I, Node *list, Node *align);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
 /* a module constant (SYM_FROZEN) used by name: a hidden local of that name, its value computed at entry (infer.c) */

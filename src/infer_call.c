@@ -45,8 +45,8 @@ int infer_dtype_arg(Infer *I, Node *n) {
     if (s.bn->id == BI_int) return DT_INT64;
     if (s.bn->id == BI_bool) return DT_BOOL;
   }
-  if (s.kind != SYM_NONE) return -1;
-  /* a dtype value: a.dtype, np.dtype('f4'), a dtype argument or local */
+  if (s.kind != SYM_NONE && s.kind != SYM_FROZEN) return -1;
+  /* a dtype value: a.dtype, np.dtype('f4'), a dtype argument or local, a module's rec = np.dtype([...]) */
   Type *t = infer_expr(I, n);
   if (t == NULL) return -2;
   return t->kind == TY_DTYPE ? (int)t->dtype : -1;

@@ -143,7 +143,8 @@ static bool frozen_form(Compile *C, Node *v) {
   snprintf(q, sizeof q, "numpy.%s", v->func->name);
   const BuiltinName *nm = builtin_find(q);
   static const BuiltinId forms[] = {BI_numpy_array, BI_numpy_asarray, BI_numpy_zeros, BI_numpy_ones, BI_numpy_empty,
-                                    BI_numpy_full, BI_numpy_arange, BI_numpy_linspace, BI_numpy_eye, BI_numpy_identity};
+                                    BI_numpy_full, BI_numpy_arange, BI_numpy_linspace, BI_numpy_eye, BI_numpy_identity,
+                                    BI_numpy_dtype};  /* np.dtype([...]): a record dtype */
   bool ok = false;
   for (size_t i = 0; nm && i < lm_countof(forms); i++) ok = ok || nm->id == forms[i];
   for (int i = 0; ok && i < v->args.len; i++) ok = frozen_literal(C, v->args.items[i]);
