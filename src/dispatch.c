@@ -132,12 +132,7 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
     lua_pushinteger(L, slots[(*k)++]);
     return 1;
   }
-  if (t->kind == TY_RECORD) {  /* a copy of the element, as Numba returns a record */
-    const void *p = (const void *)(intptr_t)slots[(*k)++];
-    NdArray *a = array_push_new(L, t->dtype, 0, NULL);
-    memcpy(a->s.data, p, (size_t)a->s.itemsize);
-    return 1;
-  }
+
   if (t->kind == TY_SCALAR && ty_is_complex(t)) {  /* two slots of double bits */
     double re, im;
     memcpy(&re, slots + *k, sizeof re);

@@ -97,6 +97,7 @@ void infer_nargs(Infer *I, Node *n, const char *fname, int lo, int hi);   /* lo.
 void infer_only_keywords(Infer *I, Node *n, const char *fname, const char *const *allowed);
 Node *infer_arg_or_kw(Node *n, int pos, const char *name);  /* the keyword, or argument pos; NULL if absent */
 DType infer_dtype_of(Infer *I, Node *n, DType dflt);       /* a dtype argument (dflt if n is NULL) */
+DType infer_dtype_of_any(Infer *I, Node *n, DType dflt);   /* the same, record dtypes too (np.zeros, np.empty) */
 bool infer_arg_types(Infer *I, Node **args, int n, Type **out);  /* false while one is unknown */
 Type *infer_scalar_arg(Infer *I, Node *a, Type *t, const char *fname);  /* t, when a number */
 bool infer_static_int(Infer *I, Node *n, int64_t *v);      /* a literal or frozen integer */

@@ -321,7 +321,9 @@ static void lower_for_iter(Lower *L, Node *s) {
     LLVMValueRef base8 = LLVMBuildBitCast(L->b, lower_arr_data(L, seq.v), LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), "");
     LLVMValueRef p8 = LLVMBuildGEP2(L->b, LLVMInt8TypeInContext(L->ctx), base8, &off, 1, "");
     LLVMValueRef p = LLVMBuildBitCast(L->b, p8, LLVMPointerType(lower_mem_type(L, at->dtype), 0), "");
-    if (at->ndim == 1) {
+    if (at->ndim == 1 && dtype_is_record(at->dtype)) {
+      item = lower_record_elem(L, p, ty_scalar(at->dtype));  /* for r in a: each element's view */
+    } else if (at->ndim == 1) {
       item = (Val){ty_scalar(at->dtype), lower_load_elem(L, at->dtype, p), false};
     } else {
       LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
