@@ -842,6 +842,8 @@ static int ufunc_call(lua_State *L, int op, int first, int n, int out_idx, bool 
                     luaL_typename(L, first + i));
     }
   }
+  NdArray *rout = out_idx ? array_test(L, out_idx) : NULL;
+  if (rout && dtype_is_record(rout->dtype)) record_unsupported(L, rout->dtype, "arithmetic");
   for (int i = 0; i < n; i++)
     if (dtype_kinds[o[i].dt] == 'c') return complex_call(L, op, first, o, n, out_idx);
   bool unary = n == 1 && op >= U_NBINARY;
