@@ -171,11 +171,21 @@ print('{%s, %s, %d, %d, %d, %d, %d, %d, %d, %d, %r, %r, %r, %r, %r, %r}' % ('tru
     lumba.npy.save(path, a)
     local want = py(VALUES_PY .. ("a = np.load(%q)\nprint('{%%s, %%r}' %% (rt(a), repr(a.dtype)))"):format(path))
     assert.are.same(want[1], values(a))
-    assert.are.equal(want[2], tostring(rec))
+    -- NumPy's .npy keeps the offsets, not the align flag
+    assert.are.equal(want[2], tostring(lumba.dtype({ { "x", "float64" }, { "b", "bool" }, { "n", "int32" } },
+      { offsets = { 0, 8, 12 }, itemsize = 16 })))
     local back = lumba.npy.load(path)
-    assert.are.equal(rec, back.dtype)
+    assert.are.equal(rec, back.dtype)  -- the aligned layout is recognised
     assert.are.same(a:totable(), back:totable())
+    -- and a file NumPy wrote, packed, with every field type
+    py(("a = np.zeros(2, %s)\na[1] = (True, -2, 3, -4, 5, 6, 7, 8, 9, 0.5, 0.25, 1+2j, 3-4j)\nnp.save(%q, a)\nprint(1)")
+      :format(pylist(ALL), path .. ".npy"))  -- np.save adds .npy
+    local c = lumba.npy.load(path .. ".npy")
+    assert.are.equal(lumba.dtype(ALL), c.dtype)
+    local want2 = py(VALUES_PY .. ("print(rt(np.load(%q)))"):format(path .. ".npy"))
+    assert.are.same(want2, values(c))
     os.remove(path)
+    os.remove(path .. ".npy")
   end)
 end)
 
