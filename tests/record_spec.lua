@@ -233,6 +233,18 @@ def make_aligned(k):
         b[i].c = complex(i, -i)
     return b
 
+pt = np.dtype([('x', np.float64), ('y', np.float64)])
+body = np.dtype([('p', pt), ('m', np.float32)], align=True)
+
+@njit
+def nested(k):
+    a = np.zeros(k, body)
+    for i in range(k):
+        a[i].p.x = i
+        a[i]['p']['y'] = 2 * i
+        a[i].m = 0.5 + a[i].p.y
+    return a
+
 @njit
 def setx(r, v):
     r.x = v
@@ -311,6 +323,23 @@ print('{%s, %d}' % (rt(b), b.itemsize))
     assert.are.same(want[1], values(b))
     assert.are.equal(want[2], b.itemsize)
     assert.is_true(b.dtype.isalignedstruct)
+  end)
+
+  it("nests a module's record in another as NumPy lays it out", function()
+    local a = m.nested(3)
+    local want = py([[
+pt = np.dtype([('x', np.float64), ('y', np.float64)])
+body = np.dtype([('p', pt), ('m', np.float32)], align=True)
+a = np.zeros(3, body)
+for i in range(3):
+    a[i]['p']['x'] = i; a[i]['p']['y'] = 2 * i; a[i]['m'] = 0.5 + a[i]['p']['y']
+print('{%r, %r, %d, {%s}, {%s}}' % (repr(body), body.itemsize, a.dtype.fields['m'][1], ', '.join(repr(float(v)) for v in a['p']['y']), ', '.join(repr(float(v)) for v in a['m'])))
+]])
+    assert.are.equal(want[1], tostring(a.dtype))
+    assert.are.equal(want[2], a.itemsize)
+    assert.are.equal(want[3], a.dtype.fields.m.offset)
+    assert.are.same(want[4], a.p.y:totable())
+    assert.are.same(want[5], a.m:totable())
   end)
 
   it("passes a[i] from Lua as a Record (a view) and iterates records", function()
