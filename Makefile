@@ -318,6 +318,14 @@ $(BUILD)/embed/cfunc_host: tests/embed/cfunc_host.c src/lumba.h $(MODULE) $(BACK
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
 	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lpthread -lm $(EXTRA_LDFLAGS)
 
+# a C host handing Lua arrays of its structs, aligned and packed (tests/record_spec.lua)
+.PHONY: embed-records
+embed-records: $(BUILD)/embed/records_host
+$(BUILD)/embed/records_host: tests/embed/records_host.c src/lumba.h $(MODULE) $(BACKEND)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(LUA_INC) -Isrc -o $@ $< \
+	  -L$(BUILD)/lumba -l:core.so -Wl,-rpath,'$$ORIGIN/../lumba' -llua5.4 -lm $(EXTRA_LDFLAGS)
+
 # valgrind memcheck of a representative subset of the specs (tests/RELIABILITY.md):
 # no errors, no definitely-lost bytes
 VALGRIND_SPECS ?= tests/parse_errors_spec.lua tests/ast_spec.lua tests/array_spec.lua \

@@ -20,19 +20,20 @@
 #include "array.h"
 #include "array_impl.h"
 #include "random.h"
+#include "record_lua.h"
 
 /* ---- dtype facts (one X-macro feeds all three tables) ---- */
-const char *const dtype_names[DT__COUNT] = {
+const char *dtype_names[DT__MAX] = {
 #define DTYPE(e, name, ctype, size, kind) name,
 #include "dtype.def"
 #undef DTYPE
 };
-const int dtype_sizes[DT__COUNT] = {
+int dtype_sizes[DT__MAX] = {
 #define DTYPE(e, name, ctype, size, kind) size,
 #include "dtype.def"
 #undef DTYPE
 };
-const char dtype_kinds[DT__COUNT] = {
+char dtype_kinds[DT__MAX] = {
 #define DTYPE(e, name, ctype, size, kind) kind,
 #include "dtype.def"
 #undef DTYPE
@@ -59,6 +60,8 @@ int dtype_from_name(const char *name) {
 /* dtype -> nil (the default) | name */
 DType dtype_check(lua_State *L, int idx, DType dflt) {
   if (lua_isnoneornil(L, idx)) return dflt;
+  int rec = record_dtype_test(L, idx);
+  if (rec >= 0) return (DType)rec;
   if (lua_type(L, idx) != LUA_TSTRING)
     luaL_argerror(L, idx, lua_pushfstring(L, "dtype name expected, got %s",
                                           luaL_typename(L, idx)));
@@ -399,7 +402,10 @@ static void push_strides(lua_State *L, int ndim, const int64_t *v) {
 static int push_field(lua_State *L, NdArray *a, const char *k) {
   if (strcmp(k, "shape") == 0) push_strides(L, a->ndim, a->s.shape);
   else if (strcmp(k, "strides") == 0) push_strides(L, a->ndim, a->s.strides);
-  else if (strcmp(k, "dtype") == 0) lua_pushstring(L, dtype_names[a->dtype]);
+  else if (strcmp(k, "dtype") == 0) {
+    if (dtype_is_record(a->dtype)) record_push_dtype(L, a->dtype);
+    else lua_pushstring(L, dtype_names[a->dtype]);
+  }
   else if (strcmp(k, "ndim") == 0) lua_pushinteger(L, a->ndim);
   else if (strcmp(k, "size") == 0) lua_pushinteger(L, a->s.nitems);
   else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, a->s.itemsize);
@@ -436,13 +442,18 @@ static int array_lua_index(lua_State *L) {
     lua_Integer i = key_index(L, 2);
     if (a->ndim == 0) return luaL_error(L, "cannot index a 0-d array");
     int64_t j = array_norm_index(L, i, a->s.shape[0], 1, 0);
-    if (a->ndim == 1) array_push_elem(L, a->dtype, (char *)a->s.data + j * a->s.strides[0]);
-    else push_row(L, a, j);
+    if (a->ndim == 1 && !dtype_is_record(a->dtype)) array_push_elem(L, a->dtype, (char *)a->s.data + j * a->s.strides[0]);
+    else push_row(L, a, j);  /* a record: the 0-d view of element j */
     return 1;
   }
   if (lua_type(L, 2) == LUA_TSTRING) {
+    if (dtype_is_record(a->dtype) && record_index(L, a, lua_tostring(L, 2))) return 1;  /* fields first */
     lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
+      if (dtype_is_record(a->dtype) && !record_method_ok(lua_tostring(L, 2)))
+        record_unsupported(L, a->dtype, lua_pushfstring(L, "'%s'", lua_tostring(L, 2)));
+      return 1;
+    }
     if (push_field(L, a, lua_tostring(L, 2))) return 1;
   }
   lua_pushnil(L);
@@ -454,6 +465,8 @@ static int array_lua_index(lua_State *L) {
 static int array_lua_newindex(lua_State *L) {
   NdArray *a = array_checkw(L, 1, false);
   if (lua_type(L, 2) != LUA_TNUMBER) {
+    if (lua_type(L, 2) == LUA_TSTRING && dtype_is_record(a->dtype))
+      return record_newindex(L, a, lua_tostring(L, 2), 3);
     if (lua_type(L, 2) == LUA_TSTRING)
       return luaL_error(L, "cannot assign to field '%s' of an array", lua_tostring(L, 2));
     return luaL_error(L, "array index must be an integer, got %s", luaL_typename(L, 2));
@@ -503,7 +516,7 @@ static int pairs_next(lua_State *L) {
   lua_Integer i = luaL_checkinteger(L, 2) + 1;
   if (a->ndim == 0 || i > a->s.shape[0]) return 0;
   lua_pushinteger(L, i);
-  if (a->ndim == 1) array_push_elem(L, a->dtype, (char *)a->s.data + (i - 1) * a->s.strides[0]);
+  if (a->ndim == 1 && !dtype_is_record(a->dtype)) array_push_elem(L, a->dtype, (char *)a->s.data + (i - 1) * a->s.strides[0]);
   else push_row(L, a, i - 1);
   return 2;
 }
@@ -544,12 +557,14 @@ void array_open(lua_State *L) {
   lua_pushcfunction(L, array_lua_close);
   lua_setfield(L, -2, "close");
   array_methods_reg(L);
+  record_methods_reg(L);
   lua_pushcclosure(L, array_lua_index, 1);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
 
   array_ctor_open(L);
   random_open(L);
+  record_open(L);
   lua_createtable(L, DT__COUNT, 0);
   for (int i = 0; i < DT__COUNT; i++) {
     lua_pushstring(L, dtype_names[i]);

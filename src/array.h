@@ -18,6 +18,11 @@ typedef enum DType {
 #undef DTYPE
   DT__COUNT
 } DType;
+/* record dtypes (record.h) are the numbers DT__COUNT .. DT__MAX - 1: the
+** tables below have a row for each, filled when the record is made */
+#define LM_MAXRECORDS 256
+#define DT__MAX (DT__COUNT + LM_MAXRECORDS)
+static inline bool dtype_is_record(int dt) { return dt >= DT__COUNT; }
 
 /* The struct compiled code reads (Numba's array layout, with shape and
 ** strides sized LM_MAXDIM so one C struct serves every ndim).
@@ -54,9 +59,9 @@ typedef struct NdArray {
 NdArray *array_peek(lua_State *L, int idx);
 
 /* dtype facts from dtype.def */
-extern const char *const dtype_names[DT__COUNT];
-extern const int dtype_sizes[DT__COUNT];
-extern const char dtype_kinds[DT__COUNT];
+extern const char *dtype_names[DT__MAX];
+extern int dtype_sizes[DT__MAX];  /* a record's itemsize */
+extern char dtype_kinds[DT__MAX];  /* 'V' for a record, as NumPy's void */
 /* dtype by name ("float64", "f8", "int", "float", "bool"...); -1 if unknown */
 int dtype_from_name(const char *name);
 /* dtype argument at idx (string, or nil -> dflt); raises luaL_argerror */

@@ -39,6 +39,7 @@
 #include "array.h"
 #include "array_impl.h"
 #include "complex_lua.h"
+#include "record_lua.h"
 
 /* complex elements: two floats, real part first */
 static Num load_complex(DType dt, const void *p) {
@@ -91,6 +92,10 @@ Num array_load(DType dt, const void *p) {
 }
 
 void array_push_elem(lua_State *L, DType dt, const void *p) {
+  if (dtype_is_record(dt)) {
+    record_push_elem(L, dt, p);
+    return;
+  }
   Num v = array_load(dt, p);
   if (v.kind == 'c') complex_push(L, v.f, v.im);
   else if (v.kind == 'f') lua_pushnumber(L, v.f);
@@ -163,6 +168,10 @@ static l_noret out_of_bounds(lua_State *L, DType dt, int idx, int argn) {
 
 /* Checks the Lua value at idx against dt (rules at the top of the file). */
 void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
+  if (dtype_is_record(dt)) {
+    record_store_elem(L, dt, p, idx, argn);
+    return;
+  }
   char kind = dtype_kinds[dt];
   Num v = {'i', 0, 0, 0};
   int t = lua_type(L, idx);
@@ -222,17 +231,26 @@ void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
 }
 
 void array_fill_value(lua_State *L, NdArray *a, int idx, int argn) {
-  unsigned char elem[16];
+  unsigned char buf[16];
+  unsigned char *elem = buf;
+  if (a->s.itemsize > (int64_t)sizeof buf) {  /* a record: a zeroed scratch element */
+    idx = lua_absindex(L, idx);
+    elem = lua_newuserdatauv(L, (size_t)a->s.itemsize, 0);
+    memset(elem, 0, (size_t)a->s.itemsize);
+  }
   array_store_elem(L, a->dtype, elem, idx, argn);
   ArrayIter it;
   array_iter_init(&it, a);
   size_t n = (size_t)a->s.itemsize;
   for (char *p; (p = array_iter_next(&it)) != NULL;) memcpy(p, elem, n);
+  if (elem != buf) lua_pop(L, 1);
 }
 
 /* Same dtype and both C-contiguous: one memmove (views may overlap). */
 void array_assign(lua_State *L, NdArray *dst, const NdArray *src) {
   LM_ASSERT(dst->s.nitems == src->s.nitems);
+  if (dst->dtype != src->dtype && (dtype_is_record(dst->dtype) || dtype_is_record(src->dtype)))
+    luaL_error(L, "cannot cast an array of dtype %s to %s", dtype_names[src->dtype], dtype_names[dst->dtype]);
   if (dst->dtype == src->dtype && (dst->flags & src->flags & ARR_C_CONTIG)) {
     if (dst->s.nitems > 0)
       memmove(dst->s.data, src->s.data, (size_t)(dst->s.nitems * dst->s.itemsize));

@@ -19,6 +19,7 @@
 #include <lauxlib.h>
 
 #include "array_impl.h"
+#include "record.h"
 
 /* NumPy's type code of each lumba dtype (one row per dtype; the byte order
 ** character is '|' for one-byte types, '<' otherwise) */
@@ -41,6 +42,102 @@ static int npy_dtype_of(const char *code) {
   for (size_t i = 0; i < lm_countof(npy_dtypes); i++)
     if (strcmp(npy_dtypes[i].code, code) == 0) return (int)npy_dtypes[i].dt;
   return -1;
+}
+
+/* NumPy's descr of a record: [('x', '<f8'), ('', '|V3'), ...], its
+** padding as unnamed void fields (fields in offset order, as NumPy's) */
+static void add_record_descr(luaL_Buffer *b, const RecordInfo *r) {
+  char s[64];
+  int64_t at = 0;
+  luaL_addchar(b, '[');
+  for (int i = 0; i < r->nfields; i++) {
+    if (r->offsets[i] > at) {
+      snprintf(s, sizeof s, "('', '|V%lld'), ", (long long)(r->offsets[i] - at));
+      luaL_addstring(b, s);
+    }
+    luaL_addstring(b, "('");
+    luaL_addstring(b, r->names[i]);
+    luaL_addstring(b, "', ");
+    const RecordInfo *sub = record_info(r->types[i]);
+    if (sub) add_record_descr(b, sub);
+    else {
+      luaL_addchar(b, '\'');
+      luaL_addstring(b, dtype_descr_code(r->types[i]));
+      luaL_addchar(b, '\'');
+    }
+    luaL_addstring(b, i + 1 < r->nfields || r->itemsize > r->offsets[i] + dtype_sizes[r->types[i]] ? "), " : ")");
+    at = r->offsets[i] + dtype_sizes[r->types[i]];
+  }
+  if (r->itemsize > at) {
+    snprintf(s, sizeof s, "('', '|V%lld')", (long long)(r->itemsize - at));
+    luaL_addstring(b, s);
+  }
+  luaL_addchar(b, ']');
+}
+
+/* a descr list [('x', '<f8'), ('', '|V4'), ...] at v as a record dtype;
+** raises for what lumba has no record for (big-endian fields, subarrays) */
+static int parse_record_descr(lua_State *L, const char *v, const char *path) {
+  const char *names[1024];
+  DType types[1024];
+  int64_t offsets[1024], at = 0;
+  int n = 0;
+  v++;  /* '[' */
+  for (;;) {
+    while (*v == ' ' || *v == ',') v++;
+    if (*v == ']') break;
+    if (*v != '(' || (v[1] != '\'' && v[1] != '"'))
+      luaL_error(L, "lumba.npy.load: '%s': a record field lumba cannot read at %s", path, v);
+    char q = v[1];
+    const char *nm = v + 2, *e = strchr(nm, q);
+    if (e == NULL) luaL_error(L, "lumba.npy.load: '%s': a field name is cut short", path);
+    lua_pushlstring(L, nm, (size_t)(e - nm));  /* kept on the stack until the record is made */
+    v = e + 1;
+    while (*v == ',' || *v == ' ') v++;
+    if (*v != '\'' && *v != '"')
+      luaL_error(L, "lumba.npy.load: '%s': field '%s' is a nested record or subarray, which lumba reads not", path,
+                 lua_tostring(L, -1));
+    char tq = *v++, ord = '|', code[16];
+    if (*v == '<' || *v == '>' || *v == '|' || *v == '=') ord = *v++;
+    size_t k = 0;
+    while (v[k] && v[k] != tq && k < sizeof code - 1) code[k] = v[k], k++;
+    code[k] = '\0';
+    v += k + 1;
+    while (*v == ' ') v++;
+    if (*v != ')') luaL_error(L, "lumba.npy.load: '%s': field '%s' has a shape, which lumba reads not", path, lua_tostring(L, -1));
+    v++;
+    if (lua_rawlen(L, -1) == 0 && code[0] == 'V') {  /* padding */
+      at += strtoll(code + 1, NULL, 10);
+      lua_pop(L, 1);
+      continue;
+    }
+    int dt = npy_dtype_of(code);
+    if (dt < 0 || ord == '>')
+      luaL_error(L, "lumba.npy.load: '%s': field '%s' has dtype '%c%s', which lumba has no record field for", path,
+                 lua_tostring(L, -1), ord, code);
+    if (n == 1024) luaL_error(L, "lumba.npy.load: '%s': more than 1024 fields", path);
+    names[n] = lua_tostring(L, -1);
+    types[n] = (DType)dt;
+    offsets[n++] = at;
+    at += dtype_sizes[dt];
+  }
+  char err[160];
+  /* NumPy's .npy keeps no align flag: the packed layout if it is that, else aligned if it is that */
+  int dt = record_intern(n, names, types, offsets, at, false, err, sizeof err);
+  const RecordInfo *r = dt >= 0 ? record_info(dt) : NULL;
+  bool packed = true;
+  for (int i = 1; r && i < n; i++) packed = packed && offsets[i] == offsets[i - 1] + dtype_sizes[types[i - 1]];
+  packed = packed && r && offsets[0] == 0 && r->itemsize == offsets[n - 1] + dtype_sizes[types[n - 1]];
+  if (r && !packed) {
+    int adt = record_intern(n, names, types, NULL, 0, true, err, sizeof err);
+    const RecordInfo *ar = adt >= 0 ? record_info(adt) : NULL;
+    bool same = ar && ar->itemsize == at;
+    for (int i = 0; same && i < n; i++) same = ar->offsets[i] == offsets[i];
+    if (same) dt = adt;
+  }
+  if (dt < 0) luaL_error(L, "lumba.npy.load: '%s': %s", path, err);
+  lua_pop(L, n);
+  return dt;
 }
 
 /* ---- the file, closed by __gc when an error unwinds ---- */
@@ -93,14 +190,21 @@ static int npy_save(lua_State *L) {
   }
   NdArray *a = array_check(L, 2);
   const char *code = npy_code(a->dtype);
+  if (dtype_is_record(a->dtype)) code = "";
   if (code == NULL)
     return luaL_argerror(L, 2, lua_pushfstring(L, "no .npy type for dtype %s", dtype_names[a->dtype]));
   bool fortran = a->ndim > 1 && !(a->flags & ARR_C_CONTIG) && (a->flags & ARR_F_CONTIG);
 
   luaL_Buffer hb;
   luaL_buffinit(L, &hb);
-  lua_pushfstring(L, "{'descr': '%c%s', 'fortran_order': %s, 'shape': (",
-                  a->s.itemsize == 1 ? '|' : '<', code, fortran ? "True" : "False");
+  if (dtype_is_record(a->dtype)) {
+    luaL_addstring(&hb, "{'descr': ");
+    add_record_descr(&hb, record_info(a->dtype));
+    lua_pushfstring(L, ", 'fortran_order': %s, 'shape': (", fortran ? "True" : "False");
+  } else {
+    lua_pushfstring(L, "{'descr': '%c%s', 'fortran_order': %s, 'shape': (",
+                    a->s.itemsize == 1 ? '|' : '<', code, fortran ? "True" : "False");
+  }
   luaL_addvalue(&hb);
   for (int k = 0; k < a->ndim; k++) {
     lua_pushfstring(L, "%s%I", k ? ", " : "", (lua_Integer)a->s.shape[k]);
@@ -197,17 +301,21 @@ static int npy_load(lua_State *L) {
 
   const char *v = header_value(hdr, "'descr'");
   if (v == NULL) bad_file(L, path, "its header has no 'descr'");
-  if (*v == '[') luaL_error(L, "lumba.npy.load: '%s' holds a structured dtype %s; lumba reads plain numbers and booleans",
-                            path, v);
+  int dt;
+  char order = '|';
+  if (*v == '[') {
+    dt = parse_record_descr(L, v, path);
+  } else {
   if (*v != '\'' && *v != '"') bad_file(L, path, "its 'descr' is not a string");
-  char q = *v++, order = '|', code[16];
+  char q = *v++, code[16];
   if (*v == '<' || *v == '>' || *v == '|' || *v == '=') order = *v++;
   size_t n = 0;
   while (v[n] && v[n] != q && n < sizeof code - 1) code[n] = v[n], n++;
   code[n] = '\0';
-  int dt = npy_dtype_of(code);
+  dt = npy_dtype_of(code);
   if (dt < 0)
     luaL_error(L, "lumba.npy.load: '%s' holds dtype '%c%s', which lumba has no dtype for", path, order, code);
+  }
 
   v = header_value(hdr, "'fortran_order'");
   if (v == NULL || (strncmp(v, "True", 4) != 0 && strncmp(v, "False", 5) != 0))
@@ -239,7 +347,7 @@ static int npy_load(lua_State *L) {
   fclose(b->f);
   b->f = NULL;
   /* a complex element is two floats, each swapped on its own */
-  int part = dtype_kinds[dt] == 'c' ? (int)a->s.itemsize / 2 : (int)a->s.itemsize;
+  int part = dtype_is_record(dt) ? 1 : dtype_kinds[dt] == 'c' ? (int)a->s.itemsize / 2 : (int)a->s.itemsize;
   if (order == '>' && part > 1) swap_bytes(a->s.data, a->s.nitems * ((int)a->s.itemsize / part), part);
   if (dt == DT_BOOL)  /* any nonzero byte is True */
     for (int64_t i = 0; i < a->s.nitems; i++) ((uint8_t *)a->s.data)[i] = ((uint8_t *)a->s.data)[i] != 0;

@@ -57,7 +57,11 @@ Type *bcreate_infer_alloc(Infer *I, Node *n, const BuiltinName *nm) {
     infer_scalar_arg(I, fill, ft, fname);
     if (!like) dflt = ft->dtype;  /* full: the value's dtype; full_like: the array's */
   }
-  ci->dt = infer_dtype_of(I, dtn, dflt);
+  ci->dt = infer_dtype_of_any(I, dtn, dflt);
+  if (dtype_is_record(ci->dt) && nm->id != BI_numpy_zeros && nm->id != BI_numpy_empty &&
+      nm->id != BI_numpy_zeros_like && nm->id != BI_numpy_empty_like)  /* Numba's: a record has no 1 to fill with */
+    compile_error(C, dtn ? dtn->loc : n->loc, "TypingError", "%s() does not support record dtypes: use np.zeros or np.empty",
+                  fname);
   ci->args = arena_alloc(C->A, sizeof(Node *) * 2);
   ci->args[0] = shape;
   ci->args[1] = fill;

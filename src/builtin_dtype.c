@@ -22,15 +22,18 @@ Val bdtype_lower_attr(Lower *L, Node *n, BuiltinId id, Val base) {
   return (Val){t, LLVMConstInt(lower_type(L, t), (unsigned long long)t->dtype, 0), false};
 }
 
-/* np.dtype('float32'), np.dtype(np.int32), np.dtype(a.dtype), np.dtype(float) */
+/* np.dtype('float32'), np.dtype(np.int32), np.dtype(a.dtype), np.dtype(float);
+** np.dtype([('x', np.float64), ('n', 'i4')], align=True), a record (infer_record.c) */
 Type *bdtype_infer_dtype(Infer *I, Node *n, const BuiltinName *nm) {
   const Builtin *b = builtin_of(nm);
   infer_only_keywords(I, n, b->member, b->keywords);
   infer_nargs(I, n, b->member, b->lo, b->hi);
   CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
   ci->bi = nm->id;
-  Node *a = n->args.items[0];
-  int dt = infer_dtype_arg(I, a);
+  Node *a = infer_arg_or_kw(n, 0, "dtype");
+  if (a == NULL) compile_error(I->C, n->loc, "TypingError", "np.dtype() needs a dtype");
+  int dt = a->kind == ND_List ? infer_record_dtype(I, a, infer_arg_or_kw(n, 1, "align"))  /* a record */
+                              : infer_dtype_arg(I, a);
   if (dt == -2) return NULL;
   if (dt < 0)
     compile_error(I->C, a->loc, "TypingError", "np.dtype() needs a dtype or its name such as 'float32'");

@@ -152,7 +152,7 @@ Type *bufunc_infer(Infer *I, Node *n, const BuiltinName *nm) {
   int nd = -1, top = 0;
   for (int i = 0; i < nin; i++) {
     bool arr = at[i]->kind == TY_ARRAY;
-    if (!ty_is_number(at[i]) && !arr)
+    if ((!ty_is_number(at[i]) && !arr) || (arr && dtype_is_record(at[i]->dtype)))
       compile_error(C, n->args.items[i]->loc, "TypingError", "%s() needs a number or an array, not %s", name,
                     tyname(C, at[i]));
     if (arr && at[i]->ndim > nd) nd = at[i]->ndim;

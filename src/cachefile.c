@@ -260,16 +260,21 @@ static void add_str(Buf *b, const char *s) {
 
 /* Types: N none; S<d> a scalar; D<d> a dtype value; A<d><ndim><layout> an array; T<n><elems> a
 ** tuple; P<d> a C pointer, Pv voidptr (d = 'a' + dtype, ndim and n = '0' + count), then a NUL. */
+/* a record dtype is a number of this process only: '!' is never read back */
+static char dt_code(DType dt) {
+  return dt < DT__COUNT ? (char)('a' + dt) : '!';
+}
+
 static void add_type_code(Buf *b, const Type *t) {
   switch (t->kind) {
     case TY_NONE: add_char(b, 'N'); return;
-    case TY_SCALAR: add_char(b, 'S'); add_char(b, (char)('a' + t->dtype)); return;
-    case TY_DTYPE: add_char(b, 'D'); add_char(b, (char)('a' + t->dtype)); return;
+    case TY_SCALAR: case TY_RECORD: add_char(b, 'S'); add_char(b, dt_code(t->dtype)); return;
+    case TY_DTYPE: add_char(b, 'D'); add_char(b, dt_code(t->dtype)); return;
     case TY_CLASS: add_char(b, 'K'); return;  /* no code of it is read back: 'K' decodes to nothing */
     case TY_CPTR: add_char(b, 'P'); add_char(b, t->layout == 'v' ? 'v' : (char)('a' + t->dtype)); return;
     case TY_ARRAY:
       add_char(b, 'A');
-      add_char(b, (char)('a' + t->dtype));
+      add_char(b, dt_code(t->dtype));
       add_char(b, (char)('0' + t->ndim));
       add_char(b, t->layout);
       return;

@@ -35,6 +35,7 @@
 #include "interrupt.h"
 #include "lapack.h"
 #include "lapack_rt.h"
+#include "record.h"
 #include "linalg_rt.h"
 #include "maps.h"
 #include "nprandom_rt.h"

@@ -63,6 +63,7 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
     }
     case LUA_TUSERDATA: {
       NdArray *a = array_test(L, idx);
+      if (a && a->ndim == 0 && dtype_is_record(a->dtype)) return ty_scalar(a->dtype);  /* a[i] of a record array: a Record */
       if (a) return ty_array(&S->types, a->dtype, a->ndim, layout_of(a));
       ClassInfo *cls;
       if (jitclass_test(L, idx, &cls)) return &cls->type;
@@ -84,6 +85,10 @@ static bool arg_fits(lua_State *L, int idx, Type *t, bool loose) {
   if (t->kind == TY_CLASS) {
     ClassInfo *cls;
     return jitclass_test(L, idx, &cls) && cls == t->cls;
+  }
+  if (t->kind == TY_RECORD) {  /* a 0-d view of a record array's element */
+    NdArray *a = lt == LUA_TUSERDATA ? array_test(L, idx) : NULL;
+    return a && a->dtype == t->dtype && a->ndim == 0;
   }
   if (t->kind == TY_CPTR)  /* an address (a Lua integer) or an array: its data (a @cfunc called from Lua) */
     return lua_isinteger(L, idx) || lt == LUA_TLIGHTUSERDATA || (lt == LUA_TUSERDATA && array_test(L, idx) != NULL);
@@ -127,6 +132,7 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
     lua_pushinteger(L, slots[(*k)++]);
     return 1;
   }
+
   if (t->kind == TY_SCALAR && ty_is_complex(t)) {  /* two slots of double bits */
     double re, im;
     memcpy(&re, slots + *k, sizeof re);
@@ -454,6 +460,8 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot, double *cbu
     *slot = (int64_t)(intptr_t)&a->s;
   } else if (t->kind == TY_DTYPE) {
     *slot = t->dtype;
+  } else if (t->kind == TY_RECORD) {
+    *slot = (int64_t)(intptr_t)((NdArray *)lua_touserdata(L, idx))->s.data;  /* the element it views */
   } else if (t->kind == TY_CLASS) {
     *slot = (int64_t)(intptr_t)jitclass_test(L, idx, NULL);  /* borrowed: the userdata holds it for the call */
   } else if (t->kind == TY_CPTR) {

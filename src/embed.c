@@ -12,6 +12,7 @@
 
 #include "array.h"
 #include "lumba.h"
+#include "record.h"
 
 /* what the MemInfo's destructor needs to call the host back */
 typedef struct HostBuf {
@@ -50,11 +51,8 @@ static int c_dtype_from_name(const char *name) {
 
 /* The userdata is made first: if Lua raises a memory error there, nothing
 ** of the host's is held yet. */
-int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
-                    const int64_t *shape, const int64_t *strides_bytes,
-                    lumba_Release release, void *ud) {
-  int dt = dtype ? c_dtype_from_name(dtype) : -1;
-  if (dt < 0) return LUMBA_EDTYPE;
+static int push_host(lua_State *L, void *ptr, int dt, int ndim, const int64_t *shape,
+                     const int64_t *strides_bytes, lumba_Release release, void *ud) {
   if (ndim < 0 || ndim > LM_MAXDIM) return LUMBA_ENDIM;
   /* NumPy's rule (array_check_size): zeros aside, the product must fit */
   int64_t itemsize = dtype_sizes[dt], bytes = itemsize;
@@ -101,6 +99,48 @@ int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
   array_update_flags(a);
   luaL_setmetatable(L, ARRAY_MT);
   return LUMBA_OK;
+}
+
+int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
+                    const int64_t *shape, const int64_t *strides_bytes,
+                    lumba_Release release, void *ud) {
+  int dt = dtype ? c_dtype_from_name(dtype) : -1;
+  if (dt < 0) return LUMBA_EDTYPE;
+  return push_host(L, ptr, dt, ndim, shape, strides_bytes, release, ud);
+}
+
+/* the C struct's layout is the aligned one when every field sits at a
+** multiple of its alignment and the size is one of the largest (NumPy's
+** align=True gives exactly this for the same fields) */
+static bool c_aligned(const DType *types, const int64_t *offsets, int n, int64_t itemsize) {
+  int64_t align = 1;
+  for (int i = 0; i < n; i++) {
+    int64_t fa = dtype_alignment(types[i]);
+    if (offsets[i] % fa) return false;
+    if (fa > align) align = fa;
+  }
+  return itemsize % align == 0;
+}
+
+int lumba_pushrecords(lua_State *L, void *ptr, const lumba_Field *fields, int nfields, int64_t itemsize, int ndim,
+                      const int64_t *shape, const int64_t *strides_bytes, lumba_Release release, void *ud) {
+  if (fields == NULL || nfields <= 0 || nfields > 1024 || itemsize <= 0) return LUMBA_EDTYPE;
+  const char *names[1024];
+  DType types[1024];
+  int64_t offsets[1024];
+  for (int i = 0; i < nfields; i++) {
+    int dt = fields[i].dtype ? c_dtype_from_name(fields[i].dtype) : -1;
+    if (dt < 0 || fields[i].name == NULL) return LUMBA_EDTYPE;
+    names[i] = fields[i].name;
+    types[i] = (DType)dt;
+    offsets[i] = fields[i].offset;
+    if (offsets[i] < 0 || offsets[i] + dtype_sizes[dt] > itemsize) return LUMBA_EDTYPE;
+  }
+  char err[160];
+  int dt = record_intern(nfields, names, types, offsets, itemsize, c_aligned(types, offsets, nfields, itemsize), err,
+                         sizeof err);
+  if (dt < 0) return LUMBA_EDTYPE;
+  return push_host(L, ptr, dt, ndim, shape, strides_bytes, release, ud);
 }
 
 void *lumba_toarray(lua_State *L, int idx, lumba_ArrayInfo *info) {

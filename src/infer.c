@@ -246,6 +246,9 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
     case ND_Subscript: {
       Type *elem = infer_subscript(I, target, true);
       if (elem == NULL || t == NULL) return;
+      if (elem->kind == TY_RECORD)
+        compile_error(C, target->loc, "UnsupportedError",
+                      "storing a whole record is not supported: store its fields (a[i].x = ...)");
       if (elem->kind == TY_ARRAY) {
         if (!ty_is_number(t) && t->kind != TY_ARRAY)  /* a value of more axes: they must be 1 (checked at run time) */
           compile_error(C, target->loc, "TypingError", "cannot store %s into a slice of %s",
@@ -260,6 +263,10 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
       Type *base = infer_expr(I, target->value);
       if (base && base->kind == TY_CLASS) {
         infer_class_store(I, target, base, t);
+        return;
+      }
+      if (base && base->kind == TY_RECORD) {
+        infer_record_store(I, target, base, target->name, t);
         return;
       }
       if (base == NULL) return;
@@ -363,6 +370,9 @@ static void infer_stmt(Infer *I, Node *s) {
       } else if (s->target->kind == ND_Attribute && infer_ann(I, s->target->value)->ty &&
                  infer_ann(I, s->target->value)->ty->kind == TY_CLASS) {  /* inst.field += v */
         infer_class_store(I, s->target, infer_ann(I, s->target->value)->ty, r);
+      } else if (s->target->kind == ND_Attribute && infer_ann(I, s->target->value)->ty &&
+                 infer_ann(I, s->target->value)->ty->kind == TY_RECORD) {  /* r.x += v */
+        infer_record_store(I, s->target, infer_ann(I, s->target->value)->ty, s->target->name, r);
       } else {
         compile_error(C, s->target->loc, "UnsupportedError", "augmented assignment to this target is not supported");
       }

@@ -42,6 +42,14 @@ void infer_ssa_rename(Compile *C, Node *def);
 const char *infer_shown_name(Compile *C, const char *name);  /* "x.1" as the user wrote it: "x" */
 const char *infer_arrayexpr_ufunc(OpKind op);  /* NumPy's ufunc for an operator: "add" */
 Type *infer_call(Infer *I, Node *n);
+/* record dtypes (infer_record.c): r['x'] / a['x'] with a constant string,
+** r.x / a.x (NULL: a is no record array or x no field), stores */
+bool infer_record_key(const Node *n, const Type *base);
+Type *infer_record_subscript(Infer *I, Node *n, Type *base, bool store);
+Type *infer_record_attr(Infer *I, Node *n, Type *base);
+void infer_record_store(Infer *I, Node *target, Type *base, const char *name, Type *t);
+/* np.dtype([('x', np.float64), ...], align=...): the record dtype; -2 not typed yet */
+int infer_record_dtype(Infer *I, Node *list, Node *align);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
 /* a module constant (SYM_FROZEN) used by name: a hidden local of that name, its value computed at entry (infer.c) */
@@ -89,6 +97,7 @@ void infer_nargs(Infer *I, Node *n, const char *fname, int lo, int hi);   /* lo.
 void infer_only_keywords(Infer *I, Node *n, const char *fname, const char *const *allowed);
 Node *infer_arg_or_kw(Node *n, int pos, const char *name);  /* the keyword, or argument pos; NULL if absent */
 DType infer_dtype_of(Infer *I, Node *n, DType dflt);       /* a dtype argument (dflt if n is NULL) */
+DType infer_dtype_of_any(Infer *I, Node *n, DType dflt);   /* the same, record dtypes too (np.zeros, np.empty) */
 bool infer_arg_types(Infer *I, Node **args, int n, Type **out);  /* false while one is unknown */
 Type *infer_scalar_arg(Infer *I, Node *a, Type *t, const char *fname);  /* t, when a number */
 bool infer_static_int(Infer *I, Node *n, int64_t *v);      /* a literal or frozen integer */

@@ -84,6 +84,7 @@ Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
   Compile *C = I->C;
   if (!ty_is_number(a) && a->kind != TY_ARRAY) return NULL;
   if (!ty_is_number(b) && b->kind != TY_ARRAY) return NULL;
+  if (dtype_is_record(a->dtype) || dtype_is_record(b->dtype)) return NULL;  /* records: no arithmetic */
   DType r = infer_arrayexpr_common(a, b);
   int nd = a->kind == TY_ARRAY ? a->ndim : 0;
   if (b->kind == TY_ARRAY && b->ndim > nd) nd = b->ndim;
@@ -111,6 +112,8 @@ Type *infer_arrayexpr_binop(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
 Type *infer_arrayexpr_unary(Infer *I, OpKind op, Type *a, Loc loc) {
   Compile *C = I->C;
   DType d = a->dtype;
+  if (dtype_is_record(d))
+    compile_error(C, loc, "TypingError", "operator %s is not supported on %s", ast_op_symbols[op], tyname(C, a));
   if (op == OP_USub && d == DT_BOOL)
     compile_error(C, loc, "TypingError", "The numpy boolean negative, the `-` operator, is not supported, use the "
                   "`~` operator or the logical_not function instead");

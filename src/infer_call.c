@@ -45,8 +45,8 @@ int infer_dtype_arg(Infer *I, Node *n) {
     if (s.bn->id == BI_int) return DT_INT64;
     if (s.bn->id == BI_bool) return DT_BOOL;
   }
-  if (s.kind != SYM_NONE) return -1;
-  /* a dtype value: a.dtype, np.dtype('f4'), a dtype argument or local */
+  if (s.kind != SYM_NONE && s.kind != SYM_FROZEN) return -1;
+  /* a dtype value: a.dtype, np.dtype('f4'), a dtype argument or local, a module's rec = np.dtype([...]) */
   Type *t = infer_expr(I, n);
   if (t == NULL) return -2;
   return t->kind == TY_DTYPE ? (int)t->dtype : -1;
@@ -70,13 +70,20 @@ void infer_only_keywords(Infer *I, Node *n, const char *fname, const char *const
   }
 }
 
-DType infer_dtype_of(Infer *I, Node *n, DType dflt) {
+DType infer_dtype_of_any(Infer *I, Node *n, DType dflt) {
   if (n == NULL) return dflt;
   int dt = infer_dtype_arg(I, n);
   if (dt == -2 && !I->strict) return dflt;  /* not typed yet: the next pass knows */
   if (dt == -2) compile_error(I->C, n->loc, "TypingError", "cannot determine the dtype of this expression");
   if (dt < 0) compile_error(I->C, n->loc, "TypingError", "expected a dtype such as np.float64 here");
   return (DType)dt;
+}
+
+DType infer_dtype_of(Infer *I, Node *n, DType dflt) {
+  DType dt = infer_dtype_of_any(I, n, dflt);
+  if (dtype_is_record(dt))
+    compile_error(I->C, n->loc, "TypingError", "a record dtype is not supported here (np.zeros and np.empty take one)");
+  return dt;
 }
 
 /* Type the arguments; NULL when one is still unknown */
@@ -104,6 +111,8 @@ Type *infer_method(Infer *I, Node *n, BuiltinId id, Node *recv, Type *a, const c
   bool scalar_ok = id == BI_ndarray_conj || id == BI_ndarray_conjugate;  /* z.conjugate() of a number too */
   if ((a->kind != TY_ARRAY && !(scalar_ok && ty_is_number(a))) || C->builtins[id].infer_method == NULL)
     compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), name);
+  if (dtype_is_record(a->dtype) && id != BI_ndarray_copy)  /* records: no arithmetic, no casts */
+    compile_error(C, n->loc, "TypingError", "%s() is not supported on arrays of %s", name, tyname(C, ty_scalar(a->dtype)));
   return C->builtins[id].infer_method(I, n, ci, a);
 }
 

@@ -29,7 +29,9 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
       LLVMTypeRef el[2] = {f, f};
       return LLVMStructTypeInContext(L->ctx, el, 2, 0);
     }
-    default: LM_UNREACHABLE();
+    default:  /* a record: its bytes */
+      LM_ASSERT(dtype_is_record(dt));
+      return LLVMArrayType(LLVMInt8TypeInContext(L->ctx), (unsigned)dtype_sizes[dt]);
   }
 }
 
@@ -38,6 +40,7 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
     case TY_NONE: case TY_DTYPE: return LLVMInt8TypeInContext(L->ctx);
     case TY_CPTR: return LLVMInt64TypeInContext(L->ctx);  /* an address: carray() makes it an array */
     case TY_CLASS: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the instance's MemInfo */
+    case TY_RECORD: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the element it views */
     case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);
     case TY_ARRAY: {
       LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
@@ -584,7 +587,7 @@ static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
   LLVMTypeRef lt = lower_type(L, t);
   if (t->kind == TY_DTYPE) return LLVMConstInt(lt, (unsigned long long)t->dtype, 0);  /* its type says which */
   if (t->kind == TY_CPTR) return raw;
-  if (t->kind == TY_CLASS) return LLVMBuildIntToPtr(L->b, raw, lt, "");
+  if (t->kind == TY_CLASS || t->kind == TY_RECORD) return LLVMBuildIntToPtr(L->b, raw, lt, "");
   if (ty_is_complex(t)) {  /* the slot points at two doubles */
     LLVMTypeRef d = LLVMDoubleTypeInContext(L->ctx);
     LLVMValueRef p = LLVMBuildIntToPtr(L->b, raw, LLVMPointerType(d, 0), "");
@@ -603,7 +606,7 @@ static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
 static LLVMValueRef scalar_to_slot(Lower *L, Type *t, LLVMValueRef v) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
   if (t->kind == TY_CPTR) return v;
-  if (t->kind == TY_CLASS) return LLVMBuildPtrToInt(L->b, v, i64, "");  /* its reference goes with it */
+  if (t->kind == TY_CLASS || t->kind == TY_RECORD) return LLVMBuildPtrToInt(L->b, v, i64, "");  /* its reference goes with it */
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, v, i64, "");
   if (t->dtype == DT_FLOAT32)
     return LLVMBuildBitCast(L->b, LLVMBuildFPExt(L->b, v, LLVMDoubleTypeInContext(L->ctx), ""), i64, "");
@@ -623,7 +626,7 @@ static void store_result(Lower *L, Type *t, LLVMValueRef v, LLVMValueRef slots, 
       LLVMValueRef part = lower_cast(L, (Val){ty_complex_part(t), LLVMBuildExtractValue(L->b, v, i, ""), true}, f64).v;
       LLVMBuildStore(L->b, scalar_to_slot(L, f64, part), slot_ptr(L, slots, (*k)++));
     }
-  } else if (t->kind == TY_SCALAR || t->kind == TY_CPTR || t->kind == TY_CLASS) {
+  } else if (t->kind == TY_SCALAR || t->kind == TY_CPTR || t->kind == TY_CLASS || t->kind == TY_RECORD) {
     LLVMBuildStore(L->b, scalar_to_slot(L, t, v), slot_ptr(L, slots, (*k)++));
   } else if (t->kind == TY_ARRAY) {
     int base = *k;

@@ -161,6 +161,13 @@ Val lower_index_view(Lower *L, Node *n, Val base, Type *rt);    /* the view part
 Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array */
 Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* through the registry */
 void lower_fill(Lower *L, Val a, LLVMValueRef v);                /* every element of a = v */
+/* record dtypes (lower_record.c): r['x'] / a['x'] and r.x / a.x (a field,
+** not an array attribute) read and stored, op= too; a[i]'s address as a Record */
+bool lower_record_key(Lower *L, Node *n);
+bool lower_record_attr(Lower *L, Node *n, bool array_attr);
+Val lower_record_field(Lower *L, Node *n);
+void lower_record_store(Lower *L, Node *target, Val v, OpKind op, Type *ty);
+Val lower_record_elem(Lower *L, LLVMValueRef p, Type *t);
 Val lower_attribute(Lower *L, Node *n);
 /* lower_class.c: @jitclass instances (through Target: no lowering file calls them by name);
 ** lower_call.c: a CALL_DEF call */

@@ -208,6 +208,7 @@ bool lower_is_selection(Lower *L, Node *n) { return selection(L, n) != NULL; }
 
 Val lower_subscript(Lower *L, Node *n) {
   Type *bt = lower_ann(L, n->value)->ty;
+  if (lower_record_key(L, n)) return lower_record_field(L, n);
   if (bt->kind == TY_TUPLE) {
     Val t = lower_expr(L, n->value);
     Node *sl = n->slice;
@@ -235,6 +236,13 @@ Val lower_subscript(Lower *L, Node *n) {
     lower_unhold(L, mark);
     LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
     return (Val){bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
+  }
+  if (lower_ann(L, n)->ty->kind == TY_RECORD) {  /* an element of a record array: its address */
+    Val base;
+    LLVMValueRef p = lower_elem_ptr(L, n, &base);
+    Val r = lower_record_elem(L, p, lower_ann(L, n)->ty);
+    lower_release(L, base);
+    return r;
   }
   if (lower_ann(L, n)->ty->kind == TY_SCALAR) {
     Val base;
@@ -265,6 +273,10 @@ void lower_fill(Lower *L, Val a, LLVMValueRef v) {
 }
 
 void lower_store_subscript(Lower *L, Node *target, Val v) {
+  if (lower_record_key(L, target)) {
+    lower_record_store(L, target, v, OP_None, NULL);
+    return;
+  }
   if (lower_ann(L, target)->ty->kind == TY_SCALAR) {
     Val base;
     LLVMValueRef p = lower_elem_ptr(L, target, &base);
@@ -380,6 +392,10 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
 Val lower_attribute(Lower *L, Node *n) {
   Type *bt = lower_ann(L, n->value)->ty;
   if (bt && bt->kind == TY_CLASS) return lower_class_target(L, n)->class_attr(L, n);
+  if (bt && (bt->kind == TY_RECORD || bt->kind == TY_ARRAY)) {  /* r.x, a.x of a record array */
+    const BuiltinName *an = builtin_find_member("ndarray.", n->name);
+    if (lower_record_attr(L, n, an && L->C->builtins[an->id].infer_attr)) return lower_record_field(L, n);
+  }
   if (lower_ann(L, n)->aux) {  /* a module's value (cuda.threadIdx.x): the typing left its registry row */
     const BuiltinName *nm = lower_ann(L, n)->aux;
     return L->C->builtins[nm->id].lower_attr(L, n, nm->id, (Val){0});

@@ -33,7 +33,10 @@ void lower_store_target(Lower *L, Node *t, Val v) {
       lower_release(L, v);
       return;
     case ND_Subscript: lower_store_subscript(L, t, v); return;
-    case ND_Attribute: lower_class_target(L, t)->class_store(L, t, v); return;
+    case ND_Attribute:
+      if (lower_record_attr(L, t, false)) lower_record_store(L, t, v, OP_None, NULL);
+      else lower_class_target(L, t)->class_store(L, t, v);
+      return;
     default: LM_UNREACHABLE();
   }
 }
@@ -78,6 +81,10 @@ static void lower_augassign(Lower *L, Node *s) {
     Val rhs = lower_expr(L, s->value);
     Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
     store_local(L, lower_ann(L, t)->slot, r);
+    return;
+  }
+  if (lower_record_key(L, t) || (t->kind == ND_Attribute && lower_record_attr(L, t, false))) {  /* r.x op= v */
+    lower_record_store(L, t, lower_expr(L, s->value), s->op, lower_ann(L, s)->ty);
     return;
   }
   if (t->kind == ND_Attribute) {  /* inst.field op= v (a number field: infer.c) */
@@ -314,7 +321,9 @@ static void lower_for_iter(Lower *L, Node *s) {
     LLVMValueRef base8 = LLVMBuildBitCast(L->b, lower_arr_data(L, seq.v), LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), "");
     LLVMValueRef p8 = LLVMBuildGEP2(L->b, LLVMInt8TypeInContext(L->ctx), base8, &off, 1, "");
     LLVMValueRef p = LLVMBuildBitCast(L->b, p8, LLVMPointerType(lower_mem_type(L, at->dtype), 0), "");
-    if (at->ndim == 1) {
+    if (at->ndim == 1 && dtype_is_record(at->dtype)) {
+      item = lower_record_elem(L, p, ty_scalar(at->dtype));  /* for r in a: each element's view */
+    } else if (at->ndim == 1) {
       item = (Val){ty_scalar(at->dtype), lower_load_elem(L, at->dtype, p), false};
     } else {
       LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];

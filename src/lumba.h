@@ -36,7 +36,7 @@ typedef void (*lumba_Release)(void *ud, void *ptr);
 /* what lumba_toarray reports */
 typedef struct lumba_ArrayInfo {
   void *data;                     /* first element */
-  const char *dtype;              /* "float64", "int32", ... (static) */
+  const char *dtype;              /* "float64", "int32", ... (static); a record's Numba name "Record(...)" */
   int ndim;
   int64_t itemsize;               /* bytes per element */
   int64_t size;                   /* number of elements */
@@ -64,6 +64,27 @@ typedef struct lumba_ArrayInfo {
 LUMBA_API int lumba_pusharray(lua_State *L, void *ptr, const char *dtype, int ndim,
                               const int64_t *shape, const int64_t *strides_bytes,
                               lumba_Release release, void *ud);
+
+/* one field of a C struct, for lumba_pushrecords */
+typedef struct lumba_Field {
+  const char *name;  /* the field's name: a.x from Lua and compiled code */
+  const char *dtype; /* a scalar dtype, spelled as for lumba_pusharray ("double", "int32_t", "_Bool") */
+  int64_t offset;    /* offsetof(struct, field) */
+} lumba_Field;
+
+/*
+** Pushes a lumba.ndarray of records over the host's array of C structs
+** at ptr, without copying: nfields fields at their offsets, itemsize
+** sizeof(struct). Any layout works: the compiler's own (what NumPy builds
+** with align=True; the dtype then reports isalignedstruct) or a packed
+** struct (NumPy's default, align=False). The rest is as lumba_pusharray:
+** shape, strides_bytes (NULL: contiguous structs), release and ud, the
+** results (LUMBA_EDTYPE also for an unknown field dtype, a repeated name, a
+** field past itemsize or overlapping another). docs/embedding.md shows it.
+*/
+LUMBA_API int lumba_pushrecords(lua_State *L, void *ptr, const lumba_Field *fields, int nfields, int64_t itemsize,
+                                int ndim, const int64_t *shape, const int64_t *strides_bytes,
+                                lumba_Release release, void *ud);
 
 /*
 ** The data pointer of the lumba.ndarray at idx, and its description in

@@ -184,12 +184,25 @@ static void check_kernel_ret(Job *job, FuncSpec *spec) {
                   tyname(&job->C, spec->ret));
 }
 
+/* a Record is the address of an element of an array the function may
+** free on return: Lua gets the array or the fields, not the record */
+static bool has_record(const Type *t) {
+  if (t->kind == TY_RECORD) return true;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
+    if (has_record(t->elems[i])) return true;
+  return false;
+}
+
 /* the typed specialization, and the result it will fill */
 static bool step_infer(Job *job) {
   Compile *C = &job->C;
   lua_State *L = C->L;
   Node *def = job->def;
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
+  if (spec->ret && has_record(spec->ret))
+    compile_error(C, def->loc, "UnsupportedError",
+                  "%s() returns %s: a record cannot be returned to Lua (return its array, or its fields)", def->name,
+                  tyname(C, spec->ret));
   if (job->declared_ret && job->declared_ret != spec->ret) {
     Type *d = job->declared_ret, *r = spec->ret;
     bool widens = d->kind == TY_ARRAY && r->kind == TY_ARRAY && d->dtype == r->dtype && d->ndim == r->ndim &&

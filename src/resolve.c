@@ -113,6 +113,13 @@ static const char *module_of(Compile *C, const char *name) {
   return NULL;
 }
 
+/* a module-level name frozen before (a record dtype inside np.dtype([...])) */
+static bool frozen_name(Compile *C, Node *v) {
+  for (int i = C->nmodnames - 1; v->kind == ND_Name && i >= 0; i--)
+    if (strcmp(C->modnames[i].name, v->name) == 0) return C->modnames[i].sym.kind == SYM_FROZEN;
+  return false;
+}
+
 /* a literal a frozen value may hold: numbers, dtype names and np.float32 & co, tuples and lists of them */
 static bool frozen_literal(Compile *C, Node *v) {
   Sym s;
@@ -143,9 +150,20 @@ static bool frozen_form(Compile *C, Node *v) {
   snprintf(q, sizeof q, "numpy.%s", v->func->name);
   const BuiltinName *nm = builtin_find(q);
   static const BuiltinId forms[] = {BI_numpy_array, BI_numpy_asarray, BI_numpy_zeros, BI_numpy_ones, BI_numpy_empty,
-                                    BI_numpy_full, BI_numpy_arange, BI_numpy_linspace, BI_numpy_eye, BI_numpy_identity};
+                                    BI_numpy_full, BI_numpy_arange, BI_numpy_linspace, BI_numpy_eye, BI_numpy_identity,
+                                    BI_numpy_dtype};  /* np.dtype([...]): a record dtype */
   bool ok = false;
   for (size_t i = 0; nm && i < lm_countof(forms); i++) ok = ok || nm->id == forms[i];
+  if (ok && nm->id == BI_numpy_dtype && v->args.len == 1 && v->args.items[0]->kind == ND_List) {
+    Node *l = v->args.items[0];  /* [('p', pt), ...]: a field may be a record frozen before */
+    for (int i = 0; ok && i < l->elts.len; i++) {
+      Node *f = l->elts.items[i];
+      ok = f->kind == ND_Tuple && f->elts.len == 2 && frozen_literal(C, f->elts.items[0]) &&
+           (frozen_literal(C, f->elts.items[1]) || frozen_name(C, f->elts.items[1]));
+    }
+    for (int i = 0; ok && i < v->keywords.len; i++) ok = frozen_literal(C, v->keywords.items[i]->value);
+    return ok;
+  }
   for (int i = 0; ok && i < v->args.len; i++) ok = frozen_literal(C, v->args.items[i]);
   for (int i = 0; ok && i < v->keywords.len; i++) ok = frozen_literal(C, v->keywords.items[i]->value);
   return ok;

@@ -3,6 +3,8 @@
 ** signature strings.
 */
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dispatch.h"
@@ -11,19 +13,19 @@
 
 Type ty_none = {.kind = TY_NONE, .name = "none"};
 
-static Type scalars[DT__COUNT] = {
+static Type scalars[DT__MAX] = {
 #define DTYPE(e, nm, ctype, sz, k) {.kind = TY_SCALAR, .dtype = DT_##e, .name = nm},
 #include "dtype.def"
 #undef DTYPE
 };
 
-static Type dtypes[DT__COUNT] = {
+static Type dtypes[DT__MAX] = {
 #define DTYPE(e, nm, ctype, sz, k) {.kind = TY_DTYPE, .dtype = DT_##e, .name = "dtype(" nm ")"},
 #include "dtype.def"
 #undef DTYPE
 };
 
-static Type cptrs[DT__COUNT] = {
+static Type cptrs[DT__MAX] = {
 #define DTYPE(e, nm, ctype, sz, k) {.kind = TY_CPTR, .dtype = DT_##e, .name = "CPointer(" nm ")"},
 #include "dtype.def"
 #undef DTYPE
@@ -36,13 +38,20 @@ Type *ty_cptr(DType dt) {
   return &cptrs[dt];
 }
 
+/* a record's rows (record.c calls it once, under its lock): its value is
+** a view of one element, TY_RECORD */
+void ty_record_register(int dt, const char *dtype_name) {
+  scalars[dt] = (Type){.kind = TY_RECORD, .dtype = (DType)dt, .name = dtype_names[dt]};
+  dtypes[dt] = (Type){.kind = TY_DTYPE, .dtype = (DType)dt, .name = dtype_name};
+}
+
 Type *ty_dtype(DType dt) {
-  LM_ASSERT(dt >= 0 && dt < DT__COUNT);
+  LM_ASSERT(dt >= 0 && dt < DT__MAX && dtypes[dt].name);
   return &dtypes[dt];
 }
 
 Type *ty_scalar(DType dt) {
-  LM_ASSERT(dt >= 0 && dt < DT__COUNT);
+  LM_ASSERT(dt >= 0 && dt < DT__MAX && scalars[dt].name);
   return &scalars[dt];
 }
 
@@ -348,7 +357,7 @@ int ty_slots(const Type *t) {
   switch (t->kind) {
     case TY_NONE: return 0;
     case TY_SCALAR: return dtype_kinds[t->dtype] == 'c' ? 2 : 1;  /* complex: real, imaginary */
-    case TY_DTYPE: case TY_CPTR: case TY_CLASS: return 1;
+    case TY_DTYPE: case TY_CPTR: case TY_CLASS: case TY_RECORD: return 1;
     case TY_ARRAY: return RT_ARRAY_SLOTS;
     case TY_TUPLE: {
       int n = 0;

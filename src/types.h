@@ -18,6 +18,7 @@ typedef enum TypeKind {
   TY_TUPLE,   /* heterogeneous tuple of any types */
   TY_DTYPE,   /* a dtype as a value (np.float64, a.dtype, np.dtype('f4')): the dtype says which, a compile-time value */
   TY_CLASS,   /* an instance of a @jitclass (cls): a MemInfo* whose buffer holds the fields (jitclass.h) */
+  TY_RECORD,  /* one element of a record array (record.h), a view: the dtype says which record; a pointer to the element */
   TY_CPTR,    /* a C pointer of a @cfunc's signature: CPointer(dtype), or voidptr (layout 'v'); an address held as int64 */
 } TypeKind;
 
@@ -49,6 +50,8 @@ Type *ty_scalar(DType dt);      /* the singleton for a dtype */
 #define ty_int64 (ty_scalar(DT_INT64))
 #define ty_float64 (ty_scalar(DT_FLOAT64))
 Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
+/* record.c: a new record's ty_scalar (TY_RECORD) and ty_dtype (named dtype_name) */
+void ty_record_register(int dt, const char *dtype_name);
 Type *ty_cptr(DType dt);        /* the singleton "CPointer(float64)" */
 extern Type ty_voidptr;         /* "voidptr": a pointer to memory of no dtype */
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);

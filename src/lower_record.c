@@ -1,0 +1,102 @@
+/*
+** lower_record.c — record dtypes in compiled code (infer_record.c types
+** them): a Record value is the address of its element (i8*), as Numba's,
+** so r = a[i]; r.x = 1 writes into a. A field is a load or store at its
+** offset; a field of a record array, a view with the array's strides.
+*/
+#include "lower.h"
+#include "record.h"
+
+/* the name of the field n reads: r.x, or r['x'] */
+static const char *field_name(const Node *n) {
+  return n->kind == ND_Attribute ? n->name : n->slice->sval;
+}
+
+/* the field's address in the record at rec (an i8*), typed as the field */
+static LLVMValueRef field_ptr(Lower *L, LLVMValueRef rec, DType recdt, int f) {
+  const RecordInfo *r = record_info(recdt);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+  LLVMValueRef off = lower_i64(L, r->offsets[f]);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, i8, rec, &off, 1, r->names[f]);
+  if (dtype_is_record(r->types[f])) return p;
+  return LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, r->types[f]), 0), "");
+}
+
+/* the view of field f of the record array a: its strides, the field's dtype */
+static Val field_view(Lower *L, Val a, int f, Type *rt) {
+  const RecordInfo *r = record_info(a.ty->dtype);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i8p = LLVMPointerType(i8, 0);
+  LLVMValueRef data = LLVMBuildBitCast(L->b, lower_arr_data(L, a.v), i8p, "");
+  LLVMValueRef off = lower_i64(L, r->offsets[f]);
+  data = LLVMBuildInBoundsGEP2(L->b, i8, data, &off, 1, "");
+  data = LLVMBuildBitCast(L->b, data, LLVMPointerType(lower_mem_type(L, rt->dtype), 0), "");
+  LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+  for (int k = 0; k < rt->ndim; k++) {
+    shape[k] = lower_arr_shape(L, a.v, k);
+    strides[k] = lower_arr_stride(L, a.v, k);
+  }
+  return (Val){rt, lower_arr_make(L, rt, lower_arr_mi(L, a.v), data, shape, strides), a.owned};
+}
+
+/* r.x, r['x'] (the value), a.x, a['x'] (the view) */
+Val lower_record_field(Lower *L, Node *n) {
+  Node *bn = n->value;
+  Val base = lower_expr(L, bn);
+  const RecordInfo *r = record_info(base.ty->dtype);
+  int f = record_field(r, field_name(n));
+  Type *rt = lower_ann(L, n)->ty;
+  if (base.ty->kind == TY_ARRAY) return field_view(L, base, f, rt);
+  LLVMValueRef p = field_ptr(L, base.v, base.ty->dtype, f);
+  if (rt->kind == TY_RECORD) return (Val){rt, p, false};
+  return (Val){rt, lower_load_elem(L, rt->dtype, p), false};
+}
+
+/* r.x = v, r['x'] = v, and op= (op != OP_None: v is the right side, the
+** operation typed as ty); a.x = v of a record array fills or stores the view */
+void lower_record_store(Lower *L, Node *target, Val v, OpKind op, Type *ty) {
+  Type *ft = lower_ann(L, target)->ty;
+  int mark = lower_hold(L, v);  /* the record's expression may raise */
+  Val base = lower_expr(L, target->value);
+  lower_unhold(L, mark);
+  const RecordInfo *r = record_info(base.ty->dtype);
+  int f = record_field(r, field_name(target));
+  if (base.ty->kind == TY_ARRAY) {
+    Val view = field_view(L, base, f, ft);
+    if (v.ty->kind == TY_ARRAY) {
+      if (L->C->target->array_store == NULL)
+        compile_error(L->C, target->loc, "UnsupportedError", "storing an array into a field is not supported on this target");
+      compile_error(L->C, target->loc, "UnsupportedError",
+                    "storing an array into a whole field: write a['%s'][:] = value", field_name(target));
+    }
+    lower_fill(L, view, lower_cast(L, v, ty_scalar(ft->dtype)).v);
+    lower_release(L, view);
+    return;
+  }
+  LLVMValueRef p = field_ptr(L, base.v, base.ty->dtype, f);
+  if (op != OP_None) {
+    Val cur = {ft, lower_load_elem(L, ft->dtype, p), false};
+    v = (Val){ty, lower_binop(L, op, cur, v, ty, target->loc), false};
+  }
+  lower_store_elem(L, ft->dtype, p, lower_cast(L, v, ft).v);
+}
+
+/* a[i] of a record array: the element's address */
+Val lower_record_elem(Lower *L, LLVMValueRef p, Type *t) {
+  return (Val){t, LLVMBuildBitCast(L->b, p, LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), ""), false};
+}
+
+/* n is r['x'] or a['x'] (typed by infer_record.c) */
+bool lower_record_key(Lower *L, Node *n) {
+  if (n->kind != ND_Subscript || n->slice->kind != ND_Constant || n->slice->ckind != CK_STR) return false;
+  Type *bt = lower_ann(L, n->value)->ty;
+  return bt && (bt->kind == TY_RECORD || (bt->kind == TY_ARRAY && dtype_is_record(bt->dtype)));
+}
+
+/* n is r.x, or a.x of a record array where x is no array attribute */
+bool lower_record_attr(Lower *L, Node *n, bool array_attr) {
+  Type *bt = lower_ann(L, n->value)->ty;
+  if (bt == NULL) return false;
+  if (bt->kind == TY_RECORD) return true;
+  return !array_attr && bt->kind == TY_ARRAY && dtype_is_record(bt->dtype) &&
+         record_field(record_info(bt->dtype), n->name) >= 0;
+}
