@@ -35,7 +35,7 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
 
 LLVMTypeRef lower_type(Lower *L, Type *t) {
   switch (t->kind) {
-    case TY_NONE: case TY_DTYPE: return LLVMInt8TypeInContext(L->ctx);
+    case TY_NONE: case TY_DTYPE: case TY_OPAQUE: return LLVMInt8TypeInContext(L->ctx);
     case TY_CPTR: return LLVMInt64TypeInContext(L->ctx);  /* an address: carray() makes it an array */
     case TY_CLASS: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the instance's MemInfo */
     case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);

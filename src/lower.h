@@ -109,6 +109,9 @@ void lower_fancy_set(Lower *L, Node *target, Val v);
 extern const Target target_cpu;
 extern const Target target_gpu;
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
+/* the module global of a kernel that synchronises its grid (cuda.cg.this_grid().sync()): its
+** presence makes the launches cooperative (pipeline.c) */
+#define GPU_GRIDBAR "lumba_gridbar"
 
 /* types */
 LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */

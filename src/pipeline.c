@@ -514,6 +514,7 @@ static void gpu_link(Job *job) {
   keep_ir(job);
   job->out->kernel_ir = strdup(job->out->llvm_ir);
   job->out->kernel_name = strdup(job->entry);
+  job->out->cooperative = LLVMGetNamedGlobal(job->C.mod, GPU_GRIDBAR) != NULL;
 }
 
 static const TargetHooks gpu_hooks = {
@@ -539,6 +540,7 @@ static void sim_link(Job *job) {
   keep_ir(job);
   jit_take_module(job);
   ((SimKernel *)job->out->gpu)->entry = (SimEntry)jit_entry(job);
+  job->out->cooperative = ((SimKernel *)job->out->gpu)->grid_sync;
 }
 
 static const TargetHooks sim_hooks = {

@@ -288,6 +288,50 @@ static Val gpu_warp(Lower *L, Node *n, CallInfo *ci) {
   }
 }
 
+/* cuda.cg.this_grid().sync(): a barrier of the whole grid, which a
+** cooperative launch (kernel.c) makes safe by keeping every block resident.
+** Each block meets at bar.sync; its thread 0 then adds to the module's
+** counter lumba_gridbar (block 0 adds 2^31 - (blocks - 1), the others 1,
+** so the last arrival flips the top bit) and spins until the top bit
+** differs from the one it saw; the block meets again. The counter is back
+** to a multiple of 2^31 after every sync, so launches can follow launches. */
+static void grid_sync(Lower *L) {
+  LLVMBuilderRef b = L->b;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMValueRef g = LLVMGetNamedGlobal(L->C->mod, GPU_GRIDBAR);
+  if (g == NULL) {
+    g = LLVMAddGlobalInAddressSpace(L->C->mod, i32, GPU_GRIDBAR, 1);
+    LLVMSetInitializer(g, LLVMConstInt(i32, 0, 0));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, 4);
+  }
+  LLVMValueRef p = LLVMBuildAddrSpaceCast(b, g, LLVMPointerType(i32, 0), "");
+  barrier(L, "llvm.nvvm.barrier0", NULL, 0);
+  LLVMValueRef t = LLVMBuildOr(b, LLVMBuildOr(b, sreg32(L, SREG_TID, 'x'), sreg32(L, SREG_TID, 'y'), ""), sreg32(L, SREG_TID, 'z'), "");
+  LLVMBasicBlockRef lead = lower_block(L, "gridlead"), spin = lower_block(L, "gridspin"), after = lower_block(L, "gridafter");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, t, lower_i64(L, 0), ""), lead, after);
+  LLVMPositionBuilderAtEnd(b, lead);
+  LLVMValueRef c = LLVMBuildOr(b, LLVMBuildOr(b, sreg32(L, SREG_CTAID, 'x'), sreg32(L, SREG_CTAID, 'y'), ""), sreg32(L, SREG_CTAID, 'z'), "");
+  LLVMValueRef nb = LLVMBuildMul(b, LLVMBuildMul(b, sreg32(L, SREG_NCTAID, 'x'), sreg32(L, SREG_NCTAID, 'y'), ""), sreg32(L, SREG_NCTAID, 'z'), "");
+  nb = LLVMBuildTrunc(b, nb, i32, "");
+  LLVMValueRef first = LLVMBuildSub(b, LLVMConstInt(i32, 0x80000000u, 0), LLVMBuildSub(b, nb, LLVMConstInt(i32, 1, 0), ""), "");
+  LLVMValueRef add = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, lower_i64(L, 0), ""), first, LLVMConstInt(i32, 1, 0), "");
+  barrier(L, "llvm.nvvm.membar.gl", NULL, 0);
+  LLVMValueRef old = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, p, add, LLVMAtomicOrderingMonotonic, 0);
+  LLVMBuildBr(b, spin);
+  LLVMPositionBuilderAtEnd(b, spin);
+  LLVMValueRef now = LLVMBuildLoad2(b, i32, p, "gridbar");
+  LLVMSetVolatile(now, 1);
+  LLVMValueRef flipped = LLVMBuildAnd(b, LLVMBuildXor(b, old, now, ""), LLVMConstInt(i32, 0x80000000u, 0), "");
+  LLVMBasicBlockRef done = lower_block(L, "griddone");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, flipped, LLVMConstInt(i32, 0, 0), ""), done, spin);
+  LLVMPositionBuilderAtEnd(b, done);
+  barrier(L, "llvm.nvvm.membar.gl", NULL, 0);
+  LLVMBuildBr(b, after);
+  LLVMPositionBuilderAtEnd(b, after);
+  barrier(L, "llvm.nvvm.barrier0", NULL, 0);
+}
+
 static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
   LLVMValueRef mask;
@@ -309,6 +353,8 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
       return (Val){lower_ann(L, n)->ty, t, false};
     }
     case BI_cuda_syncthreads: barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none;
+    case BI_cuda_cg_this_grid: return (Val){&ty_grid_group, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
+    case BI_cuda_cg_grid_sync: grid_sync(L); return none;
     case BI_cuda_threadfence: barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none;
     case BI_cuda_threadfence_block: barrier(L, "llvm.nvvm.membar.cta", NULL, 0); return none;
     case BI_cuda_threadfence_system: barrier(L, "llvm.nvvm.membar.sys", NULL, 0); return none;

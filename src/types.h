@@ -19,6 +19,7 @@ typedef enum TypeKind {
   TY_DTYPE,   /* a dtype as a value (np.float64, a.dtype, np.dtype('f4')): the dtype says which, a compile-time value */
   TY_CLASS,   /* an instance of a @jitclass (cls): a MemInfo* whose buffer holds the fields (jitclass.h) */
   TY_CPTR,    /* a C pointer of a @cfunc's signature: CPointer(dtype), or voidptr (layout 'v'); an address held as int64 */
+  TY_OPAQUE,  /* an object of a library with no run-time value (numba.cuda's GridGroup): methods in the registry under .methods */
 } TypeKind;
 
 typedef struct Type Type;
@@ -31,6 +32,7 @@ struct Type {
   Type **elems;      // tuple
   struct ClassInfo *cls;  // class
   const char *name;  // "float64", "float64[:, ::1]", "(int64, float64)"
+  const char *methods;  // opaque: the registry module of its methods ("numba.cuda.cg.GridGroup.")
   Type *next;        // intern chain
 };
 
@@ -51,6 +53,7 @@ Type *ty_scalar(DType dt);      /* the singleton for a dtype */
 Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
 Type *ty_cptr(DType dt);        /* the singleton "CPointer(float64)" */
 extern Type ty_voidptr;         /* "voidptr": a pointer to memory of no dtype */
+extern Type ty_grid_group;      /* "GridGroup": cuda.cg.this_grid() inside kernels */
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);
 Type *ty_tuple(TypeTable *T, Type **elems, int n);
 
