@@ -205,9 +205,10 @@ const char *lower_where(Lower *L, Loc loc) {
 #define ERR_WHERE 10  /* LmErr.where */
 
 /* the traceback line of the statement being lowered, a constant string
-** (one per statement, shared by its raise paths); NULL on the GPU */
+** (one per statement, shared by its raise paths); NULL on the GPU unless
+** the kernel reports its exceptions (debug=True) */
 static LLVMValueRef where_text(Lower *L) {
-  if (L->C->target->gpu || L->stmt == NULL) return NULL;
+  if ((L->C->target->gpu && !L->C->opt.debug) || L->stmt == NULL) return NULL;
   if (L->where_of != L->stmt) {
     const char *text;
     if (L->C->opt.lua) {
@@ -248,7 +249,7 @@ void lower_note_where(Lower *L) {
 static void set_err(Lower *L, LmErrKind kind, const char *msg) {
   LLVMTypeRef et = lower_err_type(L->ctx);
   LLVMBuildStore(L->b, lower_i32(L, kind), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
-  if (msg && !L->C->target->gpu) {
+  if (msg && (!L->C->target->gpu || L->C->opt.debug)) {  /* a debug kernel reports it (tgpu_report_exception) */
     LLVMValueRef s = LLVMBuildGlobalStringPtr(L->b, msg, "msg");
     LLVMBuildStore(L->b, s, LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
   }

@@ -433,7 +433,8 @@ static void report(const Job *job, const DispSpec *out) {
 }
 
 /* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
-** calls the inner function with no meminfo; a failing status ends the thread. */
+** calls the inner function with no meminfo; a failing status ends the
+** thread, and with debug=True writes the exception record first. */
 static const char *gpu_kernel_entry(Job *job) {
   Compile *C = &job->C;
   FuncSpec *spec = job->spec;
@@ -454,6 +455,8 @@ static const char *gpu_kernel_entry(Job *job) {
       ps[np++] = lower_type(&Lw, t);
     }
   }
+  /* debug=True: the exception record's address last (rt.h's LmKernelExc) */
+  if (C->opt.debug) ps[np++] = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
   char name[300];
   snprintf(name, sizeof name, "%s_kernel", spec->symbol);
   LLVMValueRef fn = LLVMAddFunction(C->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps, (unsigned)np, 0));
@@ -462,6 +465,7 @@ static const char *gpu_kernel_entry(Job *job) {
   LLVMValueRef args[4 + LM_MAXARGS * (2 * LM_MAXDIM + 2)];
   int na = 0;
   args[na++] = LLVMBuildAlloca(C->b, lower_err_type(ctx), "err");
+  if (C->opt.debug) LLVMBuildStore(C->b, LLVMConstNull(lower_err_type(ctx)), args[0]);  /* texts not set read as NULL */
   args[na++] = LLVMBuildAlloca(C->b, lower_type(&Lw, spec->ret), "ret");
   int p = 0;
   for (int i = 0; i < spec->nargs; i++) {
@@ -473,7 +477,9 @@ static const char *gpu_kernel_entry(Job *job) {
       args[na++] = LLVMGetParam(fn, (unsigned)p++);
     }
   }
-  LLVMBuildCall2(C->b, spec->fnty, spec->fn, args, (unsigned)na, "");
+  LLVMValueRef st = LLVMBuildCall2(C->b, spec->fnty, spec->fn, args, (unsigned)na, "");
+  Lw.b = C->b;
+  if (C->opt.debug) tgpu_report_exception(&Lw, fn, st, args[0], LLVMGetParam(fn, (unsigned)p));
   LLVMBuildRetVoid(C->b);
   /* inner functions are private to the module and inlined into the kernel */
   unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);

@@ -620,6 +620,19 @@ int simrun_message(const SimFail *f, char *buf, size_t size) {
   char who[320];
   snprintf(who, sizeof who, "in %s thread (%lld,%lld,%lld)", where, (long long)t[0], (long long)t[1], (long long)t[2]);
   const LmErr *e = &f->err;
+  /* the statement that raised, as a traceback line after the message (Lua syntax: "file:line: " before it) */
+  if (e->where && e->where[0]) {
+    SimFail bare = *f;
+    bare.err.where = NULL;
+    if (e->where[0] == '\n') {
+      int n = simrun_message(&bare, buf, size);
+      size_t used = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+      return n + snprintf(buf + used, size - used, "%s", e->where);
+    }
+    int n = snprintf(buf, size, "%s", e->where);
+    size_t used = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+    return n + simrun_message(&bare, buf + used, size - used);
+  }
   switch (f->status) {
     case LMERR_ZERODIV_INT: return snprintf(buf, size, "ZeroDivisionError %s: integer division or modulo by zero", who);
     case LMERR_ZERODIV_FLOAT: return snprintf(buf, size, "ZeroDivisionError %s: division by zero", who);

@@ -3,6 +3,7 @@
 ** registers, math from libdevice (__nv_*), shared memory in address space
 ** 3, atomics, barriers. Arrays are never allocated or counted here.
 */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -372,6 +373,85 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
       return gpu_warp(L, n, ci);
     default: return atomic(L, n, ci);
   }
+}
+
+/* ---- the exception record of debug=True kernels ---- */
+
+static LLVMValueRef byte_ptr(Lower *L, LLVMValueRef base, size_t off, LLVMTypeRef to) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+  LLVMValueRef o = lower_i64(L, (int64_t)off);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, i8, base, &o, 1, "");
+  return LLVMBuildBitCast(L->b, p, LLVMPointerType(to, 0), "");
+}
+
+/* void lumba_exc_copy(i8 *dst, i8 *src, i64 cap): a C string, cut to cap - 1 bytes; "" for NULL */
+static LLVMValueRef exc_copy_fn(Lower *L) {
+  LLVMModuleRef M = L->C->mod;
+  LLVMValueRef f = LLVMGetNamedFunction(M, "lumba_exc_copy");
+  if (f) return f;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i8p = LLVMPointerType(i8, 0), i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMTypeRef ps[3] = {i8p, i8p, i64};
+  f = LLVMAddFunction(M, "lumba_exc_copy", LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), ps, 3, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(L->ctx, f, "entry"), loop = LLVMAppendBasicBlockInContext(L->ctx, f, "loop"),
+                    next = LLVMAppendBasicBlockInContext(L->ctx, f, "next"), none = LLVMAppendBasicBlockInContext(L->ctx, f, "none"),
+                    done = LLVMAppendBasicBlockInContext(L->ctx, f, "done");
+  LLVMValueRef dst = LLVMGetParam(f, 0), src = LLVMGetParam(f, 1), cap = LLVMGetParam(f, 2);
+  LLVMValueRef zero64 = LLVMConstInt(i64, 0, 0), zero8 = LLVMConstInt(i8, 0, 0);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, src, ""), none, loop);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef i = LLVMBuildPhi(b, i64, "i");
+  LLVMValueRef c = LLVMBuildLoad2(b, i8, LLVMBuildGEP2(b, i8, src, &i, 1, ""), "");
+  LLVMValueRef last = LLVMBuildICmp(b, LLVMIntEQ, i, LLVMBuildSub(b, cap, LLVMConstInt(i64, 1, 0), ""), "");
+  c = LLVMBuildSelect(b, last, zero8, c, "");
+  LLVMBuildStore(b, c, LLVMBuildGEP2(b, i8, dst, &i, 1, ""));
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, c, zero8, ""), done, next);
+  LLVMPositionBuilderAtEnd(b, next);
+  LLVMValueRef i1 = LLVMBuildAdd(b, i, LLVMConstInt(i64, 1, 0), "");
+  LLVMBuildBr(b, loop);
+  LLVMAddIncoming(i, (LLVMValueRef[]){zero64, i1}, (LLVMBasicBlockRef[]){entry, next}, 2);
+  LLVMPositionBuilderAtEnd(b, none);
+  LLVMBuildStore(b, zero8, dst);
+  LLVMBuildBr(b, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+void tgpu_report_exception(Lower *L, LLVMValueRef fn, LLVMValueRef st, LLVMValueRef err, LLVMValueRef rec) {
+  LLVMBuilderRef b = L->b;
+  LLVMContextRef ctx = L->ctx;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i8p = LLVMPointerType(i8, 0), i32 = LLVMInt32TypeInContext(ctx),
+              i64 = LLVMInt64TypeInContext(ctx);
+  LLVMBasicBlockRef failed = LLVMAppendBasicBlockInContext(ctx, fn, "failed"), claim = LLVMAppendBasicBlockInContext(ctx, fn, "claim"),
+                    out = LLVMAppendBasicBlockInContext(ctx, fn, "out");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, st, LLVMConstInt(i32, 0, 0), ""), failed, out);
+  LLVMPositionBuilderAtEnd(b, failed);
+  LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, byte_ptr(L, rec, offsetof(LmKernelExc, claimed), i32), LLVMConstInt(i32, 0, 0),
+                                             LLVMConstInt(i32, 1, 0), LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+  LLVMBuildCondBr(b, LLVMBuildExtractValue(b, pair, 1, ""), claim, out);
+  LLVMPositionBuilderAtEnd(b, claim);
+  LLVMBuildStore(b, st, byte_ptr(L, rec, offsetof(LmKernelExc, status), i32));
+  for (int a = 0; a < 3; a++) {
+    LLVMBuildStore(b, sreg32(L, SREG_TID, (char)('x' + a)), byte_ptr(L, rec, offsetof(LmKernelExc, tid) + 8 * (size_t)a, i64));
+    LLVMBuildStore(b, sreg32(L, SREG_CTAID, (char)('x' + a)), byte_ptr(L, rec, offsetof(LmKernelExc, ctaid) + 8 * (size_t)a, i64));
+  }
+  LLVMValueRef e8 = LLVMBuildBitCast(b, err, i8p, "");
+  for (size_t off = 0; off + 8 <= sizeof(LmErr); off += 8)
+    LLVMBuildStore(b, LLVMBuildLoad2(b, i64, byte_ptr(L, e8, off, i64), ""), byte_ptr(L, rec, offsetof(LmKernelExc, err) + off, i64));
+  LLVMValueRef cp = exc_copy_fn(L);
+  const size_t texts[2][3] = {{offsetof(LmErr, msg), offsetof(LmKernelExc, msg), sizeof(((LmKernelExc *)0)->msg)},
+                              {offsetof(LmErr, where), offsetof(LmKernelExc, where), sizeof(((LmKernelExc *)0)->where)}};
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef src = LLVMBuildLoad2(b, i8p, byte_ptr(L, e8, texts[k][0], i8p), "");
+    LLVMValueRef args[3] = {byte_ptr(L, rec, texts[k][1], i8), src, lower_i64(L, (int64_t)texts[k][2])};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(cp), cp, args, 3, "");
+  }
+  LLVMBuildBr(b, out);
+  LLVMPositionBuilderAtEnd(b, out);
 }
 
 const Target target_gpu = {
