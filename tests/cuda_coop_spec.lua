@@ -179,3 +179,44 @@ def shift(a, out):
     end
   end)
 end)
+
+describe("cuda kernels reading Lua arrays as globals #gpu", function()
+  if not cuda.is_available() then
+    pending("[no CUDA device and no simulator]")
+    return
+  end
+
+  it("freezes an ndarray of the caller's locals into the kernel, as numba-cuda freezes global arrays", function()
+    local W = lumba.array({ { 1.5, 2.0 }, { 3.0, 4.0 } })
+    local perm = lumba.array({ 3, 1, 2 }, "int32")
+    local k = cuda.jit [[
+def k(out):
+    i = cuda.grid(1)
+    if i < 2:
+        out[i] = W[i, 0] * 10 + W[i, 1] + perm[i]
+]]
+    local out = lumba.zeros(2)
+    k[{ 1, 32 }](out)
+    -- by hand: 1.5 * 10 + 2 + 3, 3 * 10 + 4 + 1
+    assert.are.same({ 20.0, 35.0 }, out:totable())
+    -- frozen: a later change of W does not reach the compiled kernel
+    W:set(1, 1, 100.0)
+    k[{ 1, 32 }](out)
+    assert.are.same({ 20.0, 35.0 }, out:totable())
+    -- env too, and the constant array is read-only
+    local k2 = cuda.jit({ env = { T = lumba.arange(5, "int64") } }, "def k2(out):\n    out[0] = T[4] * 2\n")
+    local o = lumba.zeros(1, "int64")
+    k2[{ 1, 1 }](o)
+    assert.are.equal(8, o[1])
+  end)
+
+  it("refuses Lua arrays it cannot freeze, saying to pass them as arguments", function()
+    local big = lumba.zeros(10000)
+    local k = cuda.jit "def k(out):\n    out[0] = big[0]\n"
+    local err = H.error_of(function() k[{ 1, 1 }](lumba.zeros(1)) end)
+    assert.truthy(err:find("'big' is a Lua array of 80000 bytes: a kernel freezes the arrays it uses as globals into its 64 KiB of constant memory (pass it as an argument)", 1, true), err)
+    local z = lumba.array({ 1, 2 }, "complex128")
+    local k2 = cuda.jit "def k2(out):\n    out[0] = z[0].real\n"
+    assert.truthy(H.error_of(function() k2[{ 1, 1 }](lumba.zeros(1)) end):find("'z' is a Lua array of complex128", 1, true))
+  end)
+end)
