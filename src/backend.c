@@ -31,6 +31,7 @@ static const Backend backend = {
     .cfunc_release = cfunc_jit_release,
     .cudasim_new = cudasim_new,
     .cudasim_launch = cudasim_launch,
+    .simrun_message = simrun_message,
 };
 
 const Backend *lumba_backend_table(const CoreApi *core) {

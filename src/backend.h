@@ -22,6 +22,7 @@
 struct CoreApi;
 struct CudaState;
 struct SimKernel;
+struct SimFail;
 
 typedef struct Backend {
   DispSpec *(*compile_spec)(lua_State *L, int disp_idx, const char *name, const Options *opt, Type **argtypes,
@@ -42,6 +43,8 @@ typedef struct Backend {
   struct CudaState *(*cudasim_new)(void);
   void (*cudasim_launch)(lua_State *L, struct CudaState *S, const struct SimKernel *k, const unsigned grid[3],
                          const unsigned block[3], unsigned shared, void **params);
+  /* the message of a failed simulated thread, or of a debug=True kernel's record on the GPU (simrun.h) */
+  int (*simrun_message)(const struct SimFail *f, char *buf, size_t size);
 } Backend;
 
 /* backend: Backend.cfunc_wrap and cfunc_release (cfunc_jit.c) */

@@ -46,6 +46,16 @@ Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm) {
   return &ty_none;
 }
 
+/* cuda.cg.this_grid(): the grid group, an object of no run-time value;
+** g.sync() (infer_call.c finds it through the group's type): a barrier of
+** every thread of the grid, which makes the kernel's launches cooperative */
+Type *bcuda_infer_cg(Infer *I, Node *n, const BuiltinName *nm) {
+  cuda_info(I, n, nm);
+  infer_nargs(I, n, shown(nm), 0, 0);
+  infer_no_keywords(I, n, shown(nm));
+  return nm->id == BI_cuda_cg_this_grid ? &ty_grid_group : &ty_none;
+}
+
 /* cuda.const.array_like(ary): the array itself, read-only; a module-level
 ** np.array of literals is already a constant array of the kernel (in
 ** constant memory on the GPU, lower_const_array) */

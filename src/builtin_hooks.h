@@ -203,6 +203,7 @@ Val bcfunc_lower_carray(Lower *L, Node *n, CallInfo *ci);
 Type *bcuda_infer_grid(Infer *I, Node *n, const BuiltinName *nm);      /* grid, gridsize */
 Type *bcuda_infer_barrier(Infer *I, Node *n, const BuiltinName *nm);   /* syncthreads, syncwarp, threadfence* */
 Type *bcuda_infer_const(Infer *I, Node *n, const BuiltinName *nm);     /* cuda.const.array_like */
+Type *bcuda_infer_cg(Infer *I, Node *n, const BuiltinName *nm);        /* cuda.cg.this_grid(), GridGroup.sync() */
 Type *bcuda_infer_warp(Infer *I, Node *n, const BuiltinName *nm);      /* shfl_*_sync, votes, activemask, lanemask_lt */
 Type *bcuda_infer_array(Infer *I, Node *n, const BuiltinName *nm);     /* shared.array, local.array */
 Type *bcuda_infer_atomic(Infer *I, Node *n, const BuiltinName *nm);

@@ -271,6 +271,7 @@ static void add_type_code(Buf *b, const Type *t) {
     case TY_SCALAR: case TY_RECORD: add_char(b, 'S'); add_char(b, dt_code(t->dtype)); return;
     case TY_DTYPE: add_char(b, 'D'); add_char(b, dt_code(t->dtype)); return;
     case TY_CLASS: add_char(b, 'K'); return;  /* no code of it is read back: 'K' decodes to nothing */
+    case TY_OPAQUE: add_char(b, 'O'); return;  /* a GridGroup: never an argument of a cached function */
     case TY_CPTR: add_char(b, 'P'); add_char(b, t->layout == 'v' ? 'v' : (char)('a' + t->dtype)); return;
     case TY_ARRAY:
       add_char(b, 'A');

@@ -30,7 +30,7 @@
 /* runtime functions compiled code calls */
 static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
                                        "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
-                                       "simrun_shfl", "simrun_vote", "simrun_activemask",
+                                       "simrun_shfl", "simrun_vote", "simrun_activemask", "simrun_grid_sync",
                                        "stack_limit", "lm_prod_shape", "lm_prod", "lm_class_new", "lm_nprand",
                                        "lm_nprand_random", "lm_nprand_gauss",
                                        "lm_rt_cpow", "lm_rt_cmath", "lm_lapack",
@@ -60,6 +60,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
     void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
                      (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
                      (void *)simrun_syncwarp, (void *)simrun_shfl, (void *)simrun_vote, (void *)simrun_activemask,
+                     (void *)simrun_grid_sync,
                      (void *)stack_limit, (void *)lm_prod_shape, (void *)lm_prod,
                      (void *)lm_class_new, (void *)lm_nprand, (void *)lm_nprand_random, (void *)lm_nprand_gauss,
                      (void *)lm_rt_cpow, (void *)lm_rt_cmath, (void *)lm_lapack,

@@ -132,6 +132,7 @@ typedef struct Options {
   bool gpu;                  // compile for the CUDA target
   bool device;               // cuda device function
   bool lua;                  // Lua 5.4 semantics (functions written in Lua; see infer_lua.c)
+  bool debug;                // kernels: exceptions reach the host (an exception record, pipeline.c/kernel.c)
 } Options;
 
 typedef struct Compile Compile;

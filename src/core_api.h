@@ -74,6 +74,7 @@ extern const CoreApi *core_api;
 #define dtype_sizes (*core_api->dtype_sizes)
 #define dtype_kinds (*core_api->dtype_kinds)
 #define ty_none (*core_api->ty_none)
+#define ty_grid_group (*core_api->ty_grid_group)
 #endif
 
 #endif

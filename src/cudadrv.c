@@ -550,6 +550,30 @@ void cudrv_launch(lua_State *L, CudaState *S, CUfunction f, const unsigned grid[
                                  shared_bytes, stream, params, NULL));
 }
 
+int64_t cudrv_max_coresident(lua_State *L, CudaState *S, CUfunction f, int block_threads, unsigned shared_bytes) {
+  int per_sm = 0;
+  CU_CALL(L, S, cuOccupancyMaxActiveBlocksPerMultiprocessor, (&per_sm, f, block_threads, shared_bytes));
+  return (int64_t)per_sm * S->cur->nsm;
+}
+
+void cudrv_launch_cooperative(lua_State *L, CudaState *S, CUfunction f, const char *name, const unsigned grid[3],
+                              const unsigned block[3], unsigned shared_bytes, CUstream stream, void **params) {
+  cudrv_check_launch(L, S, grid, block);
+  int threads = (int)(block[0] * block[1] * block[2]);
+  int64_t blocks = (int64_t)grid[0] * grid[1] * grid[2];
+  int64_t most = cudrv_max_coresident(L, S, f, threads, shared_bytes);
+  if (blocks > most)
+    luaL_error(L, "%s syncs its grid (cuda.cg.this_grid().sync()), so its launch is cooperative: every block must be "
+               "resident at once, and %s holds at most %I blocks of %d threads (%I per multiprocessor x %d "
+               "multiprocessors), not %I; see %s:max_cooperative_grid_blocks(%d)",
+               name, S->cur->name, (lua_Integer)most, threads, (lua_Integer)(S->cur->nsm ? most / S->cur->nsm : 0),
+               S->cur->nsm, (lua_Integer)blocks, name, threads);
+  if (f == NULL) return;  /* the simulator runs it (cudasim_launch) */
+  cudrv_maybe_flush(S);
+  CU_CALL(L, S, cuLaunchCooperativeKernel, (f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                            shared_bytes, stream, params));
+}
+
 void cudrv_dims(lua_State *L, int idx, const char *what, unsigned d[3]) {
   d[0] = d[1] = d[2] = 1;
   if (lua_isinteger(L, idx)) {

@@ -75,6 +75,10 @@ typedef struct CUevent_st *CUevent;
   X(cuModuleUnload, "cuModuleUnload", NULL, (CUmodule m)) \
   X(cuLaunchKernel, "cuLaunchKernel", NULL, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, \
     unsigned bx, unsigned by, unsigned bz, unsigned shared, CUstream s, void **params, void **extra)) \
+  X(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel", NULL, (CUfunction f, unsigned gx, unsigned gy, \
+    unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared, CUstream s, void **params)) \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL, (int *blocks, \
+    CUfunction f, int block_size, size_t smem)) \
   X(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize", NULL, (int *min_grid, int *block, \
     CUfunction f, size_t (*smem_of)(int), size_t smem, int limit)) \
   X(cuStreamCreate, "cuStreamCreate", NULL, (CUstream *s, unsigned flags)) \
@@ -214,5 +218,14 @@ void cudrv_check_launch(lua_State *L, CudaState *S, const unsigned grid[3], cons
 ** launch itself is asynchronous. */
 void cudrv_launch(lua_State *L, CudaState *S, CUfunction f, const unsigned grid[3],
                   const unsigned block[3], unsigned shared_bytes, CUstream stream, void **params);
+/* The most blocks of block_threads threads (and shared_bytes of dynamic
+** shared memory) of f resident at once on the current device: a
+** cooperative launch's limit (f NULL in the simulator). */
+int64_t cudrv_max_coresident(lua_State *L, CudaState *S, CUfunction f, int block_threads, unsigned shared_bytes);
+/* A kernel that syncs its grid: raises, naming name and the limit, when the
+** grid is larger than cudrv_max_coresident allows; then (f not NULL) the
+** launch through cuLaunchCooperativeKernel. */
+void cudrv_launch_cooperative(lua_State *L, CudaState *S, CUfunction f, const char *name, const unsigned grid[3],
+                              const unsigned block[3], unsigned shared_bytes, CUstream stream, void **params);
 
 #endif

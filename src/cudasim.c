@@ -189,6 +189,14 @@ static CUresult sim_occupancy_block(int *min_grid, int *block, CUfunction f, siz
   return 0;
 }
 
+/* as a GPU of 2048 threads per multiprocessor; a multiprocessor is a core of the pool */
+static CUresult sim_occupancy_active(int *blocks, CUfunction f, int block_size, size_t smem) {
+  (void)f;
+  (void)smem;
+  *blocks = block_size > 0 && block_size <= SIM_MAX_THREADS ? 2048 / block_size : 0;
+  return 0;
+}
+
 static CUresult sim_stream_create(CUstream *s, unsigned flags) {
   (void)flags;
   *s = malloc(1);  /* a distinct handle; the stream has no state */
@@ -375,7 +383,7 @@ static CUresult sim_module_load(CUmodule *out, const void *image, unsigned nopt,
     char entry[300];
     snprintf(entry, sizeof entry, "%s.sim", name);
     tsim_build_entry(M, b, entry, !fibers, &(TsimBody){ir_prep, ir_call, &ib});
-    m->kernels[m->n++] = (SimKernel){NULL, fibers, 64 * 1024};
+    m->kernels[m->n++] = (SimKernel){.entry = NULL, .fibers = fibers, .stack = 64 * 1024};
   }
   LLVMDisposeBuilder(b);
   if (r == 0) {
@@ -447,6 +455,11 @@ static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, 
   return simrun_launch_shared((const SimKernel *)f, grid, block, shared, params, &fail) ? SIM_LAUNCH_FAILED : 0;
 }
 
+static CUresult sim_launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                       unsigned bz, unsigned shared, CUstream s, void **params) {
+  return sim_launch(f, gx, gy, gz, bx, by, bz, shared, s, params, NULL);
+}
+
 void cudasim_launch(lua_State *L, CudaState *S, const SimKernel *k, const unsigned grid[3],
                     const unsigned block[3], unsigned shared, void **params) {
   cudrv_check_launch(L, S, grid, block);
@@ -498,6 +511,8 @@ CudaState *cudasim_new(void) {
   d->cuModuleUnload = sim_module_unload;
   d->cuLaunchKernel = sim_launch;
   d->cuOccupancyMaxPotentialBlockSize = sim_occupancy_block;
+  d->cuOccupancyMaxActiveBlocksPerMultiprocessor = sim_occupancy_active;
+  d->cuLaunchCooperativeKernel = sim_launch_cooperative;
   d->cuStreamCreate = sim_stream_create;
   d->cuStreamDestroy = sim_stream_destroy;
   d->cuStreamSynchronize = sim_stream_sync;

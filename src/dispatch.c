@@ -578,6 +578,7 @@ static void read_options(lua_State *L, int t, Options *o) {
   o->parallel = opt_bool(L, t, "parallel", false);
   o->cache = opt_bool(L, t, "cache", false);
   o->device = opt_bool(L, t, "device", false);
+  o->debug = opt_bool(L, t, "debug", false);
   lua_getfield(L, t, "target");
   if (!lua_isnil(L, -1)) {
     const char *tg = lua_tostring(L, -1);

@@ -29,6 +29,7 @@ struct DispSpec {
   char *pardiag;                                   // parallel_diagnostics text
   char *kernel_ir;                                 // GPU: NVVM IR text (LLVM 14 dialect) of the kernel
   char *kernel_name;                               // GPU: the kernel entry's name
+  bool cooperative;                                // GPU and simulator: the kernel syncs its grid (launched cooperatively)
   void *gpu;                                       // GPU: the launcher's per-specialization state
   void (*gpu_free)(void *);                        // releases gpu
   void *code;                                      // CPU and simulator: its code in the JIT (a JitCode, jit_cpu.h)

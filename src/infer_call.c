@@ -211,6 +211,12 @@ Type *infer_call(Infer *I, Node *n) {
         return NULL;
       }
       if (a->kind == TY_CLASS) return infer_class_method(I, n, a);
+      if (a->kind == TY_OPAQUE) {  /* g.sync() of cuda.cg.this_grid(): a registry row under the type's name */
+        const BuiltinName *m = builtin_find_member(a->methods, f->name);
+        if (m == NULL || builtin_of(m)->kind != BK_FUNC)
+          compile_error(C, n->loc, "TypingError", "%s has no method '%s'", tyname(C, a), f->name);
+        return infer_builtin(I, n, m->name, m);
+      }
       const BuiltinName *m = builtin_find_member("ndarray.", f->name);
       BuiltinId id = m && builtin_of(m)->kind == BK_METHOD ? m->id : BI_NONE;
       /* a.sum(axis=1): the prelude form of a C row that takes no arguments */

@@ -14,6 +14,7 @@
 #include "dispatch.h"
 #include "kernel.h"
 #include "kernel_cache.h"
+#include "simrun.h"
 
 #define LAUNCH_MT "lumba.kernel_launch"
 
@@ -245,6 +246,32 @@ static bool same_types(lua_State *L, Launch *ln, CudaState *S, int nargs) {
   return true;
 }
 
+/* debug=True: waits for the kernel, then raises what its exception record
+** holds, as numba-cuda raises a debug kernel's exception at the launch */
+static void raise_kernel_exception(lua_State *L, CudaState *S, Dispatcher *d, CUdeviceptr exc, CUstream stream) {
+  LmKernelExc rec;
+  CUresult r = S->fn.cuStreamSynchronize(stream);
+  if (r == 0) r = S->fn.cuMemcpyDtoH(&rec, exc, sizeof rec);
+  cudrv_defer_free(S, S->cur->ctx, exc, sizeof rec);
+  if (r != 0) cudrv_error(L, S, r, "cuStreamSynchronize");
+  if (!rec.claimed) return;
+  rec.msg[sizeof rec.msg - 1] = rec.where[sizeof rec.where - 1] = 0;
+  SimFail f;
+  memset(&f, 0, sizeof f);
+  f.kind = SIMFAIL_THREAD;
+  f.status = rec.status;
+  f.err = rec.err;
+  f.err.msg = rec.msg;
+  f.err.where = rec.where[0] ? rec.where : NULL;
+  memcpy(f.block, rec.ctaid, sizeof f.block);
+  memcpy(f.thread, rec.tid, sizeof f.thread);
+  char msg[1024];
+  backend_get(L)->simrun_message(&f, msg, sizeof msg);
+  (void)d;
+  lua_pushstring(L, msg);
+  lua_error(L);
+}
+
 /* launch(args...) */
 static int kernel_lua_call(lua_State *L) {
   Launch *ln = UDATA_CHECK(L, 1, Launch, LAUNCH_MT, LAUNCH_TAG);
@@ -310,8 +337,21 @@ static int kernel_lua_call(lua_State *L) {
     if (ln->forall == 0) return 0;  /* nothing to run, as numba-cuda's ForAll */
     forall_dims(L, S, ln, f);
   }
+  /* debug=True on the GPU: a zeroed exception record, the last parameter */
+  CUdeviceptr exc = 0;
+  if (d->opt.debug && !S->sim) {
+    LmKernelExc zero;
+    memset(&zero, 0, sizeof zero);
+    exc = cudrv_alloc(L, S, sizeof zero);
+    CU_CALL(L, S, cuMemcpyHtoD, (exc, &zero, sizeof zero));
+    cudrv_param(L, &P, &exc, sizeof exc);
+  }
+  /* a kernel that syncs its grid: checked against the co-resident blocks, launched cooperatively */
+  if (s->cooperative)
+    cudrv_launch_cooperative(L, S, S->sim ? NULL : f, d->name, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
   if (S->sim) backend_get(L)->cudasim_launch(L, S, s->gpu, ln->grid, ln->block, ln->shared, P.ptrs);
-  else cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
+  else if (!s->cooperative) cudrv_launch(L, S, f, ln->grid, ln->block, ln->shared, ln->stream, P.ptrs);
+  if (exc) raise_kernel_exception(L, S, d, exc, ln->stream);
   for (int c = 0; c < ncopies; c++) {
     lua_getfield(L, devpos[c], "copy_to_host");
     lua_pushvalue(L, devpos[c]);
@@ -319,6 +359,31 @@ static int kernel_lua_call(lua_State *L) {
     lua_call(L, 2, 0);
   }
   return 0;
+}
+
+/* k:max_cooperative_grid_blocks(blockdim [, dynsmemsize]): the most blocks
+** of that size a cooperative launch of k's newest specialization may have
+** on the current device (numba-cuda's _Kernel.max_cooperative_grid_blocks) */
+static int kernel_lua_max_coop(lua_State *L) {
+  Dispatcher *d = UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);
+  if (!d->opt.gpu || d->opt.device) return luaL_error(L, "%s is not a CUDA kernel", d->name);
+  unsigned block[3];
+  luaL_checkany(L, 2);
+  cudrv_dims(L, 2, "block", block);
+  lua_Integer smem = luaL_optinteger(L, 3, 0);
+  luaL_argcheck(L, smem >= 0 && smem <= (1 << 30), 3, "dynamic shared memory size out of range");
+  CudaState *S = cudrv_get(L);
+  DispSpec *s = d->specs;
+  while (s && S->sim != (s->kernel_ir == NULL)) s = s->next;
+  if (s == NULL)
+    return luaL_error(L, "%s has no compiled specialization yet: launch it or call %s:compile(sig) first", d->name, d->name);
+  CUfunction f = S->sim ? NULL : kernel_function(L, S, d, s);
+  int threads = (int)(block[0] * block[1] * block[2]);
+  if (threads <= 0 || threads > S->cur->max_threads)
+    return luaL_error(L, "max_cooperative_grid_blocks: %d threads per block; the device allows 1 to %d", threads,
+                      S->cur->max_threads);
+  lua_pushinteger(L, (lua_Integer)cudrv_max_coresident(L, S, f, threads, (unsigned)smem));
+  return 1;
 }
 
 static int kernel_lua_tostring(lua_State *L) {
@@ -345,5 +410,7 @@ void kernel_open(lua_State *L) {
   lua_getfield(L, -1, "dispatcher_methods");
   lua_pushcfunction(L, kernel_lua_forall);
   lua_setfield(L, -2, "forall");
+  lua_pushcfunction(L, kernel_lua_max_coop);
+  lua_setfield(L, -2, "max_cooperative_grid_blocks");
   lua_pop(L, 1);
 }

@@ -37,7 +37,7 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
 
 LLVMTypeRef lower_type(Lower *L, Type *t) {
   switch (t->kind) {
-    case TY_NONE: case TY_DTYPE: return LLVMInt8TypeInContext(L->ctx);
+    case TY_NONE: case TY_DTYPE: case TY_OPAQUE: return LLVMInt8TypeInContext(L->ctx);
     case TY_CPTR: return LLVMInt64TypeInContext(L->ctx);  /* an address: carray() makes it an array */
     case TY_CLASS: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the instance's MemInfo */
     case TY_RECORD: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the element it views */
@@ -208,9 +208,10 @@ const char *lower_where(Lower *L, Loc loc) {
 #define ERR_WHERE 10  /* LmErr.where */
 
 /* the traceback line of the statement being lowered, a constant string
-** (one per statement, shared by its raise paths); NULL on the GPU */
+** (one per statement, shared by its raise paths); NULL on the GPU unless
+** the kernel reports its exceptions (debug=True) */
 static LLVMValueRef where_text(Lower *L) {
-  if (L->C->target->gpu || L->stmt == NULL) return NULL;
+  if ((L->C->target->gpu && !L->C->opt.debug) || L->stmt == NULL) return NULL;
   if (L->where_of != L->stmt) {
     const char *text;
     if (L->C->opt.lua) {
@@ -254,7 +255,7 @@ void lower_note_where(Lower *L, bool replace) {
 static void set_err(Lower *L, LmErrKind kind, const char *msg) {
   LLVMTypeRef et = lower_err_type(L->ctx);
   LLVMBuildStore(L->b, lower_i32(L, kind), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
-  if (msg && !L->C->target->gpu) {
+  if (msg && (!L->C->target->gpu || L->C->opt.debug)) {  /* a debug kernel reports it (tgpu_report_exception) */
     LLVMValueRef s = LLVMBuildGlobalStringPtr(L->b, msg, "msg");
     LLVMBuildStore(L->b, s, LLVMBuildStructGEP2(L->b, et, L->err, 4, ""));
   }

@@ -118,6 +118,12 @@ void lower_fancy_set(Lower *L, Node *target, Val v);
 extern const Target target_cpu;
 extern const Target target_gpu;
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
+/* the module global of a kernel that synchronises its grid (cuda.cg.this_grid().sync()): its
+** presence makes the launches cooperative (pipeline.c) */
+#define GPU_GRIDBAR "lumba_gridbar"
+/* debug=True kernels: in kernel entry fn, after the body's status st (err its LmErr),
+** the first failing thread claims the record at rec (LmKernelExc) and fills it */
+void tgpu_report_exception(Lower *L, LLVMValueRef fn, LLVMValueRef st, LLVMValueRef err, LLVMValueRef rec);
 
 /* types */
 LLVMTypeRef lower_type(Lower *L, Type *t);          /* value type (bool: i1) */

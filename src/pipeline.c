@@ -446,7 +446,8 @@ static void report(const Job *job, const DispSpec *out) {
 }
 
 /* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
-** calls the inner function with no meminfo; a failing status ends the thread. */
+** calls the inner function with no meminfo; a failing status ends the
+** thread, and with debug=True writes the exception record first. */
 static const char *gpu_kernel_entry(Job *job) {
   Compile *C = &job->C;
   FuncSpec *spec = job->spec;
@@ -467,6 +468,8 @@ static const char *gpu_kernel_entry(Job *job) {
       ps[np++] = lower_type(&Lw, t);
     }
   }
+  /* debug=True: the exception record's address last (rt.h's LmKernelExc) */
+  if (C->opt.debug) ps[np++] = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
   char name[300];
   snprintf(name, sizeof name, "%s_kernel", spec->symbol);
   LLVMValueRef fn = LLVMAddFunction(C->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), ps, (unsigned)np, 0));
@@ -475,6 +478,7 @@ static const char *gpu_kernel_entry(Job *job) {
   LLVMValueRef args[4 + LM_MAXARGS * (2 * LM_MAXDIM + 2)];
   int na = 0;
   args[na++] = LLVMBuildAlloca(C->b, lower_err_type(ctx), "err");
+  if (C->opt.debug) LLVMBuildStore(C->b, LLVMConstNull(lower_err_type(ctx)), args[0]);  /* texts not set read as NULL */
   args[na++] = LLVMBuildAlloca(C->b, lower_type(&Lw, spec->ret), "ret");
   int p = 0;
   for (int i = 0; i < spec->nargs; i++) {
@@ -486,7 +490,9 @@ static const char *gpu_kernel_entry(Job *job) {
       args[na++] = LLVMGetParam(fn, (unsigned)p++);
     }
   }
-  LLVMBuildCall2(C->b, spec->fnty, spec->fn, args, (unsigned)na, "");
+  LLVMValueRef st = LLVMBuildCall2(C->b, spec->fnty, spec->fn, args, (unsigned)na, "");
+  Lw.b = C->b;
+  if (C->opt.debug) tgpu_report_exception(&Lw, fn, st, args[0], LLVMGetParam(fn, (unsigned)p));
   LLVMBuildRetVoid(C->b);
   /* inner functions are private to the module and inlined into the kernel */
   unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
@@ -527,6 +533,7 @@ static void gpu_link(Job *job) {
   keep_ir(job);
   job->out->kernel_ir = strdup(job->out->llvm_ir);
   job->out->kernel_name = strdup(job->entry);
+  job->out->cooperative = LLVMGetNamedGlobal(job->C.mod, GPU_GRIDBAR) != NULL;
 }
 
 static const TargetHooks gpu_hooks = {
@@ -552,6 +559,7 @@ static void sim_link(Job *job) {
   keep_ir(job);
   jit_take_module(job);
   ((SimKernel *)job->out->gpu)->entry = (SimEntry)jit_entry(job);
+  job->out->cooperative = ((SimKernel *)job->out->gpu)->grid_sync;
 }
 
 static const TargetHooks sim_hooks = {

@@ -28,7 +28,7 @@ static const struct { const char *name, *qname; } global_names[] = {
 /* attribute names that are modules rather than functions */
 static const char *const module_qnames[] = {
     "math", "cmath", "numpy", "numba", "numba.cuda", "numba.cuda.shared", "numba.cuda.local",
-    "numba.cuda.atomic", "numba.cuda.const", "numba.cuda.random", "numba.cuda.threadIdx", "numba.cuda.blockIdx",
+    "numba.cuda.atomic", "numba.cuda.cg", "numba.cuda.const", "numba.cuda.random", "numba.cuda.threadIdx", "numba.cuda.blockIdx",
     "numba.cuda.blockDim", "numba.cuda.gridDim", "numba.types", "numpy.linalg", "numpy.random",
     "_lumba",  /* the prelude's intrinsics (builtin_prelude.c) */
 };
@@ -261,11 +261,87 @@ static Node *import_device_def(Compile *C, int disp_idx, const char *name) {
   return NULL;
 }
 
+/* ---- Lua arrays frozen into kernels ---- */
+
+#define FROZEN_MAX_BYTES 65536  /* a GPU's constant memory */
+
+static Node *frozen_leaf(Compile *C, const NdArray *a, const char *p, Loc loc) {
+  Node *c = ast_new(C->A, ND_Constant, loc);
+  DType dt = a->dtype;
+  int64_t iv = 0;
+  switch (dt) {
+    case DT_BOOL: c->ckind = CK_BOOL; c->bval = *(const uint8_t *)p != 0; c->ival = c->bval; return c;
+    case DT_FLOAT32: c->ckind = CK_FLOAT; c->fval = *(const float *)p; return c;
+    case DT_FLOAT64: c->ckind = CK_FLOAT; c->fval = *(const double *)p; return c;
+    case DT_INT8: iv = *(const int8_t *)p; break;
+    case DT_INT16: iv = *(const int16_t *)p; break;
+    case DT_INT32: iv = *(const int32_t *)p; break;
+    case DT_UINT8: iv = *(const uint8_t *)p; break;
+    case DT_UINT16: iv = *(const uint16_t *)p; break;
+    case DT_UINT32: iv = *(const uint32_t *)p; break;
+    default: memcpy(&iv, p, 8); break;  /* int64, uint64 (its bits) */
+  }
+  c->ckind = CK_INT;
+  c->ival = iv;
+  return c;
+}
+
+/* the nested list literal of axis k of a from p */
+static Node *frozen_list(Compile *C, const NdArray *a, int k, const char *p, Loc loc) {
+  if (k == a->ndim) return frozen_leaf(C, a, p, loc);
+  Node *l = ast_new(C->A, ND_List, loc);
+  for (int64_t i = 0; i < a->s.shape[k]; i++)
+    ast_list_push(C->A, &l->elts, frozen_list(C, a, k + 1, p + i * a->s.strides[k], loc));
+  return l;
+}
+
+/* An ndarray a kernel uses as a global (in env, the caller's locals or
+** globals), frozen as numba-cuda freezes global arrays: its values become
+** the kernel's constant array (constant memory on the GPU), written as the
+** module-level `np.array([...], dtype=np.<dtype>)` lumba already freezes. */
+static bool frozen_lua_array(Compile *C, const NdArray *a, const char *name, Loc loc, Sym *s) {
+  DType dt = a->dtype;
+  if (dtype_kinds[dt] == 'c' || a->ndim == 0)
+    compile_error(C, loc, "TypingError", "'%s' is a Lua array of %s: a kernel freezes only arrays of 1 or more "
+                  "dimensions of real numbers or booleans (pass it as an argument)", name,
+                  a->ndim == 0 ? "0 dimensions" : dtype_names[dt]);
+  int64_t bytes = a->s.nitems * dtype_sizes[dt];
+  if (bytes > FROZEN_MAX_BYTES)
+    compile_error(C, loc, "TypingError", "'%s' is a Lua array of %lld bytes: a kernel freezes the arrays it uses as "
+                  "globals into its 64 KiB of constant memory (pass it as an argument)", name, (long long)bytes);
+  if (a->s.nitems == 0)
+    compile_error(C, loc, "TypingError", "'%s' is an empty Lua array: a kernel cannot freeze it (pass it as an argument)", name);
+  if (C->opt.cache)
+    compile_error(C, loc, "TypingError", "'%s' is a Lua array: a kernel with cache=true cannot freeze it (its values are not "
+                  "part of the cache's key; pass it as an argument)", name);
+  Node *np = ast_new(C->A, ND_Name, loc);
+  np->name = "numpy";
+  Node *f = ast_new(C->A, ND_Attribute, loc);
+  f->value = np;
+  f->name = "array";
+  Node *call = ast_new(C->A, ND_Call, loc);
+  call->func = f;
+  ast_list_push(C->A, &call->args, frozen_list(C, a, 0, a->s.data, loc));
+  Node *dtn = ast_new(C->A, ND_Attribute, loc);
+  dtn->value = np;
+  dtn->name = dtype_names[dt];
+  Node *kw = ast_new(C->A, ND_keyword, loc);
+  kw->name = "dtype";
+  kw->value = dtn;
+  ast_list_push(C->A, &call->keywords, kw);
+  s->kind = SYM_FROZEN;
+  s->def = call;
+  return true;
+}
+
 /* a Lua value (at the top of the stack) as a frozen symbol; pops it */
-static bool sym_from_lua(Compile *C, Sym *s) {
+static bool sym_from_lua(Compile *C, Sym *s, const char *name, Loc loc) {
   lua_State *L = C->L;
   bool ok = true;
-  if (lua_isinteger(L, -1)) {
+  const NdArray *arr;
+  if (C->opt.gpu && (arr = array_test(L, -1)) != NULL) {
+    ok = frozen_lua_array(C, arr, name, loc, s);
+  } else if (lua_isinteger(L, -1)) {
     s->kind = SYM_CONST; s->cty = ty_int64; s->ival = lua_tointeger(L, -1);
   } else if (lua_type(L, -1) == LUA_TNUMBER) {
     s->kind = SYM_CONST; s->cty = ty_float64; s->fval = lua_tonumber(L, -1);
@@ -457,7 +533,7 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
     lua_getfield(C->L, where[k], name);
     if (!lua_isnil(C->L, -1)) {
       const char *tn = luaL_typename(C->L, -1);
-      if (sym_from_lua(C, &s)) {
+      if (sym_from_lua(C, &s, name, loc)) {
         C->hooks->note_value(C, name, &s);  /* a frozen value is part of the cache key */
         if (s.kind == SYM_DISPATCHER) C->hooks->note_dispatcher(C, name, &s);
         return s;

@@ -53,6 +53,20 @@ typedef struct LmErr {
   const char *where;
 } LmErr;
 
+/* The exception record of a kernel compiled with debug=True: its last
+** parameter points at one (zeroed); the first thread whose code fails claims
+** it and writes what failed where (pipeline.c); the launcher reads it once
+** the kernel has ended (kernel.c). err's msg and where are device addresses:
+** the texts they name are copied into msg and where. */
+typedef struct LmKernelExc {
+  int32_t claimed;       // 0, then 1 once a thread wrote the record
+  int32_t status;        // an LmErrKind
+  int64_t tid[3], ctaid[3];
+  LmErr err;
+  char msg[256];
+  char where[512];
+} LmKernelExc;
+
 /* msg of a VALUE_FMT error with its numbers in place of the %I's, as snprintf returns */
 static inline int lmerr_format(const LmErr *e, char *buf, size_t cap) {
   size_t n = 0;

@@ -109,12 +109,12 @@ static void ctx_switch(FiberCtx *from, FiberCtx *to) {
 }
 #endif
 
-enum { F_RUN, F_BAR, F_WARP, F_DONE };
+enum { F_RUN, F_BAR, F_WARP, F_GRID, F_DONE };
 
 struct SimFiber {
   SimCtx ctx;          // first: simrun_ctx() of this thread
   FiberCtx fc;
-  int state;           // F_RUN / F_BAR / F_WARP / F_DONE
+  int state;           // F_RUN / F_BAR / F_WARP / F_GRID / F_DONE
   uint32_t mask;       // F_WARP: lanes of the warp it waits for
   int64_t xval;        // the value it posts to a warp shuffle or vote
   int32_t status;      // F_DONE: the entry's result
@@ -238,6 +238,10 @@ void simrun_syncwarp(int32_t mask) {
   wait_here(F_WARP, (uint32_t)mask);
 }
 
+void simrun_grid_sync(void) {
+  wait_here(F_GRID, 0);
+}
+
 /* ---- warp shuffles and votes: each lane posts its value, the lanes of
 ** the mask meet at a syncwarp, each reads what it needs, and they meet again
 ** before anyone posts the next value ---- */
@@ -324,7 +328,8 @@ static void thread_of(const SimCtx *c, int64_t t[3]) {
   for (int a = 0; a < 3; a++) t[a] = c->reg[SIMCTX_TID + a];
 }
 
-static int run_fibers(SimWorker *w, SimFail *fail) {
+/* makes every thread of the block a fiber at its start */
+static void start_fibers(SimWorker *w) {
   int n = (int)w->ln->nthreads;
   for (int i = 0; i < n; i++) {
     SimFiber *f = &w->fibers[i];
@@ -334,6 +339,12 @@ static int run_fibers(SimWorker *w, SimFail *fail) {
     memcpy(&f->ctx.reg[SIMCTX_CTAID], &w->ctx.reg[SIMCTX_CTAID], 3 * sizeof(int64_t));
     ctx_start(&f->fc, fiber_stack(w, f), w->stack, fiber_main);
   }
+}
+
+/* Runs the block's fibers until every one has returned (0), or every one
+** waits at a grid sync (2), or a failure (1, *fail says which). */
+static int step_fibers(SimWorker *w, SimFail *fail) {
+  int n = (int)w->ln->nthreads;
   for (;;) {
     for (int i = 0; i < n; i++) {
       SimFiber *f = &w->fibers[i];
@@ -347,19 +358,27 @@ static int run_fibers(SimWorker *w, SimFail *fail) {
         return 1;
       }
     }
-    int done = 0, bar = 0, warp = 0;
+    int done = 0, bar = 0, warp = 0, grid = 0;
     for (int i = 0; i < n; i++) {
       int s = w->fibers[i].state;
       done += s == F_DONE;
       bar += s == F_BAR;
       warp += s == F_WARP;
+      grid += s == F_GRID;
     }
-    if (bar == 0 && warp == 0) return 0;
+    if (bar == 0 && warp == 0 && grid == 0) return 0;
     if (warp > 0 && release_warps(w)) continue;
     if (warp > 0) {
       fail->kind = SIMFAIL_MIXED;
       return 1;
     }
+    if (grid > 0 && (done > 0 || bar > 0)) {  /* the grid's barrier needs the whole block */
+      fail->kind = SIMFAIL_GRID;
+      fail->arrived = grid;
+      fail->nthreads = n;
+      return 1;
+    }
+    if (grid > 0) return 2;
     if (done > 0) {
       fail->kind = SIMFAIL_BARRIER;
       fail->arrived = bar;
@@ -368,6 +387,11 @@ static int run_fibers(SimWorker *w, SimFail *fail) {
     }
     for (int i = 0; i < n; i++) w->fibers[i].state = F_RUN;
   }
+}
+
+static int run_fibers(SimWorker *w, SimFail *fail) {
+  start_fibers(w);
+  return step_fibers(w, fail);
 }
 
 static int run_loop(SimWorker *w, SimFail *fail) {
@@ -462,6 +486,72 @@ static int32_t run_chunk(void *p, int64_t lo, int64_t hi, int64_t worker) {
   return st;
 }
 
+/* A kernel that synchronises its grid (cuda.cg.this_grid().sync()): every
+** block at once, as fibers of this OS thread. Each block runs until its
+** threads all wait at the grid's barrier (or return); when every block
+** waits, the barrier opens and they all go round again. The grid is no
+** larger than a cooperative launch allows (kernel.c checks), so the
+** fibers' memory stays bounded. */
+static int run_grid(Launch *ln, int64_t nblocks, SimFail *fail) {
+  SimWorker *ws = calloc((size_t)nblocks, sizeof *ws);
+  char *state = calloc((size_t)nblocks, 1);  /* 0 runs, 1 waits at the grid's barrier, 2 returned */
+  SimCtx *saved = cur;
+  int st = 0;
+  int64_t made = 0;
+  if (ws == NULL || state == NULL) goto nomem;
+  for (; made < nblocks; made++) {
+    SimWorker *w = &ws[made];
+    if (!worker_init(w, ln)) {
+      made++;
+      goto nomem;
+    }
+    w->ctx.reg[SIMCTX_CTAID + 0] = made % ln->grid[0];
+    w->ctx.reg[SIMCTX_CTAID + 1] = made / ln->grid[0] % ln->grid[1];
+    w->ctx.reg[SIMCTX_CTAID + 2] = made / (ln->grid[0] * ln->grid[1]);
+    start_fibers(w);
+  }
+  for (;;) {
+    int64_t waiting = 0, returned = 0;
+    for (int64_t b = 0; b < nblocks; b++) {
+      if (state[b] == 0) {
+        cur = &ws[b].ctx;
+        int r = step_fibers(&ws[b], fail);
+        if (r == 1) {
+          memcpy(fail->block, &ws[b].ctx.reg[SIMCTX_CTAID], sizeof fail->block);
+          st = 1;
+          goto out;
+        }
+        state[b] = r == 2 ? 1 : 2;
+      }
+      waiting += state[b] == 1;
+      returned += state[b] == 2;
+    }
+    if (waiting == 0) break;
+    if (returned > 0) {  /* part of the grid returned: its barrier would never open */
+      fail->kind = SIMFAIL_GRID;
+      fail->arrived = waiting * ln->nthreads;
+      fail->nthreads = nblocks * ln->nthreads;
+      fail->block[0] = -1;
+      st = 1;
+      goto out;
+    }
+    for (int64_t b = 0; b < nblocks; b++) {
+      for (int64_t i = 0; i < ln->nthreads; i++) ws[b].fibers[i].state = F_RUN;
+      state[b] = 0;
+    }
+  }
+  goto out;
+nomem:
+  fail->kind = SIMFAIL_MEMORY;
+  st = 1;
+out:
+  cur = saved;
+  for (int64_t b = 0; b < made; b++) worker_free(&ws[b]);
+  free(ws);
+  free(state);
+  return st;
+}
+
 int simrun_launch(const SimKernel *k, const unsigned grid[3], const unsigned block[3], void **params,
                   SimFail *fail) {
   return simrun_launch_shared(k, grid, block, 0, params, fail);
@@ -479,6 +569,7 @@ int simrun_launch_shared(const SimKernel *k, const unsigned grid[3], const unsig
     ln.nthreads *= block[a];
   }
   atomic_init(&ln.first_fail, INT64_MAX);
+  if (k->grid_sync) return run_grid(&ln, nblocks, fail);
   int nw = par_max_workers();
   ln.fails = calloc((size_t)nw, sizeof *ln.fails);
   if (ln.fails == NULL) {
@@ -518,11 +609,30 @@ int simrun_message(const SimFail *f, char *buf, size_t size) {
     case SIMFAIL_MIXED:
       return snprintf(buf, size, "threads of %s wait at cuda.syncthreads() and at cuda.syncwarp() at once (a deadlock on a GPU)",
                       where);
+    case SIMFAIL_GRID:
+      if (b[0] < 0)
+        return snprintf(buf, size, "cuda.cg.this_grid().sync() was reached by %lld of the grid's %lld threads: the others returned",
+                        (long long)f->arrived, (long long)f->nthreads);
+      return snprintf(buf, size, "cuda.cg.this_grid().sync() in %s was reached by %lld of its %lld threads: the others returned or wait at another barrier",
+                      where, (long long)f->arrived, (long long)f->nthreads);
     case SIMFAIL_THREAD: break;
   }
   char who[320];
   snprintf(who, sizeof who, "in %s thread (%lld,%lld,%lld)", where, (long long)t[0], (long long)t[1], (long long)t[2]);
   const LmErr *e = &f->err;
+  /* the statement that raised, as a traceback line after the message (Lua syntax: "file:line: " before it) */
+  if (e->where && e->where[0]) {
+    SimFail bare = *f;
+    bare.err.where = NULL;
+    if (e->where[0] == '\n') {
+      int n = simrun_message(&bare, buf, size);
+      size_t used = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+      return n + snprintf(buf + used, size - used, "%s", e->where);
+    }
+    int n = snprintf(buf, size, "%s", e->where);
+    size_t used = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+    return n + simrun_message(&bare, buf + used, size - used);
+  }
   switch (f->status) {
     case LMERR_ZERODIV_INT: return snprintf(buf, size, "ZeroDivisionError %s: integer division or modulo by zero", who);
     case LMERR_ZERODIV_FLOAT: return snprintf(buf, size, "ZeroDivisionError %s: division by zero", who);

@@ -3,7 +3,8 @@
 ** the prange pool (parallel.c), several blocks at once; the threads of one
 ** block run either as a loop (the compiled entry iterates over threadIdx)
 ** or, when the kernel synchronises, as fibers (ucontext) switched at
-** cuda.syncthreads() and cuda.syncwarp(). Compiled code finds its thread
+** cuda.syncthreads() and cuda.syncwarp(); a kernel that synchronises its
+** grid runs every block at once, all on one OS thread. Compiled code finds its thread
 ** through simrun_ctx() and its block's shared memory through
 ** simrun_shared(). Nothing here sees a lua_State: tests/c/test_simrun.c
 ** drives it with kernels written in C.
@@ -42,6 +43,7 @@ typedef int32_t (*SimEntry)(LmErr *err, void **params);
 typedef struct SimKernel {
   SimEntry entry;
   bool fibers;    // calls a barrier: one fiber per thread, entry runs one thread
+  bool grid_sync; // calls cuda.cg.this_grid().sync(): every block at once (implies fibers)
   size_t stack;   // bytes of stack a fiber needs (fibers only)
 } SimKernel;
 
@@ -51,6 +53,7 @@ typedef enum SimFailKind {
   SIMFAIL_BARRIER,  // cuda.syncthreads() reached by `arrived` of `nthreads`, the others returned
   SIMFAIL_MIXED,    // threads wait at cuda.syncthreads() and at cuda.syncwarp() at once
   SIMFAIL_MEMORY,   // no memory for fibers, stacks or the failure records
+  SIMFAIL_GRID,     // the grid's sync reached by `arrived` of `nthreads` (block[0] -1: of the grid; else of that block)
 } SimFailKind;
 
 typedef struct SimFail {
@@ -91,6 +94,9 @@ void simrun_barrier(void);
 /* cuda.syncwarp(mask): waits for the threads of mask in this thread's warp
 ** of 32. */
 void simrun_syncwarp(int32_t mask);
+/* cuda.cg.this_grid().sync(): waits until every thread of the grid is here
+** (a grid_sync kernel's blocks all run at once). */
+void simrun_grid_sync(void);
 
 /* cuda.shfl_sync (kind 0; lane the source lane), shfl_up_sync (1),
 ** shfl_down_sync (2), shfl_xor_sync (3; lane the lane mask) of a value's

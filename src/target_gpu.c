@@ -3,6 +3,7 @@
 ** registers, math from libdevice (__nv_*), shared memory in address space
 ** 3, atomics, barriers. Arrays are never allocated or counted here.
 */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -288,6 +289,50 @@ static Val gpu_warp(Lower *L, Node *n, CallInfo *ci) {
   }
 }
 
+/* cuda.cg.this_grid().sync(): a barrier of the whole grid, which a
+** cooperative launch (kernel.c) makes safe by keeping every block resident.
+** Each block meets at bar.sync; its thread 0 then adds to the module's
+** counter lumba_gridbar (block 0 adds 2^31 - (blocks - 1), the others 1,
+** so the last arrival flips the top bit) and spins until the top bit
+** differs from the one it saw; the block meets again. The counter is back
+** to a multiple of 2^31 after every sync, so launches can follow launches. */
+static void grid_sync(Lower *L) {
+  LLVMBuilderRef b = L->b;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMValueRef g = LLVMGetNamedGlobal(L->C->mod, GPU_GRIDBAR);
+  if (g == NULL) {
+    g = LLVMAddGlobalInAddressSpace(L->C->mod, i32, GPU_GRIDBAR, 1);
+    LLVMSetInitializer(g, LLVMConstInt(i32, 0, 0));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, 4);
+  }
+  LLVMValueRef p = LLVMBuildAddrSpaceCast(b, g, LLVMPointerType(i32, 0), "");
+  barrier(L, "llvm.nvvm.barrier0", NULL, 0);
+  LLVMValueRef t = LLVMBuildOr(b, LLVMBuildOr(b, sreg32(L, SREG_TID, 'x'), sreg32(L, SREG_TID, 'y'), ""), sreg32(L, SREG_TID, 'z'), "");
+  LLVMBasicBlockRef lead = lower_block(L, "gridlead"), spin = lower_block(L, "gridspin"), after = lower_block(L, "gridafter");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, t, lower_i64(L, 0), ""), lead, after);
+  LLVMPositionBuilderAtEnd(b, lead);
+  LLVMValueRef c = LLVMBuildOr(b, LLVMBuildOr(b, sreg32(L, SREG_CTAID, 'x'), sreg32(L, SREG_CTAID, 'y'), ""), sreg32(L, SREG_CTAID, 'z'), "");
+  LLVMValueRef nb = LLVMBuildMul(b, LLVMBuildMul(b, sreg32(L, SREG_NCTAID, 'x'), sreg32(L, SREG_NCTAID, 'y'), ""), sreg32(L, SREG_NCTAID, 'z'), "");
+  nb = LLVMBuildTrunc(b, nb, i32, "");
+  LLVMValueRef first = LLVMBuildSub(b, LLVMConstInt(i32, 0x80000000u, 0), LLVMBuildSub(b, nb, LLVMConstInt(i32, 1, 0), ""), "");
+  LLVMValueRef add = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, lower_i64(L, 0), ""), first, LLVMConstInt(i32, 1, 0), "");
+  barrier(L, "llvm.nvvm.membar.gl", NULL, 0);
+  LLVMValueRef old = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, p, add, LLVMAtomicOrderingMonotonic, 0);
+  LLVMBuildBr(b, spin);
+  LLVMPositionBuilderAtEnd(b, spin);
+  LLVMValueRef now = LLVMBuildLoad2(b, i32, p, "gridbar");
+  LLVMSetVolatile(now, 1);
+  LLVMValueRef flipped = LLVMBuildAnd(b, LLVMBuildXor(b, old, now, ""), LLVMConstInt(i32, 0x80000000u, 0), "");
+  LLVMBasicBlockRef done = lower_block(L, "griddone");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, flipped, LLVMConstInt(i32, 0, 0), ""), done, spin);
+  LLVMPositionBuilderAtEnd(b, done);
+  barrier(L, "llvm.nvvm.membar.gl", NULL, 0);
+  LLVMBuildBr(b, after);
+  LLVMPositionBuilderAtEnd(b, after);
+  barrier(L, "llvm.nvvm.barrier0", NULL, 0);
+}
+
 static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
   Val none = {&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
   LLVMValueRef mask;
@@ -309,6 +354,8 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
       return (Val){lower_ann(L, n)->ty, t, false};
     }
     case BI_cuda_syncthreads: barrier(L, "llvm.nvvm.barrier0", NULL, 0); return none;
+    case BI_cuda_cg_this_grid: return (Val){&ty_grid_group, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
+    case BI_cuda_cg_grid_sync: grid_sync(L); return none;
     case BI_cuda_threadfence: barrier(L, "llvm.nvvm.membar.gl", NULL, 0); return none;
     case BI_cuda_threadfence_block: barrier(L, "llvm.nvvm.membar.cta", NULL, 0); return none;
     case BI_cuda_threadfence_system: barrier(L, "llvm.nvvm.membar.sys", NULL, 0); return none;
@@ -326,6 +373,85 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
       return gpu_warp(L, n, ci);
     default: return atomic(L, n, ci);
   }
+}
+
+/* ---- the exception record of debug=True kernels ---- */
+
+static LLVMValueRef byte_ptr(Lower *L, LLVMValueRef base, size_t off, LLVMTypeRef to) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx);
+  LLVMValueRef o = lower_i64(L, (int64_t)off);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(L->b, i8, base, &o, 1, "");
+  return LLVMBuildBitCast(L->b, p, LLVMPointerType(to, 0), "");
+}
+
+/* void lumba_exc_copy(i8 *dst, i8 *src, i64 cap): a C string, cut to cap - 1 bytes; "" for NULL */
+static LLVMValueRef exc_copy_fn(Lower *L) {
+  LLVMModuleRef M = L->C->mod;
+  LLVMValueRef f = LLVMGetNamedFunction(M, "lumba_exc_copy");
+  if (f) return f;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i8p = LLVMPointerType(i8, 0), i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMTypeRef ps[3] = {i8p, i8p, i64};
+  f = LLVMAddFunction(M, "lumba_exc_copy", LLVMFunctionType(LLVMVoidTypeInContext(L->ctx), ps, 3, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(L->ctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(L->ctx, f, "entry"), loop = LLVMAppendBasicBlockInContext(L->ctx, f, "loop"),
+                    next = LLVMAppendBasicBlockInContext(L->ctx, f, "next"), none = LLVMAppendBasicBlockInContext(L->ctx, f, "none"),
+                    done = LLVMAppendBasicBlockInContext(L->ctx, f, "done");
+  LLVMValueRef dst = LLVMGetParam(f, 0), src = LLVMGetParam(f, 1), cap = LLVMGetParam(f, 2);
+  LLVMValueRef zero64 = LLVMConstInt(i64, 0, 0), zero8 = LLVMConstInt(i8, 0, 0);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, src, ""), none, loop);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef i = LLVMBuildPhi(b, i64, "i");
+  LLVMValueRef c = LLVMBuildLoad2(b, i8, LLVMBuildGEP2(b, i8, src, &i, 1, ""), "");
+  LLVMValueRef last = LLVMBuildICmp(b, LLVMIntEQ, i, LLVMBuildSub(b, cap, LLVMConstInt(i64, 1, 0), ""), "");
+  c = LLVMBuildSelect(b, last, zero8, c, "");
+  LLVMBuildStore(b, c, LLVMBuildGEP2(b, i8, dst, &i, 1, ""));
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, c, zero8, ""), done, next);
+  LLVMPositionBuilderAtEnd(b, next);
+  LLVMValueRef i1 = LLVMBuildAdd(b, i, LLVMConstInt(i64, 1, 0), "");
+  LLVMBuildBr(b, loop);
+  LLVMAddIncoming(i, (LLVMValueRef[]){zero64, i1}, (LLVMBasicBlockRef[]){entry, next}, 2);
+  LLVMPositionBuilderAtEnd(b, none);
+  LLVMBuildStore(b, zero8, dst);
+  LLVMBuildBr(b, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+void tgpu_report_exception(Lower *L, LLVMValueRef fn, LLVMValueRef st, LLVMValueRef err, LLVMValueRef rec) {
+  LLVMBuilderRef b = L->b;
+  LLVMContextRef ctx = L->ctx;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i8p = LLVMPointerType(i8, 0), i32 = LLVMInt32TypeInContext(ctx),
+              i64 = LLVMInt64TypeInContext(ctx);
+  LLVMBasicBlockRef failed = LLVMAppendBasicBlockInContext(ctx, fn, "failed"), claim = LLVMAppendBasicBlockInContext(ctx, fn, "claim"),
+                    out = LLVMAppendBasicBlockInContext(ctx, fn, "out");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, st, LLVMConstInt(i32, 0, 0), ""), failed, out);
+  LLVMPositionBuilderAtEnd(b, failed);
+  LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, byte_ptr(L, rec, offsetof(LmKernelExc, claimed), i32), LLVMConstInt(i32, 0, 0),
+                                             LLVMConstInt(i32, 1, 0), LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+  LLVMBuildCondBr(b, LLVMBuildExtractValue(b, pair, 1, ""), claim, out);
+  LLVMPositionBuilderAtEnd(b, claim);
+  LLVMBuildStore(b, st, byte_ptr(L, rec, offsetof(LmKernelExc, status), i32));
+  for (int a = 0; a < 3; a++) {
+    LLVMBuildStore(b, sreg32(L, SREG_TID, (char)('x' + a)), byte_ptr(L, rec, offsetof(LmKernelExc, tid) + 8 * (size_t)a, i64));
+    LLVMBuildStore(b, sreg32(L, SREG_CTAID, (char)('x' + a)), byte_ptr(L, rec, offsetof(LmKernelExc, ctaid) + 8 * (size_t)a, i64));
+  }
+  LLVMValueRef e8 = LLVMBuildBitCast(b, err, i8p, "");
+  for (size_t off = 0; off + 8 <= sizeof(LmErr); off += 8)
+    LLVMBuildStore(b, LLVMBuildLoad2(b, i64, byte_ptr(L, e8, off, i64), ""), byte_ptr(L, rec, offsetof(LmKernelExc, err) + off, i64));
+  LLVMValueRef cp = exc_copy_fn(L);
+  const size_t texts[2][3] = {{offsetof(LmErr, msg), offsetof(LmKernelExc, msg), sizeof(((LmKernelExc *)0)->msg)},
+                              {offsetof(LmErr, where), offsetof(LmKernelExc, where), sizeof(((LmKernelExc *)0)->where)}};
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef src = LLVMBuildLoad2(b, i8p, byte_ptr(L, e8, texts[k][0], i8p), "");
+    LLVMValueRef args[3] = {byte_ptr(L, rec, texts[k][1], i8), src, lower_i64(L, (int64_t)texts[k][2])};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(cp), cp, args, 3, "");
+  }
+  LLVMBuildBr(b, out);
+  LLVMPositionBuilderAtEnd(b, out);
 }
 
 const Target target_gpu = {

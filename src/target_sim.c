@@ -188,6 +188,10 @@ static Val sim_call(Lower *L, Node *n, CallInfo *ci) {
     case BI_cuda_syncthreads:
       call_rt(L, "simrun_barrier", NULL, 0);
       return none;
+    case BI_cuda_cg_this_grid: return (Val){&ty_grid_group, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false};
+    case BI_cuda_cg_grid_sync:
+      call_rt(L, "simrun_grid_sync", NULL, 0);
+      return none;
     case BI_cuda_syncwarp:
       mask = n->args.len ? lower_cast(L, lower_expr(L, n->args.items[0]), ty_scalar(DT_INT32)).v
                          : LLVMConstInt(LLVMInt32TypeInContext(L->ctx), 0xffffffffu, 0);
@@ -321,7 +325,8 @@ static LLVMValueRef spec_call(void *ud, LLVMBuilderRef b, LLVMValueRef err) {
 const char *tsim_kernel_entry(Compile *C, FuncSpec *spec, SimKernel *k) {
   k->fibers = LLVMGetNamedFunction(C->mod, "simrun_barrier") || LLVMGetNamedFunction(C->mod, "simrun_syncwarp") ||
               LLVMGetNamedFunction(C->mod, "simrun_shfl") || LLVMGetNamedFunction(C->mod, "simrun_vote") ||
-              LLVMGetNamedFunction(C->mod, "simrun_activemask");
+              LLVMGetNamedFunction(C->mod, "simrun_activemask") || LLVMGetNamedFunction(C->mod, "simrun_grid_sync");
+  k->grid_sync = LLVMGetNamedFunction(C->mod, "simrun_grid_sync") != NULL;
   k->stack = 64 * 1024;
   LLVMValueRef lb = LLVMGetNamedGlobal(C->mod, LOCAL_BYTES);
   if (lb) {

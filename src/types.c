@@ -32,6 +32,7 @@ static Type cptrs[DT__MAX] = {
 };
 
 Type ty_voidptr = {.kind = TY_CPTR, .dtype = DT_UINT8, .layout = 'v', .name = "voidptr"};
+Type ty_grid_group = {.kind = TY_OPAQUE, .name = "GridGroup", .methods = "numba.cuda.cg.GridGroup."};
 
 Type *ty_cptr(DType dt) {
   LM_ASSERT(dt >= 0 && dt < DT__COUNT);
@@ -355,7 +356,7 @@ int ty_parse_signature(TypeTable *T, const char *s, Type **ret, Type **args,
 /* 8-byte result slots a value of t takes (dispatch.h) */
 int ty_slots(const Type *t) {
   switch (t->kind) {
-    case TY_NONE: return 0;
+    case TY_NONE: case TY_OPAQUE: return 0;
     case TY_SCALAR: return dtype_kinds[t->dtype] == 'c' ? 2 : 1;  /* complex: real, imaginary */
     case TY_DTYPE: case TY_CPTR: case TY_CLASS: case TY_RECORD: return 1;
     case TY_ARRAY: return RT_ARRAY_SLOTS;

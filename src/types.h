@@ -20,6 +20,7 @@ typedef enum TypeKind {
   TY_CLASS,   /* an instance of a @jitclass (cls): a MemInfo* whose buffer holds the fields (jitclass.h) */
   TY_RECORD,  /* one element of a record array (record.h), a view: the dtype says which record; a pointer to the element */
   TY_CPTR,    /* a C pointer of a @cfunc's signature: CPointer(dtype), or voidptr (layout 'v'); an address held as int64 */
+  TY_OPAQUE,  /* an object of a library with no run-time value (numba.cuda's GridGroup): methods in the registry under .methods */
 } TypeKind;
 
 typedef struct Type Type;
@@ -32,6 +33,7 @@ struct Type {
   Type **elems;      // tuple
   struct ClassInfo *cls;  // class
   const char *name;  // "float64", "float64[:, ::1]", "(int64, float64)"
+  const char *methods;  // opaque: the registry module of its methods ("numba.cuda.cg.GridGroup.")
   Type *next;        // intern chain
 };
 
@@ -54,6 +56,7 @@ Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
 void ty_record_register(int dt, const char *dtype_name);
 Type *ty_cptr(DType dt);        /* the singleton "CPointer(float64)" */
 extern Type ty_voidptr;         /* "voidptr": a pointer to memory of no dtype */
+extern Type ty_grid_group;      /* "GridGroup": cuda.cg.this_grid() inside kernels */
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);
 Type *ty_tuple(TypeTable *T, Type **elems, int n);
 

@@ -15,11 +15,13 @@ function M.sizes(quick)
   if quick then
     return { GPU_N = 1000000, GPU_MATMUL_N = 256, GPU_STENCIL_N = 512, GPU_STENCIL_SWEEPS = 10, GPU_REPS = 5,
       GPU_REDUCE_BLOCKS = 64, GPU_XFER_BYTES = 1 << 24, GPU_XFER_REPS = 2, GPU_LAUNCH_BATCHES = 5,
-      GPU_LAUNCH_BATCH = 20 }
+      GPU_LAUNCH_BATCH = 20, GPU_MC_THREADS = 1 << 14, GPU_MC_SAMPLES = 100, GPU_HEAT_N = 1 << 14,
+      GPU_HEAT_STEPS = 100, GPU_HEAT_BLOCKS = 16, GPU_HEAT_REPS = 2 }
   end
   return { GPU_N = 100000000, GPU_MATMUL_N = 2048, GPU_STENCIL_N = 8192, GPU_STENCIL_SWEEPS = 10, GPU_REPS = 20,
     GPU_REDUCE_BLOCKS = 1024, GPU_XFER_BYTES = 1 << 30, GPU_XFER_REPS = 5, GPU_LAUNCH_BATCHES = 50,
-    GPU_LAUNCH_BATCH = 100 }
+    GPU_LAUNCH_BATCH = 100, GPU_MC_THREADS = 1 << 20, GPU_MC_SAMPLES = 1000, GPU_HEAT_N = 1 << 20,
+    GPU_HEAT_STEPS = 10000, GPU_HEAT_BLOCKS = 256, GPU_HEAT_REPS = 5 }
 end
 
 -- The figures of a CUDA C program (its name, when absent here)
@@ -27,6 +29,7 @@ M.program_rows = {
   copy = { "copy", "h2d-pageable", "d2h-pageable", "h2d-pinned", "d2h-pinned" },
   launch = { "firstlaunch", "launch0", "launch1", "launch3" },
   expdecay = { "expdecay", "expdecay2" },
+  heat_coop = { "heatcoop" },
   vadd = { "vadd", "vadd4" },
 }
 
@@ -40,6 +43,10 @@ function M.programs(z)
     { "matmul", z.GPU_MATMUL_N, 31, z.GPU_REPS },
     { "stencil", z.GPU_STENCIL_N, 99, z.GPU_STENCIL_SWEEPS, z.GPU_REPS },
     { "launch", z.GPU_LAUNCH_BATCHES, z.GPU_LAUNCH_BATCH },
+    { "mc", z.GPU_MC_THREADS, z.GPU_MC_SAMPLES, 1, z.GPU_REPS },
+    { "heat_coop", z.GPU_HEAT_N, z.GPU_HEAT_STEPS, z.GPU_HEAT_BLOCKS, 55, z.GPU_HEAT_REPS },
+    { "warpreduce", z.GPU_N, 777, z.GPU_REDUCE_BLOCKS, z.GPU_REPS },
+    { "dynsmem", z.GPU_N, 777, z.GPU_REPS },
   }
 end
 
@@ -71,6 +78,17 @@ function M.kernels(z)
       rtol = 1e-9, vs_c = true, file = "cuda_reduce.py" },
     { id = "matmul", title = "matmul, 16×16 shared-memory tiles", size = m .. "² float32", flops = 2 * m * m * m,
       rtol = 1e-5, vs_c = true, file = "cuda_matmul.py" },
+    -- issue 22: lumba ≤ 1.1× CUDA C and below numba-cuda (vs_c22)
+    { id = "mc", title = "Monte-Carlo integral, xoroshiro128p uniforms",
+      size = pow10(z.GPU_MC_THREADS) .. " threads × " .. z.GPU_MC_SAMPLES .. " draws",
+      rtol = 1e-9, vs_c22 = true, file = "cuda_mc.py" },
+    { id = "heatcoop", title = "1-D heat equation, a grid sync a step (cooperative launch)",
+      size = pow10(z.GPU_HEAT_N) .. " float64 × " .. z.GPU_HEAT_STEPS .. " steps",
+      rtol = 1e-9, vs_c22 = true, file = "cuda_heat_coop.py" },
+    { id = "warpreduce", title = "warp-shuffle block reduction", size = pow10(n) .. " float64", bytes = 8 * n,
+      rtol = 1e-9, vs_c22 = true, file = "cuda_warp_reduce.py" },
+    { id = "dynsmem", title = "3-point average through dynamic shared memory", size = pow10(n) .. " float64",
+      bytes = 16 * n, rtol = 1e-9, vs_c22 = true, file = "cuda_dynsmem.py" },
   }
 end
 

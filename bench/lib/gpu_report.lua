@@ -122,6 +122,13 @@ function M.targets(ctx)
       target(list, 8, k.title .. ": lumba ≤ 1.2× CUDA C", d and d.vs_c, 1.2, "%.2f×",
         d and why(ctx, "cuda", k.id) or why(ctx, "lumba", k.id))
     end
+    if k.vs_c22 then
+      target(list, 22, k.title .. ": lumba ≤ 1.1× CUDA C", d and d.vs_c, 1.1, "%.2f×",
+        d and why(ctx, "cuda", k.id) or why(ctx, "lumba", k.id))
+      local nd = M.derive(ctx, k, "numba")
+      target(list, 22, k.title .. ": lumba below numba-cuda (lumba / numba-cuda < 1)",
+        d and nd and d.median / nd.median, 0.9999, "%.2f×", d and why(ctx, "numba", k.id) or why(ctx, "lumba", k.id))
+    end
   end
   local l3, n3 = ctx.results.lumba.launch3, ctx.results.numba.launch3
   target(list, 6, "launch overhead, 3 array arguments: lumba ≤ 5 µs", ok(l3) and l3.median * 1e6, 5, "%.2f µs",

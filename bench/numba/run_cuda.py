@@ -37,6 +37,12 @@ XFER = env_int("GPU_XFER_BYTES", 1 << 30)
 XFER_REPS = env_int("GPU_XFER_REPS", 5)
 BATCHES = env_int("GPU_LAUNCH_BATCHES", 50)
 BATCH = env_int("GPU_LAUNCH_BATCH", 100)
+MC_THREADS = env_int("GPU_MC_THREADS", 1 << 20)
+MC_SAMPLES = env_int("GPU_MC_SAMPLES", 1000)
+HEAT_N = env_int("GPU_HEAT_N", 1 << 20)
+HEAT_STEPS = env_int("GPU_HEAT_STEPS", 10000)
+HEAT_BLOCKS = env_int("GPU_HEAT_BLOCKS", 256)
+HEAT_REPS = env_int("GPU_HEAT_REPS", 5)
 
 
 def out(line):
@@ -225,6 +231,43 @@ def main():
         check = seq_sum(last.copy_to_host())
         row("stencil", events(lambda: launch(a, b), 3, REPS), check)
     figure("stencil", stencil)
+
+    # issue 22's kernels
+    def mc():
+        from numba.cuda.random import create_xoroshiro128p_states
+        states = create_xoroshiro128p_states(MC_THREADS, seed=1)
+        dout = cuda.device_array(MC_THREADS)
+        launch = load("cuda_mc.py").mc_integrate[(MC_THREADS + 255) // 256, 256]
+        launch(states, dout, MC_SAMPLES)
+        check = seq_sum(dout.copy_to_host())
+        row("mc", events(lambda: launch(states, dout, MC_SAMPLES), 2, REPS), check)
+    figure("mc", mc)
+
+    def heatcoop():
+        u0 = uniform(HEAT_N, 55)
+        u, v = cuda.to_device(u0), cuda.to_device(u0)
+        launch = load("cuda_heat_coop.py").heat_coop[HEAT_BLOCKS, 256]
+        launch(u, v, HEAT_STEPS, 0.25)
+        check = seq_sum(u.copy_to_host())
+        row("heatcoop", events(lambda: launch(u, v, HEAT_STEPS, 0.25), 1, HEAT_REPS), check)
+    figure("heatcoop", heatcoop)
+
+    def warpreduce():
+        dx = cuda.to_device(uniform(N, 777))
+        dout, zero = cuda.device_array(1), np.zeros(1)
+        launch = load("cuda_warp_reduce.py").warp_reduce[REDUCE_BLOCKS, 256]
+        dout.copy_to_device(zero)
+        launch(dx, dout)
+        check = float(dout.copy_to_host()[0])
+        row("warpreduce", events(lambda: launch(dx, dout), 3, REPS, lambda: dout.copy_to_device(zero)), check)
+
+        def dynsmem():
+            d2 = cuda.device_array(N)
+            launch2 = load("cuda_dynsmem.py").smooth3[(N + 255) // 256, 256, 0, (256 + 2) * 8]
+            t = events(lambda: launch2(dx, d2), 3, REPS)
+            row("dynsmem", t, seq_sum(d2.copy_to_host()))
+        figure("dynsmem", dynsmem)
+    figure("warpreduce", warpreduce)
 
     def launches():
         m = load("cuda_empty.py")

@@ -305,6 +305,15 @@ end
 -- what (chunk, "'@njit' on 'f'") names the decorator in errors
 local function signatures_of(node, mod, chunk, what)
   local v = node.tag == "Name" and not mod.names[node.id] and mod.values[node.id] or node
+  -- a tuple of argument types, (int32[:, ::1],), is one signature without a return type, as in Numba
+  if v.tag == "Tuple" then
+    local args = {}
+    for i, e in ipairs(v.elts) do
+      args[i] = e.tag ~= "Call" and e.tag ~= "Constant" and sig_text(e, mod) or nil
+      if not args[i] then args = nil break end
+    end
+    if args then return { "(" .. table.concat(args, ", ") .. ")" } end
+  end
   local list = (v.tag == "List" or v.tag == "Tuple") and v.elts or { v }
   local sigs = {}
   for i, e in ipairs(list) do
