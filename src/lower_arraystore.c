@@ -6,6 +6,8 @@
 ** of one array: a[1:] = a[:-1] + 1) does it go through a temporary, found
 ** at run time, so the result is NumPy's (the right side evaluated first);
 ** for an in-place operator the temporary starts as a copy of the target.
+** A CUDA kernel has no temporary (it allocates nothing): its thread writes
+** the target element by element, as numba-cuda's ufunc loops do.
 */
 #include "lower_arrayexpr.h"
 
@@ -164,6 +166,13 @@ static Val store(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
     x.opty = opty;
   }
   ax_strides(L, &x, nd, d);
+  if (!L->C->target->refcount) {  /* a kernel allocates nothing: straight into the target, as numba-cuda */
+    ax_par_loop(L, &x, nd, d, dst, outcall ? "ufunc call with out=" : "store");
+    lower_unhold(L, mark);
+    if (pre) lower_release(L, *pre);
+    else ax_release_leaves(L, &x);
+    return dst;
+  }
   /* the temporary, only when an operand overlaps the target */
   LLVMValueRef need = overlaps(L, &x, dst, nd, d);
   LLVMBasicBlockRef tmpb = lower_block(L, "axtmp"), direct = LLVMGetInsertBlock(L->b), join = lower_block(L, "axjoin");
