@@ -77,7 +77,7 @@ GLUE = $(BUILD)/glue/core_api_calls.o
 BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/builtins.c src/compile.c src/pipeline.c \
   src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c src/vecmath.c \
-  src/simrun.c src/cudasim.c src/cfunc_jit.c
+  src/simrun.c src/cudasim.c src/cfunc_jit.c src/libdevice_sim.c
 BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/prelude_text.o
 NVPTX_OBJS := $(BUILD)/obj/nvvm_llvm.o
 CORE_OBJS := $(filter-out $(BACKEND_OBJS) $(NVPTX_OBJS),$(OBJS))
@@ -98,6 +98,8 @@ $(BUILD)/glue/%.o: src/%.c $(wildcard src/*.h src/*.def)
 	$(call compile)
 
 $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
+# the rounding-mode variants of cuda.libdevice switch modes around their arithmetic
+$(BUILD)/obj/libdevice_sim.o: ALL_CFLAGS += -frounding-math
 
 # the NumPy prelude (the .py files of src/prelude, builtin_prelude.c): its files as one
 # C string in backend.so, each line a literal ("\" and '"' escaped), the

@@ -4,7 +4,8 @@
 ** NumPy gives them), np.real, np.imag, np.conj, np.angle and the cmath
 ** module; and the complex loops of NumPy's ufuncs (bcomplex_ufunc_elem,
 ** called by builtin_ufunc.c). Typed as Numba types them; the cmath
-** functions run C99's complex functions through lm_rt_cmath (CPU only).
+** functions run C99's complex functions through lm_rt_cmath (on the GPU
+** Target.complex_call's formulas).
 */
 #include "builtin_hooks.h"
 #include "lower_complex.h"
@@ -221,6 +222,7 @@ Type *bcomplex_infer_cmath(Infer *I, Node *n, const BuiltinName *nm) {
 
 /* op of z (complex type t) through the runtime, in double precision */
 static LLVMValueRef cmath_call(Lower *L, int op, Type *t, LLVMValueRef z) {
+  if (L->C->target->complex_call) return L->C->target->complex_call(L, op, t, z, NULL);  /* a kernel */
   Type *pt = ty_complex_part(t);
   LLVMTypeRef d = LLVMDoubleTypeInContext(L->ctx), i32 = LLVMInt32TypeInContext(L->ctx);
   LLVMValueRef out = lower_entry_alloca(L, LLVMArrayType(d, 2), "cmath");
@@ -331,6 +333,7 @@ static int math_op(BuiltinId id) {
 /* one element of ufunc ci over complex type t (the loop's), result type rt */
 Val bcomplex_ufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x, Type *t, Type *rt) {
   BuiltinId id = ci->bi;
+  (void)n;
   LLVMValueRef a = as_complex(L, x[0], t), b = NULL;
   if (builtin_entries[id].lo == 2) b = as_complex(L, x[1], t);
   bool saved = L->C->opt.error_model_numpy;
@@ -356,9 +359,6 @@ Val bcomplex_ufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x, Type *t, Type *
     case BI_math_isinf: r = classify(L, BI_cmath_isinf, t, a); break;
     case BI_math_isfinite: r = classify(L, BI_cmath_isfinite, t, a); break;
     default:
-      if (L->C->target->gpu)
-        compile_error(L->C, n->loc, "UnsupportedError", "np.%s of complex numbers is not supported in CUDA kernels yet",
-                      builtin_entries[id].member);
       r = cmath_call(L, math_op(id), t, a);
       break;
   }

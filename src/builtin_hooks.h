@@ -61,6 +61,10 @@ Val bufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
 /* builtin_math.c: the libm function of a MATH row on float arguments of type ft */
 LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft);
 
+/* builtin_libdevice.c: cuda.libdevice.NAME (libdevice.def) */
+Type *blibdevice_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val blibdevice_lower(Lower *L, Node *n, CallInfo *ci);
+
 /* builtin_vectorize.c: a call of a @vectorize def (typed by infer_vectorize.c) */
 Type *bvectorize_infer(Infer *I, Node *n, const BuiltinName *nm);
 Val bvectorize_lower(Lower *L, Node *n, CallInfo *ci);

@@ -19,6 +19,7 @@
 #include "lapack_rt.h"
 #include "linalg_rt.h"
 #include "nprandom_rt.h"
+#include "libdevice.h"
 #include "nrt.h"
 #include "parallel.h"
 #include "simrun.h"
@@ -33,7 +34,7 @@ static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", 
                                        "simrun_shfl", "simrun_vote", "simrun_activemask", "simrun_grid_sync",
                                        "stack_limit", "lm_prod_shape", "lm_prod", "lm_class_new", "lm_nprand",
                                        "lm_nprand_random", "lm_nprand_gauss",
-                                       "lm_rt_cpow", "lm_rt_cmath", "lm_lapack",
+                                       "lm_rt_cpow", "lm_rt_cmath", "lm_rt_libdevice", "lm_lapack",
                                        "lm_interrupt_poll"};
 
 /* Code the cache's fast path loaded without the JIT is defined in it as
@@ -63,7 +64,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
                      (void *)simrun_grid_sync,
                      (void *)stack_limit, (void *)lm_prod_shape, (void *)lm_prod,
                      (void *)lm_class_new, (void *)lm_nprand, (void *)lm_nprand_random, (void *)lm_nprand_gauss,
-                     (void *)lm_rt_cpow, (void *)lm_rt_cmath, (void *)lm_lapack,
+                     (void *)lm_rt_cpow, (void *)lm_rt_cmath, (void *)lm_rt_libdevice, (void *)lm_lapack,
                      (void *)lm_interrupt_poll};
     if (jit_define_symbols(J, rt_names, addrs, (int)lm_countof(rt_names), &err) != 0) {
       jit_free(J);

@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 
 #include "backend.h"
+#include "complex_lua.h"
 #include "devarray.h"
 #include "dispatch.h"
 #include "kernel.h"
@@ -126,11 +127,13 @@ static Type *kernel_arg_type(lua_State *L, LmState *LS, int idx, int argn) {
       if (d) return ty_array(&LS->types, d->dtype, d->ndim, 'C');
       NdArray *a = array_test(L, idx);
       if (a) return ty_array(&LS->types, a->dtype, a->ndim, 'C');
+      Cplx c;
+      if (complex_test(L, idx, &c)) return ty_scalar(DT_COMPLEX128);  /* lumba.complex, as Python's complex */
       break;
     }
     default: break;
   }
-  luaL_error(L, "bad argument #%d to kernel (device array, ndarray, number or boolean expected, got %s)", argn,
+  luaL_error(L, "bad argument #%d to kernel (device array, ndarray, number, complex or boolean expected, got %s)", argn,
              luaL_typename(L, idx));
   return NULL;
 }
@@ -207,7 +210,7 @@ static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs
             want->ndim == at[i]->ndim)
           continue;
         fits = want->kind == TY_SCALAR && at[i]->kind == TY_SCALAR && want->dtype != DT_BOOL &&
-               at[i]->dtype != DT_BOOL && (ty_is_float(want) || ty_is_int(at[i]));
+               at[i]->dtype != DT_BOOL && (ty_is_float(want) || ty_is_int(at[i]) || ty_is_complex(want));
       }
       if (fits && sim == (s->kernel_ir == NULL)) return s;
       if (fits && other == NULL) other = s;
@@ -321,6 +324,19 @@ static int kernel_lua_call(lua_State *L) {
         dv = devarray_test(L, -1);
       }
       cudrv_pack_array(L, S, &P, dv, i + 1);
+      continue;
+    }
+    if (ty_is_complex(t)) {  /* its parts, two parameters (the kernel entry's) */
+      Cplx c;
+      if (!complex_tocomplex(L, idx, &c)) luaL_error(L, "bad argument #%d to kernel (complex expected)", i + 1);
+      if (t->dtype == DT_COMPLEX64) {
+        float re = (float)c.re, im = (float)c.im;
+        cudrv_param(L, &P, &re, 4);
+        cudrv_param(L, &P, &im, 4);
+      } else {
+        cudrv_param(L, &P, &c.re, 8);
+        cudrv_param(L, &P, &c.im, 8);
+      }
       continue;
     }
     uint64_t v = 0;

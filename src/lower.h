@@ -63,6 +63,9 @@ struct Target {
   /* a math function (base name of a MATH row of builtins.def) for float32 or float64; NULL: not available */
   LLVMValueRef (*math_call)(Lower *L, const char *base, const char *intrinsic, LLVMValueRef *args, int n,
                             bool f32);
+  /* a cmath function (a CmathOp of cplx.h) of complex a, or a ** b (op 'p'), of complex type t,
+  ** written out in the target's code; NULL: through the runtime (lm_rt_cmath, lm_rt_cpow) */
+  LLVMValueRef (*complex_call)(Lower *L, int op, Type *t, LLVMValueRef a, LLVMValueRef b);
   /* a prange loop the parfor pass made parallel, on the thread pool (lower_prange); NULL: no pool */
   bool (*prange)(Lower *L, Node *s);
   /* an array expression (lower_arrayexpr.c) as one loop nest into a new array; NULL: none */
@@ -117,6 +120,7 @@ bool lower_is_selection(Lower *L, Node *n);  /* a subscript with an index array 
 void lower_fancy_set(Lower *L, Node *target, Val v);
 extern const Target target_cpu;
 extern const Target target_gpu;
+LLVMValueRef tgpu_complex_call(Lower *L, int op, Type *t, LLVMValueRef a, LLVMValueRef b);  /* target_gpu_cmath.c */
 extern const Target target_sim;  /* the CUDA simulator (target_sim.c) */
 /* the module global of a kernel that synchronises its grid (cuda.cg.this_grid().sync()): its
 ** presence makes the launches cooperative (pipeline.c) */

@@ -6,6 +6,8 @@
 ** of one array: a[1:] = a[:-1] + 1) does it go through a temporary, found
 ** at run time, so the result is NumPy's (the right side evaluated first);
 ** for an in-place operator the temporary starts as a copy of the target.
+** A CUDA kernel has no temporary (it allocates nothing): its thread writes
+** the target element by element, as numba-cuda's ufunc loops do.
 */
 #include "lower_arrayexpr.h"
 
@@ -150,7 +152,9 @@ static void plan(Lower *L, Node *target, OpKind op, Type *opty, Node *value, con
   }
   ax_strides(L, x, nd, d);
   p->out = dst;
-  p->need = overlaps(L, x, dst, nd, d);  /* the temporary, only when an operand overlaps the target */
+  /* the temporary, only when an operand overlaps the target; a kernel allocates
+  ** nothing: straight into the target, as numba-cuda */
+  p->need = L->C->target->refcount ? overlaps(L, x, dst, nd, d) : NULL;
 }
 
 void ax_store_plan(Lower *L, Node *target, OpKind op, Type *opty, Node *value, AxPlan *p) {

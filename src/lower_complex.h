@@ -3,7 +3,8 @@
 ** a {real, imag} struct of two floats (float for complex64, double for
 ** complex128). Arithmetic is CPython's: products by the schoolbook formula,
 ** quotients by Smith's method (CPython's _Py_c_quot), powers through
-** lm_rt_cpow (CPython's algorithm) on the CPU; division by zero raises
+** lm_rt_cpow (CPython's algorithm) on the CPU, written out on the GPU
+** (Target.complex_call); division by zero raises
 ** ZeroDivisionError as Numba does.
 **
 ** Static inline in a header: lower.c, lower_expr.c, the array expressions
@@ -102,6 +103,7 @@ static inline LLVMValueRef lc_c_div(Lower *L, Type *t, LLVMValueRef a, LLVMValue
 
 /* a ** b through the runtime (CPython's complex_pow in double precision) */
 static inline LLVMValueRef lc_c_pow(Lower *L, Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (L->C->target->complex_call) return L->C->target->complex_call(L, 'p', t, a, b);  /* a kernel: no runtime */
   Type *f64 = ty_float64;
   Type *pt = ty_complex_part(t);
   LLVMTypeRef d = LLVMDoubleTypeInContext(L->ctx);

@@ -32,7 +32,8 @@ Val lower_ufunc_elem(Lower *L, Node *n, Val *x) {
 }
 
 Val lower_ufunc_out(Lower *L, Node *n, CallInfo *ci) {
-  if (L->C->target->array_expr == NULL || !L->refcount)
+  /* a CUDA kernel (a target with thread registers) loops in its thread, as numba-cuda's */
+  if ((L->C->target->array_expr == NULL || !L->refcount) && L->C->target->sreg == NULL)
     compile_error(L->C, n->loc, "UnsupportedError", "ufuncs with an output array are not supported on this target");
   return lower_ufunc_store(L, n, ci->out);  /* the fused store of lower_arraystore.c */
 }

@@ -446,8 +446,9 @@ static void report(const Job *job, const DispSpec *out) {
 }
 
 /* The kernel entry: void kernel(T* data, i64 shape..., i64 strides..., scalars...)
-** calls the inner function with no meminfo; a failing status ends the
-** thread, and with debug=True writes the exception record first. */
+** (a complex scalar as its two parts) calls the inner function with no
+** meminfo; a failing status ends the thread, and with debug=True writes the
+** exception record first. */
 static const char *gpu_kernel_entry(Job *job) {
   Compile *C = &job->C;
   FuncSpec *spec = job->spec;
@@ -464,6 +465,9 @@ static const char *gpu_kernel_entry(Job *job) {
     if (t->kind == TY_ARRAY) {
       ps[np++] = LLVMPointerType(lower_mem_type(&Lw, t->dtype), 0);
       for (int k = 0; k < 2 * t->ndim; k++) ps[np++] = i64;
+    } else if (ty_is_complex(t)) {  /* two parameters, its parts: what the launcher packs */
+      ps[np++] = lower_type(&Lw, ty_complex_part(t));
+      ps[np++] = lower_type(&Lw, ty_complex_part(t));
     } else {
       ps[np++] = lower_type(&Lw, t);
     }
@@ -486,6 +490,10 @@ static const char *gpu_kernel_entry(Job *job) {
     if (t->kind == TY_ARRAY) {
       args[na++] = LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(ctx), 0));
       for (int k = 0; k < 1 + 2 * t->ndim; k++) args[na++] = LLVMGetParam(fn, (unsigned)p++);
+    } else if (ty_is_complex(t)) {
+      LLVMValueRef z = LLVMBuildInsertValue(C->b, LLVMGetUndef(lower_type(&Lw, t)), LLVMGetParam(fn, (unsigned)p), 0, "");
+      args[na++] = LLVMBuildInsertValue(C->b, z, LLVMGetParam(fn, (unsigned)p + 1), 1, "");
+      p += 2;
     } else {
       args[na++] = LLVMGetParam(fn, (unsigned)p++);
     }

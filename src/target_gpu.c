@@ -461,4 +461,5 @@ const Target target_gpu = {
     .math_call = gpu_math,
     .sreg = gpu_sreg,
     .cuda_call = gpu_call,
+    .complex_call = tgpu_complex_call,
 };

@@ -306,6 +306,11 @@ static void spec_prep(void *ud, LLVMBuilderRef b, LLVMValueRef params) {
       sb->args[n++] = LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0));
       sb->args[n++] = param_as(b, params, p++, LLVMPointerType(lower_mem_type(L, t->dtype), 0), L->ctx);
       for (int k = 0; k < 2 * t->ndim; k++) sb->args[n++] = param_as(b, params, p++, i64, L->ctx);
+    } else if (ty_is_complex(t)) {  /* its two parts, as the launcher packs them */
+      LLVMTypeRef pt = lower_type(L, ty_complex_part(t));
+      LLVMValueRef z = LLVMBuildInsertValue(b, LLVMGetUndef(lower_type(L, t)), param_as(b, params, p, pt, L->ctx), 0, "");
+      sb->args[n++] = LLVMBuildInsertValue(b, z, param_as(b, params, p + 1, pt, L->ctx), 1, "");
+      p += 2;
     } else {
       LLVMValueRef v = param_as(b, params, p++, lower_mem_type(L, t->dtype), L->ctx);
       if (t->dtype == DT_BOOL) v = LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "");

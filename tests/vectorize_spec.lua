@@ -256,12 +256,12 @@ def two(x, y):
     assert.matches("mod.py:2:2: the signature 'float64(float64)' of ufunc 'two' has 1 arguments but 'two' takes 2", err, 1, true)
     ok, err = pcall(lumba.load, [[
 from numba import vectorize
-@vectorize(["float64(float64)"], target="cuda")
+@vectorize(target="cuda")
 def c(x):
     return x
 ]], { chunkname = "=mod.py" })
     assert.is_false(ok)
-    assert.matches("mod.py:2:2: ufunc 'c': target 'cuda' is not supported", err, 1, true)
+    assert.matches("mod.py:2:2: ufunc 'c': target 'cuda' needs a list of signatures, as numba-cuda's", err, 1, true)
     ok, err = pcall(lumba.load, [[
 from numba import vectorize
 @vectorize(["float64(float64)"], target="gpu")

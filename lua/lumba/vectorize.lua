@@ -104,6 +104,8 @@ local function is_array(x)
   return type(x) == "userdata" and getmetatable(x) == array_mt
 end
 
+local function is_dev(x) return getmetatable(x) == "lumba.devicearray" end
+
 local function as_array(x)
   if type(x) == "table" then return V.lumba.array(x) end
   return x
@@ -180,12 +182,13 @@ local function ufunc_call(u, ...)
   local args, any_array = { ... }, false
   for i = 1, nin do
     local a = as_array(args[i])
-    if type(a) ~= "number" and type(a) ~= "boolean" and not is_array(a) then
+    if type(a) ~= "number" and type(a) ~= "boolean" and not is_array(a) and not (st.target == "cuda" and is_dev(a)) then
       error(("bad argument #%d to ufunc '%s' (number, table or array expected, got %s)"):format(i, st.name, type(a)), 2)
     end
     args[i] = a
     any_array = any_array or is_array(a)
   end
+  if st.target == "cuda" then return V.cuda_ufunc_call(u, st, args, nin) end
   if u._lazy then add_loop(u, args, nin, any_array) end
   local out = args[nin + 1]
   local ok, r
@@ -311,12 +314,11 @@ end
 
 -- a ufunc object for the def `name` of src (opts: signatures, target, fastmath, chunkname, env, siblings)
 function V.ufunc(src, name, nin, opts, globals, locals)
-  if opts.target == "cuda" then
-    error(("ufunc '%s': target 'cuda' is not supported by lumba's @vectorize yet (use target='cpu' or "
-      .. "'parallel', or write a @cuda.jit kernel)"):format(name), 0)
+  if opts.target == "cuda" and (not opts.signatures or #opts.signatures == 0) then
+    error(("ufunc '%s': target 'cuda' needs a list of signatures, as numba-cuda's"):format(name), 0)
   end
   local lazy = not opts.signatures or #opts.signatures == 0
-  if not lazy then
+  if not lazy and opts.target ~= "cuda" then
     -- the kernel compiled for each signature now, as Numba does: a bad
     -- signature or a typing error in the def is reported where it is made
     local ok, err = pcall(H.make, src, { name = name, signatures = opts.signatures, chunkname = opts.chunkname,
@@ -393,9 +395,6 @@ function V.gufunc(src, name, nparams, opts, globals, locals, at)
     local where = at and ("%s:%d:%d: "):format(chunk:gsub("^[@=]", ""), at.lineno or 0, (at.col_offset or 0) + 1) or ""
     error(where .. fmt:format(...), 0)
   end
-  if opts.target == "cuda" then
-    fail("gufunc '%s': target 'cuda' is not supported by lumba's @guvectorize yet (use 'cpu' or 'parallel')", name)
-  end
   local lay, why = parse_layout(opts.layout or "")
   if not lay then fail("bad layout '%s' of gufunc '%s': %s", tostring(opts.layout), name, why) end
   local nargs = #lay.ins + #lay.outs
@@ -447,7 +446,7 @@ local function gufunc_call(g, ...)
   local args = { ... }
   for i = 1, n do
     args[i] = as_array(args[i])
-    if type(args[i]) ~= "number" and not is_array(args[i]) then
+    if type(args[i]) ~= "number" and not is_array(args[i]) and not (st.target == "cuda" and is_dev(args[i])) then
       error(("bad argument #%d to gufunc '%s' (number, table or array expected, got %s)"):format(i, st.name, type(args[i])), 2)
     end
   end
@@ -457,8 +456,9 @@ local function gufunc_call(g, ...)
     local ok = true
     for i = 1, nin do
       local a = args[i]
-      local dt = is_array(a) and a.dtype or (math.type(a) == "integer" and "int64" or "float64")
-      if not cast_safe(dt, l[i]) and not (not is_array(a) and KIND[dt] ~= "f" or (not is_array(a) and KIND[l[i]] == "f")) then
+      local arr = is_array(a) or is_dev(a)
+      local dt = arr and a.dtype or (math.type(a) == "integer" and "int64" or "float64")
+      if not cast_safe(dt, l[i]) and not (not arr and KIND[dt] ~= "f" or (not arr and KIND[l[i]] == "f")) then
         ok = false
       end
     end
@@ -466,7 +466,7 @@ local function gufunc_call(g, ...)
   end
   if not loop then
     local ts = {}
-    for i = 1, nin do ts[i] = is_array(args[i]) and args[i].dtype or math.type(args[i]) end
+    for i = 1, nin do ts[i] = (is_array(args[i]) or is_dev(args[i])) and args[i].dtype or math.type(args[i]) end
     error(("gufunc '%s' has no loop for the input types (%s) under NumPy's safe casting"):format(st.name,
       table.concat(ts, ", ")), 2)
   end
@@ -486,12 +486,12 @@ local function gufunc_call(g, ...)
   local leads = {}
   for i = 1, nin do
     local a, core = args[i], lay.ins[i]
-    local nd = is_array(a) and a.ndim or 0
+    local nd = (is_array(a) or is_dev(a)) and a.ndim or 0
     if nd < #core then
       error(("gufunc '%s': argument %d has %d dimensions, its layout '(%s)' needs at least %d"):format(st.name, i, nd,
         table.concat(core, ","), #core), 2)
     end
-    local shape = is_array(a) and a.shape or {}
+    local shape = (is_array(a) or is_dev(a)) and a.shape or {}
     bind(i, core, shape, nd)
     leads[i] = nd - #core
     if leads[i] > leadnd then
@@ -510,7 +510,11 @@ local function gufunc_call(g, ...)
   end
   for i = 1, nin do
     if is_array(args[i]) and args[i].dtype ~= loop[i] then args[i] = args[i]:astype(loop[i]) end
+    if is_dev(args[i]) and args[i].dtype ~= loop[i] then
+      error(("gufunc '%s': argument %d is a %s device array; the loop takes %s"):format(st.name, i, args[i].dtype, loop[i]), 2)
+    end
   end
+  if st.target == "cuda" then return V.cuda_gufunc_call(g, st, args, loop, lead, leads, dims) end
   local outs = {}
   for o = 1, nout do
     local core, out = lay.outs[o], args[nin + o]
@@ -600,6 +604,221 @@ gufunc_mt.__index = function(g, k)
   if k == "__name__" then return state[g].name end
 end
 V.shape_text = shape_text
+
+-- ---- target 'cuda': a kernel over the broadcast elements (numba-cuda's CUDA ufuncs) ----
+
+-- "j0, j1, ..." for the nd axes of out, unravelled from the thread's index t
+local function unravel_lines(nd, ind, shape_of)
+  local lines = { ind .. "r = t" }
+  for k = nd, 1, -1 do
+    if k > 1 then
+      lines[#lines + 1] = ("%sj%d = r %% %s"):format(ind, k - 1, shape_of(k - 1))
+      lines[#lines + 1] = ("%sr = r // %s"):format(ind, shape_of(k - 1))
+    else
+      lines[#lines + 1] = ("%sj0 = r"):format(ind)
+    end
+  end
+  return lines
+end
+
+-- the index of an input of p dimensions into an output of nd, broadcast (size-1 axes stay 0)
+local function bcast_index(a, p, nd)
+  local ix = {}
+  for k = 1, p do
+    ix[k] = ("j%d if %s.shape[%d] != 1 else 0"):format(nd - p + k - 1, a, k - 1)
+  end
+  return table.concat(ix, ", ")
+end
+
+-- the result of a launch: device arrays in, a device array out; else a host array
+local function deliver(cuda, dev_in, dout, out)
+  if out ~= nil then
+    if not is_dev(out) then dout:copy_to_host(out) end
+    return out
+  end
+  return dev_in and dout or dout:copy_to_host()
+end
+
+local function signature_parts(s)
+  return s:match("^%s*([%w_]+)%s*%("), split_sig(s)
+end
+
+function V.cuda_ufunc_call(u, st, args, nin)
+  local cuda = V.lumba.cuda
+  -- the loop: the first signature every input casts to safely (numbers beside arrays by their kind)
+  local loop, ret, any_arr = nil, nil, false
+  for i = 1, nin do any_arr = any_arr or is_array(args[i]) or is_dev(args[i]) end
+  for _, s in ipairs(u._vectorize) do
+    local r, parts = signature_parts(s)
+    local ok = parts and #parts == nin
+    for i = 1, nin do
+      if not ok then break end
+      local a, t = args[i], parts[i]:match("[%w_]+")
+      local arr = is_array(a) or is_dev(a)
+      local dt = arr and a.dtype or type(a) == "boolean" and "bool" or math.type(a) == "integer" and "int64" or "float64"
+      ok = cast_safe(dt, t) or (not arr and any_arr and (KIND[dt] ~= "f" or KIND[t] == "f"))
+    end
+    if ok then
+      loop, ret = {}, r
+      for i = 1, nin do loop[i] = parts[i]:match("[%w_]+") end
+      break
+    end
+  end
+  if not loop then
+    local ts = {}
+    for i = 1, nin do ts[i] = (is_array(args[i]) or is_dev(args[i])) and args[i].dtype or math.type(args[i]) or type(args[i]) end
+    error(("ufunc '%s' has no loop for the input types (%s) under NumPy's safe casting"):format(st.name,
+      table.concat(ts, ", ")), 3)
+  end
+  -- the broadcast shape (NumPy's rules)
+  local shape, pat, dev_in, nd = {}, {}, false, 0
+  for i = 1, nin do
+    local a = args[i]
+    pat[i] = (is_array(a) or is_dev(a)) and a.ndim or 0
+    dev_in = dev_in or is_dev(a)
+    nd = math.max(nd, pat[i])
+  end
+  for k = 1, nd do shape[k] = 1 end
+  for i = 1, nin do
+    local a = args[i]
+    for k = 1, pat[i] do
+      local j, s = #shape - pat[i] + k, a.shape[k]
+      if shape[j] == 1 then shape[j] = s
+      elseif s ~= 1 and s ~= shape[j] then
+        local ss = {}
+        for q = 1, nin do ss[q] = pat[q] > 0 and V.shape_text(args[q].shape) or "()" end
+        error(("operands could not be broadcast together with shapes %s "):format(table.concat(ss, " ")), 3)
+      end
+    end
+  end
+  local out = args[nin + 1]
+  if out ~= nil then
+    if not (is_array(out) or is_dev(out)) then
+      error(("bad argument #%d to ufunc '%s' (output array expected)"):format(nin + 1, st.name), 3)
+    end
+    local same = out.ndim == nd
+    for k = 1, nd do same = same and out.shape[k] == shape[k] end
+    if not same then
+      error(("ufunc '%s': the output array has shape %s; the inputs broadcast to %s"):format(st.name,
+        V.shape_text(out.shape), V.shape_text(shape)), 3)
+    end
+  end
+  local dout = out ~= nil and is_dev(out) and out or cuda.device_array(nd > 0 and shape or { 1 }, out and out.dtype or ret)
+  local key = "cuda" .. nd .. ":" .. table.concat(pat, ",") .. ":" .. table.concat(loop, ",")
+  local d = st.wrappers[key]
+  if not d then
+    local lines = { ("def __lumba_cuda_ufunc(%s, out):"):format(params(nin)), "    t = cuda.grid(1)",
+      "    if t < out.size:" }
+    for _, l in ipairs(unravel_lines(math.max(nd, 1), "        ", function(k) return ("out.shape[%d]"):format(k) end)) do
+      lines[#lines + 1] = l
+    end
+    local call = {}
+    for i = 1, nin do
+      local a = "a" .. (i - 1)
+      local e = pat[i] > 0 and ("%s[%s]"):format(a, bcast_index(a, pat[i], nd)) or a
+      call[i] = ("__lumba_np.%s(%s)"):format(loop[i], e)  -- the loop's input types, as numba-cuda converts them
+    end
+    local oi = {}
+    for k = 1, math.max(nd, 1) do oi[k] = "j" .. (k - 1) end
+    lines[#lines + 1] = ("        out[%s] = %s(%s)"):format(table.concat(oi, ", "), st.name, table.concat(call, ", "))
+    lines[#lines + 1] = "import numpy as __lumba_np"
+    lines[#lines + 1] = "from numba import cuda"
+    d = wrapper(u, key, table.concat(lines, "\n") .. "\n", { target = "cuda" })
+  end
+  local call = {}
+  for i = 1, nin do call[i] = is_array(args[i]) and cuda.to_device(args[i]) or args[i] end
+  call[nin + 1] = dout
+  local n = 1
+  for k = 1, nd do n = n * shape[k] end
+  if n > 0 then
+    local ok, err = pcall(function() d:forall(n)(table.unpack(call, 1, nin + 1)) end)
+    if not ok then error(V.at_call(st, err), 3) end
+  end
+  if nd == 0 and out == nil then  -- numbers in: a number out, as the CPU ufunc
+    return dout:copy_to_host()[1]
+  end
+  return deliver(cuda, dev_in, dout, out)
+end
+
+function V.cuda_gufunc_call(g, st, args, loop, lead, leads, dims)
+  local cuda = V.lumba.cuda
+  local lay, nin, nout = st.lay, #st.lay.ins, #st.lay.outs
+  local leadnd, dev_in = #lead, false
+  for i = 1, nin do dev_in = dev_in or is_dev(args[i]) end
+  local outs, douts = {}, {}
+  for o = 1, nout do
+    local core, out = lay.outs[o], args[nin + o]
+    local shape = {}
+    for k = 1, leadnd do shape[k] = lead[k] end
+    for k = 1, #core do
+      local s = tonumber(core[k]) or dims[core[k]]
+      if not s then
+        error(("gufunc '%s': the size of output dimension '%s' is not known from the inputs"):format(st.name, core[k]), 3)
+      end
+      shape[#shape + 1] = s
+    end
+    if #shape == 0 then shape = { 1 } end
+    if out ~= nil then
+      if not (is_array(out) or is_dev(out)) then
+        error(("bad argument #%d to gufunc '%s' (output array expected)"):format(nin + o, st.name), 3)
+      end
+      local same = out.ndim == #shape
+      for k = 1, #shape do same = same and out.shape[k] == shape[k] end
+      if not same then
+        error(("gufunc '%s': output %d has shape %s, expected %s"):format(st.name, o, V.shape_text(out.shape),
+          V.shape_text(shape)), 3)
+      end
+    end
+    outs[o] = out
+    douts[o] = out ~= nil and is_dev(out) and out or cuda.device_array(shape, out and out.dtype or loop[nin + o])
+  end
+  local key = "cuda" .. leadnd .. ":" .. table.concat(leads, ",")
+  local d = st.wrappers[key]
+  if not d then
+    local ps = params(nin) .. ", " .. params(nout, "o")
+    local lines = { ("def __lumba_cuda_gufunc(%s):"):format(ps), "    t = cuda.grid(1)" }
+    local total = {}
+    for k = 1, leadnd do total[k] = ("o0.shape[%d]"):format(k - 1) end
+    lines[#lines + 1] = ("    if t < %s:"):format(leadnd > 0 and table.concat(total, " * ") or "1")
+    if leadnd > 0 then
+      for _, l in ipairs(unravel_lines(leadnd, "        ", function(k) return ("o0.shape[%d]"):format(k) end)) do
+        lines[#lines + 1] = l
+      end
+    end
+    local call = {}
+    for i = 1, nin do
+      local l = leads[i]
+      call[i] = l == 0 and ("a" .. (i - 1)) or ("a%d[%s]"):format(i - 1, bcast_index("a" .. (i - 1), l, leadnd))
+    end
+    local idx = {}
+    for k = 1, leadnd do idx[k] = "j" .. (k - 1) end
+    for o = 1, nout do
+      if #lay.outs[o] == 0 then  -- a scalar output: element 0 of a 1-element view
+        local ix = {}
+        for k = 1, leadnd - 1 do ix[k] = idx[k] end
+        ix[#ix + 1] = leadnd == 0 and "0:1" or ("%s:%s + 1"):format(idx[leadnd], idx[leadnd])
+        call[nin + o] = ("o%d[%s]"):format(o - 1, table.concat(ix, ", "))
+      else
+        call[nin + o] = leadnd == 0 and ("o" .. (o - 1)) or ("o%d[%s]"):format(o - 1, table.concat(idx, ", "))
+      end
+    end
+    lines[#lines + 1] = ("        %s(%s)"):format(st.name, table.concat(call, ", "))
+    lines[#lines + 1] = "from numba import cuda"
+    d = wrapper(g, key, table.concat(lines, "\n") .. "\n", { target = "cuda" })
+  end
+  local call = {}
+  for i = 1, nin do call[i] = is_array(args[i]) and cuda.to_device(args[i]) or args[i] end
+  for o = 1, nout do call[nin + o] = douts[o] end
+  local n = 1
+  for k = 1, leadnd do n = n * lead[k] end
+  if n > 0 then
+    local ok, err = pcall(function() d:forall(n)(table.unpack(call, 1, nin + nout)) end)
+    if not ok then error(V.at_call(st, err), 3) end
+  end
+  local res = {}
+  for o = 1, nout do res[o] = deliver(cuda, dev_in, douts[o], outs[o]) end
+  return table.unpack(res, 1, nout)
+end
 
 -- ---- entry points ----
 
