@@ -253,6 +253,9 @@ IMPL.bool = function(F, n)
 end
 
 IMPL.round = function(F, n, via)
+  if via.numpy and (#list(n.args) > 1 or #list(n.keywords) > 0) then  -- np.round(a, decimals): the prelude's
+    return F:prelude_call(n, REGISTRY["numpy.round.prelude"].entry, nil, "np.round")
+  end
   local args, count = bind_args(F, n, "round", { "number", "ndigits" }, 1)
   local codes, kinds = F:bound_operands(args, count)
   if count == 1 then
@@ -541,6 +544,9 @@ function Fn:method_call(n)
   local name = f.attr
   local id = method_id(name)
   local via = REGISTRY["ndarray." .. name]
+  if via and via.entry.impl and via.entry.objmode == true and not METHODS[id] then
+    return self:prelude_call(n, via.entry, f.value, "ndarray." .. name)
+  end
   if not METHODS[id] or (via and via.entry.objmode ~= true) then
     unsupported(self.M, n, "method '%s' is not supported in object mode", name)
   end
@@ -626,6 +632,38 @@ IMPL.numpy_random_choice = fixed_call("NPRAND_CHOICE", { "a", "size", "replace",
 IMPL.numpy_random_multinomial = fixed_call("NPRAND_MULTINOMIAL", { "n", "pvals", "size" }, 2, KT)
 IMPL.numpy_random_dirichlet = fixed_call("NPRAND_DIRICHLET", { "alpha", "size" }, 1, KT)
 
+-- the prelude's intrinsics (_lumba.*), seen in the prelude's own translation only
+local INTRINSIC_KIND = { dim = KP, ndim = KP, flat = KALL, flat_set = KZ, shape_drop = KT, empty = KT | KU }
+for m, k in pairs(INTRINSIC_KIND) do
+  IMPL["_lumba_" .. m] = function(F, n)
+    if not F.M.prelude then unsupported(F.M, n, "_lumba.%s() is not supported in object mode", m) end
+    local codes = F:operands(list(n.args))
+    return F:use("LM_" .. m) .. "(" .. concat(codes, ", ") .. ")", k, false
+  end
+end
+
+-- a PYFUNC/PYMETHOD row: a call of its def of the prelude (lumba.objmode_prelude),
+-- bound by the row's keywords (a method's receiver first)
+local function prelude_call(F, n, e, recv_node, qual)
+  local names = e.keywords or {}
+  local args, count = bind_args(F, n, qual, names, recv_node and 0 or e.lo)
+  if recv_node then
+    table.insert(args, 1, recv_node)
+    count = count + 1
+  end
+  local codes = F:bound_operands(args, count)
+  for i = 1, count do codes[i] = codes[i] or "nil" end
+  local f = F:use("PRELUDE") .. "(" .. sformat("%q, %q", e.impl, qual) .. ")"
+  return f .. "(" .. concat(codes, ", ", 1, count) .. ")", KALL, false
+end
+local function user_name(nm)
+  local member = nm.member:gsub("%.prelude$", "")
+  if nm.module == "numpy" then return "np." .. member end
+  if nm.module == "numpy.linalg" then return "np.linalg." .. member end
+  return (nm.module == "" and "" or nm.module .. ".") .. member
+end
+Fn.prelude_call = prelude_call
+
 -- every name of every entry the object mode implements
 for q, via in pairs(REGISTRY) do
   local e = via.entry
@@ -696,6 +734,28 @@ own("numpy.array", function(F, n)
   return F:use("NPARRAY") .. "(" .. c .. ", " .. dc .. ")", args[2] and dtype_kind(dc) or (KT | KU), false
 end)
 BUILTIN["numpy.asarray"] = BUILTIN["numpy.asarray"] or BUILTIN["numpy.array"]
+
+-- the prelude's functions the object mode has no handler of its own for
+for q, via in pairs(REGISTRY) do
+  local e = via.entry
+  if e.impl and e.objmode == true and not IMPL[e.id] and not BUILTIN[q] then
+    local nm = e.names[1]
+    for _, a in ipairs(e.names) do if q == a.name then nm = a end end
+    if e.kind == "method" and not q:match("^ndarray%.") then  -- np.f(a, ...): the method's receiver first
+      local qual = user_name(nm)
+      BUILTIN[q] = function(F, n)
+        local args = list(n.args)
+        if #args == 0 then fail(F.M, n, "TypeError", "%s() missing required argument 'a'", qual) end
+        local rest = { tag = n.tag, func = n.func, args = { table.unpack(args, 2) }, keywords = n.keywords,
+          lineno = n.lineno, col_offset = n.col_offset }
+        return prelude_call(F, rest, e, args[1], qual)
+      end
+    elseif e.kind ~= "method" then
+      local qual = user_name(nm)
+      BUILTIN[q] = function(F, n) return prelude_call(F, n, e, nil, qual) end
+    end
+  end
+end
 
 -- call of a def of the module: its fast variant when no argument can be a
 -- bool (or hold bools), else its checking entry

@@ -132,7 +132,7 @@ function Fn:emit_aset(codes, kinds, simples, vcode)
       self:emit(self:use("ASETP") .. "(" .. r .. ", " .. idx[1] .. ", " .. vcode .. ")")
       return
     end
-    self:emit(r .. ":set(" .. concat(idx, ", ") .. ", " .. vcode .. ")")
+    self:emit(r .. ":set(" .. concat(idx, ", ") .. ", " .. self:use("STORED") .. "(" .. r .. ", " .. vcode .. "))")
     return
   end
   for i = 2, #codes do idx[i - 1] = codes[i] end
