@@ -705,6 +705,7 @@ do  -- the prelude's defs (PRELUDE) and intrinsics (LM_*)
   local P = require "lumba.objmode_prelude"
   for name, f in pairs(P) do if name ~= "init" then H[name] = f end end
   P.init(H)
+  for name, f in pairs(require "lumba.objmode_linalg") do H[name] = f end  -- products, LAPACK
 end
 function H.NP_SIGN(x)
   x = num(x)

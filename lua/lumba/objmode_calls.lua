@@ -633,7 +633,7 @@ IMPL.numpy_random_multinomial = fixed_call("NPRAND_MULTINOMIAL", { "n", "pvals",
 IMPL.numpy_random_dirichlet = fixed_call("NPRAND_DIRICHLET", { "alpha", "size" }, 1, KT)
 
 -- the prelude's intrinsics (_lumba.*), seen in the prelude's own translation only
-local INTRINSIC_KIND = { dim = KP, ndim = KP, flat = KALL, flat_set = KZ, shape_drop = KT, empty = KT | KU }
+local INTRINSIC_KIND = { dim = KP, ndim = KP, flat = KALL, flat_set = KZ, shape_drop = KT, empty = KT | KU, lapack = KF }
 for m, k in pairs(INTRINSIC_KIND) do
   IMPL["_lumba_" .. m] = function(F, n)
     if not F.M.prelude then unsupported(F.M, n, "_lumba.%s() is not supported in object mode", m) end
@@ -663,6 +663,33 @@ local function user_name(nm)
   return (nm.module == "" and "" or nm.module .. ".") .. member
 end
 Fn.prelude_call = prelude_call
+
+-- matrix products (lumba.objmode_linalg: the BLAS compiled code calls)
+local function prod(name)
+  return function(F, n)
+    local names = name == "dot" and { "a", "b", "out" } or { "a", "b" }
+    local args, count = bind_args(F, n, "numpy." .. name, names, 2)
+    local codes = F:bound_operands(args, count)
+    for i = 1, count do codes[i] = codes[i] or "nil" end
+    return F:use("PROD") .. "(" .. sformat("%q", name) .. ", " .. concat(codes, ", ", 1, count) .. ")", KALL, false
+  end
+end
+IMPL.numpy_dot, IMPL.numpy_matmul, IMPL.numpy_inner, IMPL.numpy_vdot = prod("dot"), prod("matmul"), prod("inner"), prod("vdot")
+IMPL.numpy_outer = function(F, n)
+  local args, count = bind_args(F, n, "numpy.outer", { "a", "b" }, 2)
+  local codes = F:bound_operands(args, count)
+  return F:use("OUTER") .. "(" .. codes[1] .. ", " .. codes[2] .. ")", KT | KU, false
+end
+IMPL.numpy_kron = function(F, n)
+  local args, count = bind_args(F, n, "numpy.kron", { "a", "b" }, 2)
+  local codes = F:bound_operands(args, count)
+  return F:use("KRON") .. "(" .. codes[1] .. ", " .. codes[2] .. ")", KT | KU, false
+end
+IMPL.numpy_trace = function(F, n)
+  local args, count = bind_args(F, n, "numpy.trace", { "a", "offset" }, 1)
+  local codes = F:bound_operands(args, count)
+  return F:use("TRACE") .. "(" .. codes[1] .. ", " .. (codes[2] or "nil") .. ")", KF, false
+end
 
 -- every name of every entry the object mode implements
 for q, via in pairs(REGISTRY) do

@@ -110,7 +110,7 @@ local LUAOP = { Add = "+", Sub = "-", Mult = "*", BitAnd = "&", BitOr = "|", Bit
 
 -- l op r, given translated operands; rnode for constant divisors/exponents
 function Fn:binop(op, lc, lk, ls, rc, rk, rs, rnode, node)
-  if op == "MatMult" then unsupported(self.M, node, "the @ operator is not supported in object mode") end
+  if op == "MatMult" then return self:use("MATMUL") .. "(" .. lc .. ", " .. rc .. ")", KT | KU, false end
   local generic = GENERIC[op]
   local function call_generic(k)
     return self:use(generic) .. "(" .. lc .. ", " .. rc .. ")", k, false
