@@ -13,12 +13,15 @@ local entries, index = require("lumba.core").builtins()
 local nan = 0 / 0
 local function A() return lumba.array({ { 1.5, -2.0, 3.0 }, { 4.0, 0.5, -6.0 } }) end  -- float64, 2 x 3
 local function I() return lumba.array({ 3, 1, 2 }, "int64") end
+local function M() return lumba.array({ { 4.0, 1.0, 0.5 }, { 1.0, 3.0, -1.0 }, { 0.5, -1.0, 5.0 } }) end  -- symmetric, positive definite
+local function V() return lumba.array({ 1.0, -2.0, 0.5 }) end
 
 -- Python spelling of a registry name
 local function spelled(nm)
   if nm.module == "" then return nm.member end
   if nm.module == "numpy" then return "np." .. nm.member end
   if nm.module == "numpy.random" then return "np.random." .. nm.member end
+  if nm.module == "numpy.linalg" then return "np.linalg." .. nm.member end
   if nm.module == "numba.cuda" then return "cuda." .. nm.member end
   return nm.name
 end
@@ -150,6 +153,33 @@ local S = {
   numpy_nanvar = { { "@(a)", A }, { "@(a)", I } },
   numpy_nanpercentile = { { "@(a, 30.0)", A }, { "@(a, 50)", I } },
   numpy_nanquantile = { { "@(a, 0.3)", A }, { "@(a, 0.5)", I } },
+  -- products (BLAS) and np.linalg (LAPACK): the runtime compiled code calls
+  numpy_dot = { { "@(a, a)", M }, { "@(a, a[0])", M }, { "@(a[0], a[1])", M }, { "@(a, a, np.empty((3, 3)))", M } },
+  numpy_matmul = { { "@(a, a)", M }, { "@(a[0], a)", M } },
+  numpy_inner = { { "@(a, a)", M }, { "@(a[0], a[2])", M } },
+  numpy_vdot = { { "@(a[0], a[1])", M } },
+  numpy_outer = { { "@(a, a)", V }, { "@(a, a)", I } },
+  numpy_kron = { { "@(a, a)", V }, { "@(a, a[:2, :2])", M }, { "@(a, a)", I } },
+  numpy_trace = { { "@(a)", M }, { "@(a, 1)", M }, { "@(a, offset=-1)", A } },
+  numpy_cov = { { "@(a)", A }, { "@(a)", V } },
+  numpy_corrcoef = { { "@(a)", A }, { "@(a)", M } },
+  numpy_linalg_inv = { { "@(a)", M } },
+  numpy_linalg_solve = { { "@(a, a[0])", M }, { "@(a, a)", M } },
+  numpy_linalg_det = { { "@(a)", M } },
+  numpy_linalg_slogdet = { { "@(a)", M } },
+  numpy_linalg_cholesky = { { "@(a)", M } },
+  numpy_linalg_eig = { { "@(a)", M } },
+  numpy_linalg_eigvals = { { "@(a)", M } },
+  numpy_linalg_eigh = { { "@(a)", M } },
+  numpy_linalg_eigvalsh = { { "@(a)", M } },
+  numpy_linalg_svd = { { "@(a)", A }, { "@(a, False)", A }, { "@(a, compute_uv=False)", M } },
+  numpy_linalg_qr = { { "@(a)", A }, { "@(a)", M } },
+  numpy_linalg_lstsq = { { "@(a.T, a[0])", A }, { "@(a, a[1], 1e-10)", M } },
+  numpy_linalg_pinv = { { "@(a)", A } },
+  numpy_linalg_norm = { { "@(a)", A }, { "@(a, 'fro')", M }, { "@(a, 'nuc')", A }, { "@(a, 1)", M }, { "@(a[0], np.inf)", A } },
+  numpy_linalg_cond = { { "@(a)", M }, { "@(a, 'fro')", M }, { "@(a, 1)", M } },
+  numpy_linalg_matrix_rank = { { "@(a)", A }, { "@(a)", M } },
+  numpy_linalg_matrix_power = { { "@(a, 3)", M }, { "@(a, 0)", M }, { "@(a, -2)", M } },
   -- rows "<name>.prelude": the calls with an axis of the row without the suffix
   numpy_sum_prelude = { { src = "def f(a):\n    return np.sum(a, axis=1)\n", A } },
   numpy_prod_prelude = { { src = "def f(a):\n    return np.prod(a, 0)\n", A } },

@@ -671,7 +671,7 @@ local function prod(name)
     local args, count = bind_args(F, n, "numpy." .. name, names, 2)
     local codes = F:bound_operands(args, count)
     for i = 1, count do codes[i] = codes[i] or "nil" end
-    return F:use("PROD") .. "(" .. sformat("%q", name) .. ", " .. concat(codes, ", ", 1, count) .. ")", KALL, false
+    return F:use("LPROD") .. "(" .. sformat("%q", name) .. ", " .. concat(codes, ", ", 1, count) .. ")", KALL, false
   end
 end
 IMPL.numpy_dot, IMPL.numpy_matmul, IMPL.numpy_inner, IMPL.numpy_vdot = prod("dot"), prod("matmul"), prod("inner"), prod("vdot")

@@ -16,7 +16,7 @@ local function describe(a) return sformat("%s %d-D array", a.dtype, a.ndim) end
 
 -- LmProd: np.dot, a @ b / np.matmul, np.inner, np.vdot
 local PROD = { dot = 0, matmul = 1, inner = 2, vdot = 3 }
-function L.PROD(name, a, b, out)
+function L.LPROD(name, a, b, out)
   local what = name == "matmul@" and "the @ operator" or "np." .. name .. "()"
   name = name == "matmul@" and "matmul" or name
   for _, x in ipairs { a, b } do
@@ -44,7 +44,7 @@ function L.PROD(name, a, b, out)
   end
   return r
 end
-function L.MATMUL(a, b) return L.PROD("matmul@", a, b) end
+function L.MATMUL(a, b) return L.LPROD("matmul@", a, b) end
 
 local function flat(x) return x:copy():reshape(x.size) end
 
