@@ -706,6 +706,7 @@ do  -- the prelude's defs (PRELUDE) and intrinsics (LM_*)
   for name, f in pairs(P) do if name ~= "init" then H[name] = f end end
   P.init(H)
   for name, f in pairs(require "lumba.objmode_linalg") do H[name] = f end  -- products, LAPACK
+  for name, f in pairs(require "lumba.objmode_ufunc") do H[name] = f end  -- ufuncs without core loops
 end
 function H.NP_SIGN(x)
   x = num(x)

@@ -664,6 +664,21 @@ local function user_name(nm)
 end
 Fn.prelude_call = prelude_call
 
+-- ufuncs the core's loops lack (lumba.objmode_ufunc): x [, y] [, out]
+for name, nargs in pairs { fix = 1, reciprocal = 1, signbit = 1, sinc = 1, float_power = 2, gcd = 2, lcm = 2,
+    heaviside = 2, ldexp = 2, logaddexp = 2, logaddexp2 = 2, nextafter = 2 } do
+  IMPL["numpy_" .. name] = function(F, n)
+    local names = nargs == 1 and { "x", "out" } or { "x1", "x2", "out" }
+    if name == "sinc" then names = { "x" } end
+    local args, count = bind_args(F, n, "numpy." .. name, names, nargs)
+    local codes, kinds = F:bound_operands(args, count)
+    for i = 1, count do codes[i] = codes[i] or "nil" end
+    local k = name == "signbit" and KB or (name == "gcd" or name == "lcm" or name == "reciprocal") and KNUM or KF
+    if any_array(kinds, count) then k = k | KT | KU end
+    return F:use("UF") .. "(" .. sformat("%q", name) .. ", " .. concat(codes, ", ", 1, count) .. ")", k, false
+  end
+end
+
 -- matrix products (lumba.objmode_linalg: the BLAS compiled code calls)
 local function prod(name)
   return function(F, n)
