@@ -19,6 +19,7 @@ local BUILTIN_NAMES, Fn, EXPR, REGISTRY = C.BUILTIN_NAMES, C.Fn, C.EXPR, C.REGIS
 -- qualified name to its handler.
 local IMPL = {}
 local BUILTIN = {}  -- qualified name -> handler(F, n) -> code, kind, simple
+local METHOD_JOINS = {}  -- a.squeeze(), a.swapaxes(): the np functions' handlers (below)
 
 -- positional args plus keywords named in `names` (in that order)
 local function bind_args(F, n, qual, names, nreq)
@@ -544,6 +545,11 @@ function Fn:method_call(n)
   local name = f.attr
   local id = method_id(name)
   local via = REGISTRY["ndarray." .. name]
+  if METHOD_JOINS[name] and via and via.entry.objmode == true then
+    local call = { tag = n.tag, func = n.func, args = { f.value, table.unpack(list(n.args)) }, keywords = n.keywords,
+      lineno = n.lineno, col_offset = n.col_offset }
+    return METHOD_JOINS[name](self, call)
+  end
   if via and via.entry.impl and via.entry.objmode == true and not METHODS[id] then
     return self:prelude_call(n, via.entry, f.value, "ndarray." .. name)
   end
@@ -678,6 +684,56 @@ for name, nargs in pairs { fix = 1, reciprocal = 1, signbit = 1, sinc = 1, float
     return F:use("UF") .. "(" .. sformat("%q", name) .. ", " .. concat(codes, ", ", 1, count) .. ")", k, false
   end
 end
+
+-- joins, splits and views with axes (lumba.objmode_joins): helper, parameter names, required
+local JOINS = {
+  append = { "APPEND", { "arr", "values", "axis" }, 2 },
+  array_split = { "ARRAY_SPLIT", { "ary", "indices_or_sections", "axis" }, 2 },
+  broadcast_to = { "BROADCAST_TO", { "array", "shape" }, 2 },
+  column_stack = { "COLUMN_STACK", { "tup" }, 1 },
+  diff = { "DIFF", { "a", "n", "axis" }, 1 },
+  dstack = { "DSTACK", { "tup" }, 1 },
+  expand_dims = { "EXPAND_DIMS", { "a", "axis" }, 2 },
+  flip = { "FLIP", { "m", "axis" }, 1 },
+  fliplr = { "FLIPLR", { "m" }, 1 },
+  flipud = { "FLIPUD", { "m" }, 1 },
+  hstack = { "HSTACK", { "tup" }, 1 },
+  moveaxis = { "MOVEAXIS", { "a", "source", "destination" }, 3 },
+  repeat_ = { "REPEAT", { "a", "repeats", "axis" }, 2 },
+  roll = { "ROLL", { "a", "shift", "axis" }, 2 },
+  split = { "SPLIT", { "ary", "indices_or_sections", "axis" }, 2 },
+  squeeze = { "SQUEEZE", { "a", "axis" }, 1 },
+  stack = { "STACK", { "arrays", "axis", "dtype" }, 1, 3 },
+  swapaxes = { "SWAPAXES", { "a", "axis1", "axis2" }, 3 },
+  tile = { "TILE", { "A", "reps" }, 2 },
+  vstack = { "VSTACK", { "tup" }, 1 },
+  concatenate = { "CONCATENATE", { "arrays", "axis", "dtype" }, 1, 3 },
+}
+for name, j in pairs(JOINS) do
+  local member = name == "repeat_" and "repeat" or name
+  IMPL["numpy_" .. member] = function(F, n)
+    local names = j[2]
+    local args, count = bind_args(F, n, "numpy." .. member, names, j[3])
+    local dpos = j[4]
+    local dnode = dpos and args[dpos]
+    if dpos then args[dpos] = nil end
+    local helper = j[1]
+    if name == "concatenate" and args[2] and args[2].tag == "Constant" and args[2].value == nil then
+      helper, args[2] = "CONCATENATE_FLAT", nil  -- axis=None: the parts flattened
+    end
+    local codes = F:bound_operands(args, count)
+    for i = 1, count do codes[i] = codes[i] or "nil" end
+    if dnode then codes[dpos] = F:dtype_arg(dnode) end
+    if helper == "CONCATENATE_FLAT" then codes = { codes[1], codes[3] or "nil" }; count = 2 end
+    local k = (name == "split" or name == "array_split") and KALL or (KT | KU)
+    return F:use(helper) .. "(" .. concat(codes, ", ", 1, count) .. ")", k, false
+  end
+end
+IMPL.numpy_atleast_1d = function(F, n) return F:use("ATLEAST") .. "(1, " .. F:operands(list(n.args))[1] .. ")", KT | KU, false end
+IMPL.numpy_atleast_2d = function(F, n) return F:use("ATLEAST") .. "(2, " .. F:operands(list(n.args))[1] .. ")", KT | KU, false end
+IMPL.numpy_atleast_3d = function(F, n) return F:use("ATLEAST") .. "(3, " .. F:operands(list(n.args))[1] .. ")", KT | KU, false end
+-- a.squeeze(axis), a.swapaxes(i, j): the functions with the receiver first
+METHOD_JOINS.squeeze, METHOD_JOINS.swapaxes = IMPL.numpy_squeeze, IMPL.numpy_swapaxes
 
 -- matrix products (lumba.objmode_linalg: the BLAS compiled code calls)
 local function prod(name)
