@@ -707,6 +707,7 @@ do  -- the prelude's defs (PRELUDE) and intrinsics (LM_*)
   P.init(H)
   for name, f in pairs(require "lumba.objmode_linalg") do H[name] = f end  -- products, LAPACK
   for name, f in pairs(require "lumba.objmode_ufunc") do H[name] = f end  -- ufuncs without core loops
+  for name, f in pairs(require "lumba.objmode_complex") do H[name] = f end  -- cmath, parts, conj
   local J = require "lumba.objmode_joins"  -- joins, splits, views with axes
   for name, f in pairs(J) do if name ~= "init" then H[name] = f end end
   J.init(H)

@@ -735,6 +735,43 @@ IMPL.numpy_atleast_3d = function(F, n) return F:use("ATLEAST") .. "(3, " .. F:op
 -- a.squeeze(axis), a.swapaxes(i, j): the functions with the receiver first
 METHOD_JOINS.squeeze, METHOD_JOINS.swapaxes = IMPL.numpy_squeeze, IMPL.numpy_swapaxes
 
+-- complex numbers (lumba.objmode_complex): cmath, complex(), conj, parts, np.angle
+for _, via in pairs(REGISTRY) do
+  local e = via.entry
+  local m = e.name:match("^cmath%.(.+)$")
+  if m and not IMPL[e.id] then
+    IMPL[e.id] = function(F, n)
+      if m == "rect" then
+        local args, count = bind_args(F, n, "cmath.rect", { "r", "phi" }, 2)
+        local codes = F:bound_operands(args, count)
+        return F:use("RECT") .. "(" .. codes[1] .. ", " .. codes[2] .. ")", KALL, false
+      end
+      local args, count = bind_args(F, n, "cmath." .. m, m == "log" and { "z", "base" } or { "z" }, 1)
+      local codes = F:bound_operands(args, count)
+      local k = (m == "isfinite" or m == "isinf" or m == "isnan") and KB or (m == "phase") and KF or KALL
+      return F:use("CMATH") .. "(" .. sformat("%q", m) .. ", " .. concat(codes, ", ", 1, count) .. ")", k, false
+    end
+  end
+end
+IMPL.complex = function(F, n)
+  local args, count = bind_args(F, n, "complex", { "real", "imag" }, 0)
+  local codes = F:bound_operands(args, count)
+  for i = 1, count do codes[i] = codes[i] or "nil" end
+  return F:use("CPLX_NEW") .. "(" .. concat(codes, ", ", 1, count) .. ")", KALL, false
+end
+local function one_arg(helper, qual)
+  return function(F, n)
+    local args, count = bind_args(F, n, qual, { "x" }, 1)
+    local codes = F:bound_operands(args, count)
+    return F:use(helper) .. "(" .. codes[1] .. ")", KALL, false
+  end
+end
+IMPL.ndarray_conj = one_arg("CONJ", "conj")
+IMPL.ndarray_conjugate = one_arg("CONJ", "conjugate")
+IMPL.numpy_real, IMPL.numpy_imag = one_arg("REAL", "numpy.real"), one_arg("IMAG", "numpy.imag")
+IMPL.numpy_angle = one_arg("ANGLE", "numpy.angle")
+METHOD_JOINS.conj, METHOD_JOINS.conjugate = IMPL.ndarray_conj, IMPL.ndarray_conjugate
+
 -- matrix products (lumba.objmode_linalg: the BLAS compiled code calls)
 local function prod(name)
   return function(F, n)

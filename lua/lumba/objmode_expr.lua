@@ -51,6 +51,7 @@ local ATTRS = {
   ndarray_shape = helper("SHAPE_T", KT), ndarray_strides = helper("STRIDES_T", KT),
   ndarray_size = helper("SIZE", KP), ndarray_ndim = helper("NDIM", KP),
   ndarray_itemsize = field(KP), ndarray_nbytes = field(KP), ndarray_dtype = field(KU), ndarray_T = field(),
+  ndarray_real = helper("REAL", KALL), ndarray_imag = helper("IMAG", KALL),  -- numbers' too (lumba.objmode_complex)
 }
 
 EXPR.Attribute = function(F, n)
