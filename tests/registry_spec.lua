@@ -14,6 +14,8 @@ local nan = 0 / 0
 local function A() return lumba.array({ { 1.5, -2.0, 3.0 }, { 4.0, 0.5, -6.0 } }) end  -- float64, 2 x 3
 local function I() return lumba.array({ 3, 1, 2 }, "int64") end
 local function M() return lumba.array({ { 4.0, 1.0, 0.5 }, { 1.0, 3.0, -1.0 }, { 0.5, -1.0, 5.0 } }) end  -- symmetric, positive definite
+local function Z() return lumba.complex(1.5, -0.5) end
+local function CA() return lumba.array({ 1.0, -2.0 }, "complex128") + lumba.array({ 0.5, 3.0 }) * lumba.complex(0, 1) end
 local function V() return lumba.array({ 1.0, -2.0, 0.5 }) end
 
 -- Python spelling of a registry name
@@ -220,6 +222,18 @@ local S = {
   numpy_atleast_2d = { { "@(a)", A }, { "@(a)", I } },
   numpy_atleast_3d = { { "@(a)", A }, { "@(a)", I } },
   numpy_broadcast_to = { { "@(a, (2, 3))", I }, { "@(a, (4, 2, 3))", A } },
+  -- complex numbers (lua/lumba/objmode_complex.lua)
+  complex = { { "@(x, y)", 1.5, -2 }, { "@(x)", 3 }, { "@()" } },
+  cmath_log = { { "@(z)", Z }, { "@(z, 2.0)", Z }, { "@(x)", 2.5 } },
+  cmath_rect = { { "@(x, y)", 2.0, 0.5 }, { "@(x, y)", 0.0, 1.0 } },
+  cmath_polar = { { "@(z)", Z }, { "@(x)", -2.0 } },
+  ndarray_real = { { "a.@", CA }, { "a.@", A }, { "z.@", Z } },
+  ndarray_imag = { { "a.@", CA }, { "z.@", Z } },
+  ndarray_conj = { { "a.@()", CA }, { "a.@()", A }, { "z.@()", Z } },
+  ndarray_conjugate = { { "a.@()", CA }, { "a.@()", A }, { "z.@()", Z } },
+  numpy_real = { { "@(a)", CA }, { "@(z)", Z }, { "@(x)", 2.5 } },
+  numpy_imag = { { "@(a)", CA }, { "@(z)", Z }, { "@(x)", 2.5 } },
+  numpy_angle = { { "@(z)", Z }, { "@(x)", -2.0 } },
   -- rows "<name>.prelude": the calls with an axis of the row without the suffix
   numpy_sum_prelude = { { src = "def f(a):\n    return np.sum(a, axis=1)\n", A } },
   numpy_prod_prelude = { { src = "def f(a):\n    return np.prod(a, 0)\n", A } },
@@ -274,6 +288,7 @@ local MATH2 = { { 0.5, 1.5 }, { 2.5, -0.75 }, { 3, 2 } }
 
 local function samples_of(e)
   if S[e.id] then return S[e.id] end
+  if e.name:match("^cmath%.") then return { { "@(z)", Z }, { "@(x)", 0.5 }, { "@(x)", -2.0 } } end
   if e.kind == "constant" then return { { "@" } } end
   if e.result then  -- a math function
     local t = {}
@@ -309,7 +324,7 @@ local function source_of(smp, nm, e)
     text = "def f(" .. params_of(expr) .. "):\n    return " .. expr .. "\n"
   end
   text = text:gsub("@", (call:gsub("%%", "%%%%")))
-  return "import math\nimport numpy as np\nimport numba\nfrom numba import cuda\n" .. text
+  return "import math\nimport cmath\nimport numpy as np\nimport numba\nfrom numba import cuda\n" .. text
 end
 
 -- its arguments (array makers called): after the expression, or all of a src sample's
