@@ -78,9 +78,9 @@ BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_
   src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c src/vecmath.c \
   src/simrun.c src/cudasim.c src/cfunc_jit.c src/libdevice_sim.c
-BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/prelude_text.o
+BACKEND_OBJS := $(BACKEND_SRCS:src/%.c=$(BUILD)/obj/%.o)
 NVPTX_OBJS := $(BUILD)/obj/nvvm_llvm.o
-CORE_OBJS := $(filter-out $(BACKEND_OBJS) $(NVPTX_OBJS),$(OBJS))
+CORE_OBJS := $(filter-out $(BACKEND_OBJS) $(NVPTX_OBJS),$(OBJS)) $(BUILD)/obj/prelude_text.o
 MODULE = $(BUILD)/lumba/core.so
 BACKEND = $(BUILD)/lumba/backend.so
 NVPTX = $(BUILD)/lumba/nvptx.so
@@ -102,7 +102,8 @@ $(BUILD)/obj/parallel.o: ALL_CFLAGS += -fopenmp
 $(BUILD)/obj/libdevice_sim.o: ALL_CFLAGS += -frounding-math
 
 # the NumPy prelude (the .py files of src/prelude, builtin_prelude.c): its files as one
-# C string in backend.so, each line a literal ("\" and '"' escaped), the
+# C string in core.so (compiled code reads it through core_api.def, the object
+# mode through lumba.core.prelude()), each line a literal ("\" and '"' escaped), the
 # files joined in name order
 PRELUDE_PY := $(sort $(wildcard src/prelude/*.py))
 $(BUILD)/gen/prelude_text.c: $(PRELUDE_PY) Makefile

@@ -15,8 +15,6 @@
 #include "frontend.h"
 #include "infer.h"
 
-/* build/gen/prelude_text.c: every file of src/prelude, joined */
-extern const char prelude_text[];
 
 static Node *prelude_module(Compile *C) {
   if (C->prelude) return C->prelude;

@@ -185,6 +185,18 @@ void lm_rt_cmath(int32_t op, double re, double im, double *out) {
   out[1] = cimag(r);
 }
 
+/* lumba.core._cmath(op, re, im) -> re, im: the object mode's cmath (op a
+** CmathOp), the same C99 functions compiled code calls */
+static int c_cmath(lua_State *L) {
+  int op = (int)luaL_checkinteger(L, 1);
+  if (op < 0 || op > CM_EXP2) return luaL_error(L, "lumba.core._cmath: no operation %d", op);
+  double out[2];
+  lm_rt_cmath(op, luaL_checknumber(L, 2), luaL_checknumber(L, 3), out);
+  lua_pushnumber(L, out[0]);
+  lua_pushnumber(L, out[1]);
+  return 2;
+}
+
 void complex_open(lua_State *L) {
   static const luaL_Reg mt[] = {
       {"__add", c_add}, {"__sub", c_sub}, {"__mul", c_mul}, {"__div", c_div},
@@ -199,4 +211,6 @@ void complex_open(lua_State *L) {
   lua_setfield(L, -2, "complex");
   lua_pushcfunction(L, c_is);
   lua_setfield(L, -2, "iscomplex");
+  lua_pushcfunction(L, c_cmath);
+  lua_setfield(L, -2, "_cmath");
 }

@@ -70,6 +70,7 @@ extern const CoreApi *core_api;
 #ifdef CORE_API_CLIENT
 #define ast_kind_names (*core_api->ast_kind_names)
 #define ast_op_symbols (*core_api->ast_op_symbols)
+#define prelude_text (*core_api->prelude_text)
 #define dtype_names (*core_api->dtype_names)
 #define dtype_sizes (*core_api->dtype_sizes)
 #define dtype_kinds (*core_api->dtype_kinds)

@@ -41,7 +41,12 @@ void ast_to_lua(lua_State *L, Node *n);
 ** with only its name, position and decorator_list. */
 void ast_decorators_to_lua(lua_State *L, Node *module);
 
-/* adds lumba.core.parse(src [, chunkname [, "decorators"]]) */
+/* adds lumba.core.parse(src [, chunkname [, "decorators"]]) and
+** lumba.core.prelude() (the prelude's text, for the object mode) */
 void frontend_open(lua_State *L);
+
+/* build/gen/prelude_text.c: every file of src/prelude (the NumPy prelude
+** builtin_prelude.c compiles, the object mode runs), joined in name order */
+extern const char prelude_text[];
 
 #endif

@@ -41,6 +41,9 @@ int32_t lm_prod_shape(LmErr *err, int32_t op, const LmOperand *a, const LmOperan
 int32_t lm_prod(LmErr *err, int32_t op, int32_t dt, const LmOperand *a, const LmOperand *b, const LmOperand *out,
                 void *scalar);
 
+/* linalg_lua.c: lumba.core._lapack and _prod, the object mode's door to these */
+void linalg_lua_open(struct lua_State *L);
+
 #define LM_NO_BLAS_MSG "np.dot needs a BLAS library (libopenblas0 or libblas3)"
 
 #endif

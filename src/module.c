@@ -18,6 +18,7 @@
 #include "frontend.h"
 #include "jitclass.h"
 #include "kernel.h"
+#include "linalg_rt.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
@@ -41,5 +42,6 @@ int luaopen_lumba_core(lua_State *L) {
   state_open(L);
   builtins_open(L);
   nprandom_open(L);
+  linalg_lua_open(L);
   return 1;
 }

@@ -13,12 +13,17 @@ local entries, index = require("lumba.core").builtins()
 local nan = 0 / 0
 local function A() return lumba.array({ { 1.5, -2.0, 3.0 }, { 4.0, 0.5, -6.0 } }) end  -- float64, 2 x 3
 local function I() return lumba.array({ 3, 1, 2 }, "int64") end
+local function M() return lumba.array({ { 4.0, 1.0, 0.5 }, { 1.0, 3.0, -1.0 }, { 0.5, -1.0, 5.0 } }) end  -- symmetric, positive definite
+local function Z() return lumba.complex(1.5, -0.5) end
+local function CA() return lumba.array({ 1.0, -2.0 }, "complex128") + lumba.array({ 0.5, 3.0 }) * lumba.complex(0, 1) end
+local function V() return lumba.array({ 1.0, -2.0, 0.5 }) end
 
 -- Python spelling of a registry name
 local function spelled(nm)
   if nm.module == "" then return nm.member end
   if nm.module == "numpy" then return "np." .. nm.member end
   if nm.module == "numpy.random" then return "np.random." .. nm.member end
+  if nm.module == "numpy.linalg" then return "np.linalg." .. nm.member end
   if nm.module == "numba.cuda" then return "cuda." .. nm.member end
   return nm.name
 end
@@ -117,6 +122,133 @@ local S = {
   numpy_var = { { "@(a)", I }, { "@(a, axis=-1)", A }, { "@(a, ddof=1)", I } },
   numpy_argmin = { { "@(a)", A }, { "@(a, axis=0)", I }, { "@(a, 1)", A } },
   numpy_argmax = { { "@(a)", I }, { "@(a, axis=1)", A }, { "@(a, 0)", I } },
+  -- the prelude's (src/prelude), run by the object mode from the same defs
+  numpy_all = { { "@(a)", A }, { "@(a, 0)", I }, { "@(a, axis=1)", A } },
+  numpy_any = { { "@(a)", A }, { "@(a, 0)", I }, { "@(a, axis=1)", A } },
+  numpy_allclose = { { "@(a, a)", A }, { "@(a, a + 1e-9)", A }, { "@(a, a, 0.0, 0.5)", I } },
+  numpy_isclose = { { "@(a, a + 1e-9)", A }, { "@(a, 2)", I } },
+  numpy_array_equal = { { "@(a, a)", A }, { "@(a, a + 1)", I } },
+  numpy_argsort = { { "@(a)", A }, { "@(a)", I }, { "@(a, 0)", A }, { "@(a, kind='mergesort')", I } },
+  numpy_sort = { { "@(a)", A }, { "@(a)", I }, { "@(a, 0)", A }, { "@(a, kind='stable')", I } },
+  numpy_unique = { { "@(a)", A }, { "@(a)", I } },
+  numpy_searchsorted = { { "@(a, 2)", I }, { "@(np.sort(a), 2, side='right')", I }, { "@(np.sort(a), a)", I } },
+  numpy_bincount = { { "@(a)", I }, { "@(a, minlength=6)", I }, { "@(a, a * 0.5)", I } },
+  numpy_clip = { { "@(a, -1.0, 2.0)", A }, { "@(a, 1, 2)", I } },
+  numpy_convolve = { { "@(a, a)", I }, { "@(a, a, 'same')", I }, { "@(a, a[:2], 'valid')", I } },
+  numpy_correlate = { { "@(a, a)", I }, { "@(a, a, 'full')", I } },
+  numpy_cross = { { "@(a, a[::-1])", I }, { "@(a, a * 2.5)", A } },
+  numpy_digitize = { { "@(a, np.array([0.0, 1.0, 2.5]))", A }, { "@(a, np.array([1, 2]), True)", I } },
+  numpy_histogram = { { "@(a)", A }, { "@(a, 3)", I }, { "@(a, 4, (-2.0, 2.0))", A } },
+  numpy_interp = { { "@(a, np.array([0.0, 2.0]), np.array([1.0, 3.0]))", A } },
+  numpy_median = { { "@(a)", A }, { "@(a)", I } },
+  numpy_percentile = { { "@(a, 30.0)", A }, { "@(a, 50)", I } },
+  numpy_quantile = { { "@(a, 0.3)", A }, { "@(a, 0.5)", I } },
+  numpy_ptp = { { "@(a)", A }, { "@(a, 1)", A }, { "@(a)", I } },
+  numpy_trapz = { { "@(a)", I }, { "@(a[0], a[1])", A } },
+  numpy_nansum = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanprod = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanmax = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanmin = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanmean = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanmedian = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanstd = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanvar = { { "@(a)", A }, { "@(a)", I } },
+  numpy_nanpercentile = { { "@(a, 30.0)", A }, { "@(a, 50)", I } },
+  numpy_nanquantile = { { "@(a, 0.3)", A }, { "@(a, 0.5)", I } },
+  -- products (BLAS) and np.linalg (LAPACK): the runtime compiled code calls
+  numpy_dot = { { "@(a, a)", M }, { "@(a, a[0])", M }, { "@(a[0], a[1])", M }, { "@(a, a, np.empty((3, 3)))", M } },
+  numpy_matmul = { { "@(a, a)", M }, { "@(a[0], a)", M } },
+  numpy_inner = { { "@(a, a)", M }, { "@(a[0], a[2])", M } },
+  numpy_vdot = { { "@(a[0], a[1])", M } },
+  numpy_outer = { { "@(a, a)", V }, { "@(a, a)", I } },
+  numpy_kron = { { "@(a, a)", V }, { "@(a, a[:2, :2])", M }, { "@(a, a)", I } },
+  numpy_trace = { { "@(a)", M }, { "@(a, 1)", M }, { "@(a, offset=-1)", A } },
+  numpy_cov = { { "@(a)", A }, { "@(a)", V } },
+  numpy_corrcoef = { { "@(a)", A }, { "@(a)", M } },
+  numpy_linalg_inv = { { "@(a)", M } },
+  numpy_linalg_solve = { { "@(a, a[0])", M }, { "@(a, a)", M } },
+  numpy_linalg_det = { { "@(a)", M } },
+  numpy_linalg_slogdet = { { "@(a)", M } },
+  numpy_linalg_cholesky = { { "@(a)", M } },
+  numpy_linalg_eig = { { "@(a)", M } },
+  numpy_linalg_eigvals = { { "@(a)", M } },
+  numpy_linalg_eigh = { { "@(a)", M } },
+  numpy_linalg_eigvalsh = { { "@(a)", M } },
+  numpy_linalg_svd = { { "@(a)", A }, { "@(a, False)", A }, { "@(a, compute_uv=False)", M } },
+  numpy_linalg_qr = { { "@(a)", A }, { "@(a)", M } },
+  numpy_linalg_lstsq = { { "@(a.T, a[0])", A }, { "@(a, a[1], 1e-10)", M } },
+  numpy_linalg_pinv = { { "@(a)", A } },
+  numpy_linalg_norm = { { "@(a)", A }, { "@(a, 'fro')", M }, { "@(a, 'nuc')", A }, { "@(a, 1)", M }, { "@(a[0], np.inf)", A } },
+  numpy_linalg_cond = { { "@(a)", M }, { "@(a, 'fro')", M }, { "@(a, 1)", M } },
+  numpy_linalg_matrix_rank = { { "@(a)", A }, { "@(a)", M } },
+  numpy_linalg_matrix_power = { { "@(a, 3)", M }, { "@(a, 0)", M }, { "@(a, -2)", M } },
+  -- ufuncs without core loops (lua/lumba/objmode_ufunc.lua)
+  numpy_fix = { { "@(a)", A }, { "@(x)", -2.5 }, { "@(a)", I } },
+  numpy_reciprocal = { { "@(a)", A }, { "@(a)", I }, { "@(x)", 4.0 } },
+  numpy_signbit = { { "@(a)", A }, { "@(x)", -0.0 }, { "@(a)", I } },
+  numpy_sinc = { { "@(a)", A }, { "@(x)", 0.0 }, { "@(a)", I } },
+  numpy_float_power = { { "@(a, 2)", A }, { "@(a, a)", I }, { "@(x, y)", 2, 0.5 } },
+  numpy_gcd = { { "@(a, 4)", I }, { "@(x, y)", 12, -18 }, { "@(a, a * 2)", I } },
+  numpy_lcm = { { "@(a, 4)", I }, { "@(x, y)", 4, 6 }, { "@(a, a + 1)", I } },
+  numpy_heaviside = { { "@(a, 0.5)", A }, { "@(x, y)", 0.0, 0.25 }, { "@(a - 2, 1.0)", I } },
+  numpy_ldexp = { { "@(a, 3)", A }, { "@(x, y)", 1.5, -2 }, { "@(a, a)", I } },
+  numpy_logaddexp = { { "@(a, a[::-1])", A }, { "@(x, y)", 1.0, 2.0 }, { "@(a, 1)", I } },
+  numpy_logaddexp2 = { { "@(a, a[::-1])", A }, { "@(x, y)", 1.0, 2.0 }, { "@(a, 1)", I } },
+  numpy_nextafter = { { "@(a, 0.0)", A }, { "@(x, y)", 1.0, 2.0 }, { "@(x, y)", 0.0, -1.0 } },
+  -- joins, splits and views with axes (lua/lumba/objmode_joins.lua)
+  numpy_concatenate = { { "@((a, a))", A }, { "@((a, a), axis=1)", A }, { "@((a, a * 2.5))", I } },
+  numpy_stack = { { "@((a, a))", A }, { "@((a, a), 1)", I } },
+  numpy_hstack = { { "@((a, a))", A }, { "@((a, a))", I } },
+  numpy_vstack = { { "@((a, a))", A }, { "@((a, a))", I } },
+  numpy_dstack = { { "@((a, a))", A } },
+  numpy_column_stack = { { "@((a, a))", I }, { "@((a, a))", A } },
+  numpy_append = { { "@(a, a)", A }, { "@(a, a, axis=0)", A }, { "@(a, a)", I } },
+  numpy_split = { { "@(a, 3)", I }, { "@(a, 3, axis=1)", A } },
+  numpy_array_split = { { "@(a, 2)", I }, { "@(a, 2, axis=1)", A } },
+  numpy_diff = { { "@(a)", A }, { "@(a, 2)", I }, { "@(a, axis=0)", A } },
+  numpy_repeat = { { "@(a, 2)", I }, { "@(a, 2)", A } },
+  numpy_roll = { { "@(a, 1)", I }, { "@(a, -1)", A }, { "@(a, 1, axis=1)", A } },
+  numpy_tile = { { "@(a, 2)", I }, { "@(a, 3)", A } },
+  numpy_flip = { { "@(a)", A }, { "@(a, 1)", A }, { "@(a)", I } },
+  numpy_fliplr = { { "@(a)", A } },
+  numpy_flipud = { { "@(a)", A } },
+  numpy_swapaxes = { { "@(a, 0, 1)", A } },
+  ndarray_swapaxes = { { "a.@(0, 1)", A }, { "a.@(1, 0)", A } },
+  numpy_moveaxis = { { "@(a, 0, 1)", A }, { "@(a, -1, 0)", A } },
+  numpy_expand_dims = { { "@(a, 0)", A }, { "@(a, 1)", I } },
+  numpy_squeeze = { { "@(np.expand_dims(a, 0), 0)", A } },
+  ndarray_squeeze = { { "np.expand_dims(a, 1).@(1)", A } },
+  numpy_atleast_1d = { { "@(a)", A }, { "@(a)", I } },
+  numpy_atleast_2d = { { "@(a)", A }, { "@(a)", I } },
+  numpy_atleast_3d = { { "@(a)", A }, { "@(a)", I } },
+  numpy_broadcast_to = { { "@(a, (2, 3))", I }, { "@(a, (4, 2, 3))", A } },
+  -- complex numbers (lua/lumba/objmode_complex.lua)
+  complex = { { "@(x, y)", 1.5, -2 }, { "@(x)", 3 }, { "@()" } },
+  cmath_log = { { "@(z)", Z }, { "@(z, 2.0)", Z }, { "@(x)", 2.5 } },
+  cmath_rect = { { "@(x, y)", 2.0, 0.5 }, { "@(x, y)", 0.0, 1.0 } },
+  cmath_polar = { { "@(z)", Z }, { "@(x)", -2.0 } },
+  ndarray_real = { { "a.@", CA }, { "a.@", A }, { "z.@", Z } },
+  ndarray_imag = { { "a.@", CA }, { "z.@", Z } },
+  ndarray_conj = { { "a.@()", CA }, { "a.@()", A }, { "z.@()", Z } },
+  ndarray_conjugate = { { "a.@()", CA }, { "a.@()", A }, { "z.@()", Z } },
+  numpy_real = { { "@(a)", CA }, { "@(z)", Z }, { "@(x)", 2.5 } },
+  numpy_imag = { { "@(a)", CA }, { "@(z)", Z }, { "@(x)", 2.5 } },
+  numpy_angle = { { "@(z)", Z }, { "@(x)", -2.0 } },
+  -- rows "<name>.prelude": the calls with an axis of the row without the suffix
+  numpy_sum_prelude = { { src = "def f(a):\n    return np.sum(a, axis=1)\n", A } },
+  numpy_prod_prelude = { { src = "def f(a):\n    return np.prod(a, 0)\n", A } },
+  numpy_max_prelude = { { src = "def f(a):\n    return np.max(a, axis=0)\n", A } },
+  numpy_min_prelude = { { src = "def f(a):\n    return np.min(a, axis=1)\n", A } },
+  numpy_mean_prelude = { { src = "def f(a):\n    return np.mean(a, axis=1)\n", A } },
+  numpy_round_prelude = { { src = "def f(a):\n    return np.round(a, 1)\n", A } },
+  ndarray_sum_prelude = { { src = "def f(a):\n    return a.sum(axis=0)\n", A } },
+  ndarray_prod_prelude = { { src = "def f(a):\n    return a.prod(1)\n", A } },
+  ndarray_max_prelude = { { src = "def f(a):\n    return a.max(axis=1)\n", A } },
+  ndarray_min_prelude = { { src = "def f(a):\n    return a.min(0)\n", A } },
+  ndarray_mean_prelude = { { src = "def f(a):\n    return a.mean(axis=0)\n", A } },
+  ndarray_sort = { { "a.@()", A }, { "a.@()", I } },
+  ndarray_round = { { "a.@()", A }, { "a.@(1)", A }, { "a.@()", I } },
+  ndarray_clip = { { "a.@(-1.0, 2.0)", A }, { "a.@(1, 2)", I } },
 }
 
 -- entries the object mode has and compiled code has not: the object mode's
@@ -156,6 +288,7 @@ local MATH2 = { { 0.5, 1.5 }, { 2.5, -0.75 }, { 3, 2 } }
 
 local function samples_of(e)
   if S[e.id] then return S[e.id] end
+  if e.name:match("^cmath%.") then return { { "@(z)", Z }, { "@(x)", 0.5 }, { "@(x)", -2.0 } } end
   if e.kind == "constant" then return { { "@" } } end
   if e.result then  -- a math function
     local t = {}
@@ -191,7 +324,7 @@ local function source_of(smp, nm, e)
     text = "def f(" .. params_of(expr) .. "):\n    return " .. expr .. "\n"
   end
   text = text:gsub("@", (call:gsub("%%", "%%%%")))
-  return "import math\nimport numpy as np\nimport numba\nfrom numba import cuda\n" .. text
+  return "import math\nimport cmath\nimport numpy as np\nimport numba\nfrom numba import cuda\n" .. text
 end
 
 -- its arguments (array makers called): after the expression, or all of a src sample's

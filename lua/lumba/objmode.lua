@@ -93,6 +93,16 @@ end
 -- a[i] with a 1-based i known to be >= 1: lumba arrays index by a[i]
 -- (an element of a 1-D array, a row view of an N-d one); others by get
 local ND = getmetatable(AR.core.zeros(0))
+-- a float stored into an integer or bool element: converted as NumPy's
+-- setitem and compiled code's cast do (truncated), where the Lua API refuses it
+local function stored(a, v)
+  if mtype(v) == "float" then
+    local dt = a.dtype
+    if not (dt:match("^float") or dt:match("^complex")) then return H.CAST[dt](v) end
+  end
+  return v
+end
+H.STORED = stored
 function H.AGETP(a, i)
   if getmetatable(a) == ND then return a[i] end
   return a:get(i)
@@ -100,10 +110,10 @@ end
 function H.ASETP(a, i, v)
   if getmetatable(a) == ND then
     if a.ndim ~= 1 then return H.SETSLICE(nil, a, nil, v, { index = i - 1 }) end
-    a[i] = v
+    a[i] = stored(a, v)
     return
   end
-  a:set(i, v)
+  a:set(i, stored(a, v))
 end
 
 -- a[i] (0-based, negative from the end)
@@ -150,14 +160,14 @@ function H.ASET1(a, i, v)
   if is_tuple(a) then raise("TypeError: 'tuple' object does not support item assignment") end
   if mtype(i) ~= "integer" and any_array(i) then return AR.advanced_set(a, v, i) end
   if a.ndim ~= 1 or type(v) ~= "number" and type(v) ~= "boolean" then return H.ASETN(a, i, v) end
-  a:set(index1(i, a.shape[1], 0), v)
+  a:set(index1(i, a.shape[1], 0), stored(a, v))
 end
 
 function H.ASET2(a, i, j, v)
   if is_tuple(a) then raise("TypeError: 'tuple' object does not support item assignment") end
   local shape = a.shape
   if a.ndim ~= 2 or type(v) ~= "number" and type(v) ~= "boolean" then return H.ASETN(a, i, j, v) end
-  a:set(index1(i, shape[1], 0), index1(j, shape[2], 1), v)
+  a:set(index1(i, shape[1], 0), index1(j, shape[2], 1), stored(a, v))
 end
 
 -- a[i, j, ...] = v (v last)
@@ -179,6 +189,7 @@ function H.ASETN(a, ...)
   end
   local shape = a.shape
   for k = 1, n do args[k] = index1(args[k], shape[k], k - 1) end
+  args[n + 1] = stored(a, v)
   a:set(table.unpack(args, 1, n + 1))
 end
 
@@ -690,6 +701,17 @@ function H.VALUE_DT(...)
 end
 for name, f in pairs(require "lumba.objmode_create") do H[name] = f end  -- np.array, np.linspace, np.eye, ...
 for name, f in pairs(require "lumba.objmode_random") do H[name] = f end  -- np.random
+do  -- the prelude's defs (PRELUDE) and intrinsics (LM_*)
+  local P = require "lumba.objmode_prelude"
+  for name, f in pairs(P) do if name ~= "init" then H[name] = f end end
+  P.init(H)
+  for name, f in pairs(require "lumba.objmode_linalg") do H[name] = f end  -- products, LAPACK
+  for name, f in pairs(require "lumba.objmode_ufunc") do H[name] = f end  -- ufuncs without core loops
+  for name, f in pairs(require "lumba.objmode_complex") do H[name] = f end  -- cmath, parts, conj
+  local J = require "lumba.objmode_joins"  -- joins, splits, views with axes
+  for name, f in pairs(J) do if name ~= "init" then H[name] = f end end
+  J.init(H)
+end
 function H.NP_SIGN(x)
   x = num(x)
   if x ~= x then return x end

@@ -19,6 +19,7 @@ local BUILTIN_NAMES, Fn, EXPR, REGISTRY = C.BUILTIN_NAMES, C.Fn, C.EXPR, C.REGIS
 -- qualified name to its handler.
 local IMPL = {}
 local BUILTIN = {}  -- qualified name -> handler(F, n) -> code, kind, simple
+local METHOD_JOINS = {}  -- a.squeeze(), a.swapaxes(): the np functions' handlers (below)
 
 -- positional args plus keywords named in `names` (in that order)
 local function bind_args(F, n, qual, names, nreq)
@@ -253,6 +254,9 @@ IMPL.bool = function(F, n)
 end
 
 IMPL.round = function(F, n, via)
+  if via.numpy and (#list(n.args) > 1 or #list(n.keywords) > 0) then  -- np.round(a, decimals): the prelude's
+    return F:prelude_call(n, REGISTRY["numpy.round.prelude"].entry, nil, "np.round")
+  end
   local args, count = bind_args(F, n, "round", { "number", "ndigits" }, 1)
   local codes, kinds = F:bound_operands(args, count)
   if count == 1 then
@@ -541,6 +545,14 @@ function Fn:method_call(n)
   local name = f.attr
   local id = method_id(name)
   local via = REGISTRY["ndarray." .. name]
+  if METHOD_JOINS[name] and via and via.entry.objmode == true then
+    local call = { tag = n.tag, func = n.func, args = { f.value, table.unpack(list(n.args)) }, keywords = n.keywords,
+      lineno = n.lineno, col_offset = n.col_offset }
+    return METHOD_JOINS[name](self, call)
+  end
+  if via and via.entry.impl and via.entry.objmode == true and not METHODS[id] then
+    return self:prelude_call(n, via.entry, f.value, "ndarray." .. name)
+  end
   if not METHODS[id] or (via and via.entry.objmode ~= true) then
     unsupported(self.M, n, "method '%s' is not supported in object mode", name)
   end
@@ -626,6 +638,167 @@ IMPL.numpy_random_choice = fixed_call("NPRAND_CHOICE", { "a", "size", "replace",
 IMPL.numpy_random_multinomial = fixed_call("NPRAND_MULTINOMIAL", { "n", "pvals", "size" }, 2, KT)
 IMPL.numpy_random_dirichlet = fixed_call("NPRAND_DIRICHLET", { "alpha", "size" }, 1, KT)
 
+-- the prelude's intrinsics (_lumba.*), seen in the prelude's own translation only
+local INTRINSIC_KIND = { dim = KP, ndim = KP, flat = KALL, flat_set = KZ, shape_drop = KT, empty = KT | KU, lapack = KF }
+for m, k in pairs(INTRINSIC_KIND) do
+  IMPL["_lumba_" .. m] = function(F, n)
+    if not F.M.prelude then unsupported(F.M, n, "_lumba.%s() is not supported in object mode", m) end
+    local codes = F:operands(list(n.args))
+    return F:use("LM_" .. m) .. "(" .. concat(codes, ", ") .. ")", k, false
+  end
+end
+
+-- a PYFUNC/PYMETHOD row: a call of its def of the prelude (lumba.objmode_prelude),
+-- bound by the row's keywords (a method's receiver first)
+local function prelude_call(F, n, e, recv_node, qual)
+  local names = e.keywords or {}
+  local args, count = bind_args(F, n, qual, names, recv_node and 0 or e.lo)
+  if recv_node then
+    table.insert(args, 1, recv_node)
+    count = count + 1
+  end
+  local codes = F:bound_operands(args, count)
+  for i = 1, count do codes[i] = codes[i] or "nil" end
+  local f = F:use("PRELUDE") .. "(" .. sformat("%q, %q", e.impl, qual) .. ")"
+  return f .. "(" .. concat(codes, ", ", 1, count) .. ")", KALL, false
+end
+local function user_name(nm)
+  local member = nm.member:gsub("%.prelude$", "")
+  if nm.module == "numpy" then return "np." .. member end
+  if nm.module == "numpy.linalg" then return "np.linalg." .. member end
+  return (nm.module == "" and "" or nm.module .. ".") .. member
+end
+Fn.prelude_call = prelude_call
+
+-- ufuncs the core's loops lack (lumba.objmode_ufunc): x [, y] [, out]
+for name, nargs in pairs { fix = 1, reciprocal = 1, signbit = 1, sinc = 1, float_power = 2, gcd = 2, lcm = 2,
+    heaviside = 2, ldexp = 2, logaddexp = 2, logaddexp2 = 2, nextafter = 2 } do
+  IMPL["numpy_" .. name] = function(F, n)
+    local names = nargs == 1 and { "x", "out" } or { "x1", "x2", "out" }
+    if name == "sinc" then names = { "x" } end
+    local args, count = bind_args(F, n, "numpy." .. name, names, nargs)
+    local codes, kinds = F:bound_operands(args, count)
+    for i = 1, count do codes[i] = codes[i] or "nil" end
+    local k = name == "signbit" and KB or (name == "gcd" or name == "lcm" or name == "reciprocal") and KNUM or KF
+    if any_array(kinds, count) then k = k | KT | KU end
+    return F:use("UF") .. "(" .. sformat("%q", name) .. ", " .. concat(codes, ", ", 1, count) .. ")", k, false
+  end
+end
+
+-- joins, splits and views with axes (lumba.objmode_joins): helper, parameter names, required
+local JOINS = {
+  append = { "APPEND", { "arr", "values", "axis" }, 2 },
+  array_split = { "ARRAY_SPLIT", { "ary", "indices_or_sections", "axis" }, 2 },
+  broadcast_to = { "BROADCAST_TO", { "array", "shape" }, 2 },
+  column_stack = { "COLUMN_STACK", { "tup" }, 1 },
+  diff = { "DIFF", { "a", "n", "axis" }, 1 },
+  dstack = { "DSTACK", { "tup" }, 1 },
+  expand_dims = { "EXPAND_DIMS", { "a", "axis" }, 2 },
+  flip = { "FLIP", { "m", "axis" }, 1 },
+  fliplr = { "FLIPLR", { "m" }, 1 },
+  flipud = { "FLIPUD", { "m" }, 1 },
+  hstack = { "HSTACK", { "tup" }, 1 },
+  moveaxis = { "MOVEAXIS", { "a", "source", "destination" }, 3 },
+  repeat_ = { "REPEAT", { "a", "repeats", "axis" }, 2 },
+  roll = { "ROLL", { "a", "shift", "axis" }, 2 },
+  split = { "SPLIT", { "ary", "indices_or_sections", "axis" }, 2 },
+  squeeze = { "SQUEEZE", { "a", "axis" }, 1 },
+  stack = { "STACK", { "arrays", "axis", "dtype" }, 1, 3 },
+  swapaxes = { "SWAPAXES", { "a", "axis1", "axis2" }, 3 },
+  tile = { "TILE", { "A", "reps" }, 2 },
+  vstack = { "VSTACK", { "tup" }, 1 },
+  concatenate = { "CONCATENATE", { "arrays", "axis", "dtype" }, 1, 3 },
+}
+for name, j in pairs(JOINS) do
+  local member = name == "repeat_" and "repeat" or name
+  IMPL["numpy_" .. member] = function(F, n)
+    local names = j[2]
+    local args, count = bind_args(F, n, "numpy." .. member, names, j[3])
+    local dpos = j[4]
+    local dnode = dpos and args[dpos]
+    if dpos then args[dpos] = nil end
+    local helper = j[1]
+    if name == "concatenate" and args[2] and args[2].tag == "Constant" and args[2].value == nil then
+      helper, args[2] = "CONCATENATE_FLAT", nil  -- axis=None: the parts flattened
+    end
+    local codes = F:bound_operands(args, count)
+    for i = 1, count do codes[i] = codes[i] or "nil" end
+    if dnode then codes[dpos] = F:dtype_arg(dnode) end
+    if helper == "CONCATENATE_FLAT" then codes = { codes[1], codes[3] or "nil" }; count = 2 end
+    local k = (name == "split" or name == "array_split") and KALL or (KT | KU)
+    return F:use(helper) .. "(" .. concat(codes, ", ", 1, count) .. ")", k, false
+  end
+end
+IMPL.numpy_atleast_1d = function(F, n) return F:use("ATLEAST") .. "(1, " .. F:operands(list(n.args))[1] .. ")", KT | KU, false end
+IMPL.numpy_atleast_2d = function(F, n) return F:use("ATLEAST") .. "(2, " .. F:operands(list(n.args))[1] .. ")", KT | KU, false end
+IMPL.numpy_atleast_3d = function(F, n) return F:use("ATLEAST") .. "(3, " .. F:operands(list(n.args))[1] .. ")", KT | KU, false end
+-- a.squeeze(axis), a.swapaxes(i, j): the functions with the receiver first
+METHOD_JOINS.squeeze, METHOD_JOINS.swapaxes = IMPL.numpy_squeeze, IMPL.numpy_swapaxes
+
+-- complex numbers (lumba.objmode_complex): cmath, complex(), conj, parts, np.angle
+for _, via in pairs(REGISTRY) do
+  local e = via.entry
+  local m = e.name:match("^cmath%.(.+)$")
+  if m and not IMPL[e.id] then
+    IMPL[e.id] = function(F, n)
+      if m == "rect" then
+        local args, count = bind_args(F, n, "cmath.rect", { "r", "phi" }, 2)
+        local codes = F:bound_operands(args, count)
+        return F:use("RECT") .. "(" .. codes[1] .. ", " .. codes[2] .. ")", KALL, false
+      end
+      local args, count = bind_args(F, n, "cmath." .. m, m == "log" and { "z", "base" } or { "z" }, 1)
+      local codes = F:bound_operands(args, count)
+      local k = (m == "isfinite" or m == "isinf" or m == "isnan") and KB or (m == "phase") and KF or KALL
+      return F:use("CMATH") .. "(" .. sformat("%q", m) .. ", " .. concat(codes, ", ", 1, count) .. ")", k, false
+    end
+  end
+end
+IMPL.complex = function(F, n)
+  local args, count = bind_args(F, n, "complex", { "real", "imag" }, 0)
+  local codes = F:bound_operands(args, count)
+  for i = 1, count do codes[i] = codes[i] or "nil" end
+  return F:use("CPLX_NEW") .. "(" .. concat(codes, ", ", 1, count) .. ")", KALL, false
+end
+local function one_arg(helper, qual)
+  return function(F, n)
+    local args, count = bind_args(F, n, qual, { "x" }, 1)
+    local codes = F:bound_operands(args, count)
+    return F:use(helper) .. "(" .. codes[1] .. ")", KALL, false
+  end
+end
+IMPL.ndarray_conj = one_arg("CONJ", "conj")
+IMPL.ndarray_conjugate = one_arg("CONJ", "conjugate")
+IMPL.numpy_real, IMPL.numpy_imag = one_arg("REAL", "numpy.real"), one_arg("IMAG", "numpy.imag")
+IMPL.numpy_angle = one_arg("ANGLE", "numpy.angle")
+METHOD_JOINS.conj, METHOD_JOINS.conjugate = IMPL.ndarray_conj, IMPL.ndarray_conjugate
+
+-- matrix products (lumba.objmode_linalg: the BLAS compiled code calls)
+local function prod(name)
+  return function(F, n)
+    local names = name == "dot" and { "a", "b", "out" } or { "a", "b" }
+    local args, count = bind_args(F, n, "numpy." .. name, names, 2)
+    local codes = F:bound_operands(args, count)
+    for i = 1, count do codes[i] = codes[i] or "nil" end
+    return F:use("LPROD") .. "(" .. sformat("%q", name) .. ", " .. concat(codes, ", ", 1, count) .. ")", KALL, false
+  end
+end
+IMPL.numpy_dot, IMPL.numpy_matmul, IMPL.numpy_inner, IMPL.numpy_vdot = prod("dot"), prod("matmul"), prod("inner"), prod("vdot")
+IMPL.numpy_outer = function(F, n)
+  local args, count = bind_args(F, n, "numpy.outer", { "a", "b" }, 2)
+  local codes = F:bound_operands(args, count)
+  return F:use("OUTER") .. "(" .. codes[1] .. ", " .. codes[2] .. ")", KT | KU, false
+end
+IMPL.numpy_kron = function(F, n)
+  local args, count = bind_args(F, n, "numpy.kron", { "a", "b" }, 2)
+  local codes = F:bound_operands(args, count)
+  return F:use("KRON") .. "(" .. codes[1] .. ", " .. codes[2] .. ")", KT | KU, false
+end
+IMPL.numpy_trace = function(F, n)
+  local args, count = bind_args(F, n, "numpy.trace", { "a", "offset" }, 1)
+  local codes = F:bound_operands(args, count)
+  return F:use("TRACE") .. "(" .. codes[1] .. ", " .. (codes[2] or "nil") .. ")", KF, false
+end
+
 -- every name of every entry the object mode implements
 for q, via in pairs(REGISTRY) do
   local e = via.entry
@@ -696,6 +869,28 @@ own("numpy.array", function(F, n)
   return F:use("NPARRAY") .. "(" .. c .. ", " .. dc .. ")", args[2] and dtype_kind(dc) or (KT | KU), false
 end)
 BUILTIN["numpy.asarray"] = BUILTIN["numpy.asarray"] or BUILTIN["numpy.array"]
+
+-- the prelude's functions the object mode has no handler of its own for
+for q, via in pairs(REGISTRY) do
+  local e = via.entry
+  if e.impl and e.objmode == true and not IMPL[e.id] and not BUILTIN[q] then
+    local nm = e.names[1]
+    for _, a in ipairs(e.names) do if q == a.name then nm = a end end
+    if e.kind == "method" and not q:match("^ndarray%.") then  -- np.f(a, ...): the method's receiver first
+      local qual = user_name(nm)
+      BUILTIN[q] = function(F, n)
+        local args = list(n.args)
+        if #args == 0 then fail(F.M, n, "TypeError", "%s() missing required argument 'a'", qual) end
+        local rest = { tag = n.tag, func = n.func, args = { table.unpack(args, 2) }, keywords = n.keywords,
+          lineno = n.lineno, col_offset = n.col_offset }
+        return prelude_call(F, rest, e, args[1], qual)
+      end
+    elseif e.kind ~= "method" then
+      local qual = user_name(nm)
+      BUILTIN[q] = function(F, n) return prelude_call(F, n, e, nil, qual) end
+    end
+  end
+end
 
 -- call of a def of the module: its fast variant when no argument can be a
 -- bool (or hold bools), else its checking entry

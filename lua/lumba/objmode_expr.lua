@@ -51,6 +51,7 @@ local ATTRS = {
   ndarray_shape = helper("SHAPE_T", KT), ndarray_strides = helper("STRIDES_T", KT),
   ndarray_size = helper("SIZE", KP), ndarray_ndim = helper("NDIM", KP),
   ndarray_itemsize = field(KP), ndarray_nbytes = field(KP), ndarray_dtype = field(KU), ndarray_T = field(),
+  ndarray_real = helper("REAL", KALL), ndarray_imag = helper("IMAG", KALL),  -- numbers' too (lumba.objmode_complex)
 }
 
 EXPR.Attribute = function(F, n)
@@ -110,7 +111,7 @@ local LUAOP = { Add = "+", Sub = "-", Mult = "*", BitAnd = "&", BitOr = "|", Bit
 
 -- l op r, given translated operands; rnode for constant divisors/exponents
 function Fn:binop(op, lc, lk, ls, rc, rk, rs, rnode, node)
-  if op == "MatMult" then unsupported(self.M, node, "the @ operator is not supported in object mode") end
+  if op == "MatMult" then return self:use("MATMUL") .. "(" .. lc .. ", " .. rc .. ")", KT | KU, false end
   local generic = GENERIC[op]
   local function call_generic(k)
     return self:use(generic) .. "(" .. lc .. ", " .. rc .. ")", k, false

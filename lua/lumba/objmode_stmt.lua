@@ -132,7 +132,7 @@ function Fn:emit_aset(codes, kinds, simples, vcode)
       self:emit(self:use("ASETP") .. "(" .. r .. ", " .. idx[1] .. ", " .. vcode .. ")")
       return
     end
-    self:emit(r .. ":set(" .. concat(idx, ", ") .. ", " .. vcode .. ")")
+    self:emit(r .. ":set(" .. concat(idx, ", ") .. ", " .. self:use("STORED") .. "(" .. r .. ", " .. vcode .. "))")
     return
   end
   for i = 2, #codes do idx[i - 1] = codes[i] end
@@ -278,8 +278,12 @@ STMT.Raise = function(F, s)
     local name, args
     if e.tag == "Name" then
       name, args = e.id, {}
+    elseif e.tag == "Attribute" then  -- raise np.linalg.LinAlgError: the class's own name
+      name, args = e.attr, {}
     elseif e.tag == "Call" and e.func.tag == "Name" then
       name, args = e.func.id, list(e.args)
+    elseif e.tag == "Call" and e.func.tag == "Attribute" then
+      name, args = e.func.attr, list(e.args)
     else
       unsupported(F.M, s, "raise needs an exception class or call, as raise ValueError(\"msg\")")
     end

@@ -231,7 +231,7 @@ function T.translate(module_ast, fname, env, opts)
   elseif module_ast.tag == "FunctionDef" then body = { module_ast }
   else error("objmode.compile: expected a Module or FunctionDef table, got tag " .. tostring(module_ast.tag), 2) end
   local M = setmetatable({
-    chunk = chunk, defs = {}, order = {}, aliases = {}, consts = {}, frozen = {}, used = {}, upvals = {},
+    chunk = chunk, prelude = opts.prelude, defs = {}, order = {}, aliases = {}, consts = {}, frozen = {}, used = {}, upvals = {},
     info = {}, ret = {}, vkinds = {}, text = {}, reach = {}, queue = {}, changed = false,
   }, Mod)
   M.env_get = function(id)
