@@ -57,6 +57,7 @@ typedef struct Dispatcher {
   DispSpec *specs;     // every specialization, newest first
   DispSpec *last;      // the one used by the previous call (the fast path)
   DispBusy *busy;      // signatures being compiled now, innermost first
+  const void *array_mt;  // lumba.ndarray's metatable (the registry keeps it): the call path compares it
   uint32_t tag;        // DISPATCHER_TAG (udata.h)
 } Dispatcher;
 
