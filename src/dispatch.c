@@ -374,6 +374,23 @@ static void tables_out(lua_State *L, int nargs, const int *tabs) {
   }
 }
 
+/* A Lua table of integers is copied into an integer array; a float the code
+** stores into that array would come back truncated, where the table itself
+** would have kept it. Such a call is refused before it runs (the table
+** stays as it was): inference marks the parameters a float is stored into
+** (FuncSpec.int_float_stores) */
+static void tables_check(lua_State *L, Dispatcher *d, DispSpec *s, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs && i < 64; i++) {
+    if (tabs[i] == 0 || !((s->int_float_stores >> i) & 1)) continue;
+    lua_pushfstring(L,
+                    "bad argument #%d to '%s' (a table of integers is copied into an %s array, and %s() stores "
+                    "floats into it, which would come back truncated; write the table's numbers as floats (1.0) "
+                    "or pass lumba.array(t, \"float64\"))",
+                    i + 1, d->name, dtype_names[s->argtypes[i]->dtype], d->name);
+    lua_error(L);
+  }
+}
+
 /* lumba.typeof(x): the type a compiled function is given for x, by its
 ** name in signatures ("int64", "float64[:, ::1]"); a table is the array it
 ** is copied into */
@@ -581,6 +598,7 @@ static int call_general(lua_State *L, Dispatcher *d, int nargs) {
     }
     d->last = s;
   }
+  if (LM_UNLIKELY(tables)) tables_check(L, d, s, nargs, tabs);
   int64_t args[LM_MAXARGS];
   double cargs[LM_MAXARGS][2];
   for (int i = 0; i < nargs; i++) fill_slot(L, i + 2, s->argtypes[i], &args[i], cargs[i]);

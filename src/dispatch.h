@@ -22,6 +22,7 @@ struct DispSpec {
   int nargs;
   Type *ret;
   int ret_slots;                                   // 8-byte result slots of ret
+  uint64_t int_float_stores;                       // FuncSpec's: a table there would come back truncated
   int32_t (*wrap)(LmErr *, int64_t *, int64_t *);  // the entry the call path uses
   char *symbol;                                    // inner function (calls from other dispatchers)
   char *llvm_ir;                                   // optimised module text (inspect_llvm)
