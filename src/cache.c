@@ -552,6 +552,7 @@ void cache_index(Compile *C, const char *name, DispSpec *out) {
   ix.wrap = lua_pushfstring(L, "%s_wrap", out->symbol);
   ix.ret = out->ret;
   ix.types = out->types ? out->types : "";
+  ix.int_float_stores = out->int_float_stores;
   ix.notes = index_notes(C, &ix.nnotes);
   size_t len;
   char *bytes = ix.notes ? cachefile_index_bytes(C->prekey, &ix, &len) : NULL;

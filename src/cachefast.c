@@ -367,6 +367,7 @@ static DispSpec *load(lua_State *L, Lookup *lk, Dispatcher *d, int didx, Type **
         out->nargs = nargs;
         out->ret = ix.ret;
         out->ret_slots = ty_slots(ix.ret);
+        out->int_float_stores = ix.int_float_stores;
         out->wrap = (int32_t(*)(LmErr *, int64_t *, int64_t *))wrap;
         out->symbol = strdup(ix.symbol);
         out->llvm_ir = strndup(ir ? ir : "", ir ? irlen : 0);

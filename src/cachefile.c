@@ -16,7 +16,7 @@
 #include "sha256.h"
 
 #define INDEX_MAGIC "LUMBAIDX"
-#define INDEX_FORMAT 1u
+#define INDEX_FORMAT 2u  /* 2: int_float_stores after types */
 /* index header: magic[8] format[4] lumba_version[16] prekey[64] paylen[8] sha256[32] */
 enum { IX_MAGIC = 0, IX_FORMAT = 8, IX_VERSION = 12, IX_PRE = 28, IX_LEN = 92, IX_SUM = 100, IX_SIZE = 132 };
 #define INDEX_MAX (1u << 24)
@@ -309,6 +309,7 @@ char *cachefile_index_bytes(const char *pre, const CacheIndex *ix, size_t *len) 
   add_str(&b, ix->wrap);
   add_type(&b, ix->ret);
   add_str(&b, ix->types);
+  add_le(&b, ix->int_float_stores, 8);
   add_le(&b, (uint64_t)ix->nnotes, 4);
   for (int i = 0; i < ix->nnotes; i++) {
     const CacheIndexNote *n = &ix->notes[i];
@@ -438,6 +439,7 @@ bool cachefile_read_index(lua_State *L, const char *path, const char *pre, Cache
   ix->wrap = get_str(&r);
   ix->ret = get_type(&r, T);
   ix->types = get_str(&r);
+  ix->int_float_stores = get_le(&r, 8);
   uint64_t nn = get_le(&r, 4);
   if (nn > MAX_NOTES) r.bad = true;
   ix->nnotes = r.bad ? 0 : (int)nn;

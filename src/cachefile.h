@@ -88,6 +88,7 @@ typedef struct CacheIndexNote {
 typedef struct CacheIndex {
   const char *key, *symbol, *wrap, *types;
   Type *ret;
+  uint64_t int_float_stores;  // DispSpec's
   int nnotes;
   CacheIndexNote *notes;
 } CacheIndex;

@@ -67,6 +67,7 @@ typedef struct Local {
   Type *ty;             // NULL until an assignment types it
   Loc def_loc;          // where its current type was first assigned
   bool is_param;
+  uint64_t views_of;    // an array local: the parameters (bit i) it may be a view of (row = a[i])
   Node *frozen;         // a module constant's value (SYM_FROZEN): computed at entry, read-only
   void *storage;        // lowering: allocas
 } Local;
@@ -98,6 +99,7 @@ struct FuncSpec {
   bool recursive;          // called while being inferred: entry checks the stack (stack.h)
   bool has_prange;         // inference met a prange loop: the parfor pass looks at this spec
   bool pruned;             // inference typed only one branch of an If (spec_if_taken)
+  uint64_t int_float_stores;  // bit i: a float is stored into parameter i's integer elements (they truncate)
   struct ParLoop *parloops;  // the parfor pass's records of its prange loops (parfor.h)
   const char *symbol;      // LLVM name of the inner function
   LLVMValueRef fn;         // inner function: i32 (err*, ret*, args...)

@@ -380,6 +380,23 @@ static void tables_out(lua_State *L, int nargs, const int *tabs) {
   }
 }
 
+/* A Lua table of integers is copied into an integer array; a float the code
+** stores into that array would come back truncated, where the table itself
+** would have kept it. Such a call is refused before it runs (the table
+** stays as it was): inference marks the parameters a float is stored into
+** (FuncSpec.int_float_stores) */
+static void tables_check(lua_State *L, Dispatcher *d, DispSpec *s, int nargs, const int *tabs) {
+  for (int i = 0; i < nargs && i < 64; i++) {
+    if (tabs[i] == 0 || !((s->int_float_stores >> i) & 1)) continue;
+    lua_pushfstring(L,
+                    "bad argument #%d to '%s' (a table of integers is copied into an %s array, and %s() stores "
+                    "floats into it, which would come back truncated; write the table's numbers as floats (1.0) "
+                    "or pass lumba.array(t, \"float64\"))",
+                    i + 1, d->name, dtype_names[s->argtypes[i]->dtype], d->name);
+    lua_error(L);
+  }
+}
+
 /* lumba.typeof(x): the type a compiled function is given for x, by its
 ** name in signatures ("int64", "float64[:, ::1]"); a table is the array it
 ** is copied into */
@@ -478,53 +495,42 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot, double *cbu
   }
 }
 
-/* __call is a closure over the metatable (upvalue 1): comparing it costs
-** no string lookup, and getmetatable(d).__call(x) with a foreign x raises */
-static int dispatch_lua_call(lua_State *L) {
-  Dispatcher *d = lua_touserdata(L, 1);
-  if (LM_UNLIKELY(d == NULL || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1)) ||
-                  lua_rawlen(L, 1) != sizeof(Dispatcher) || d->tag != DISPATCHER_TAG)) {
-    lua_settop(L, 1);
-    UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);  /* raises, naming an impostor */
-    return luaL_typeerror(L, 1, DISPATCHER_MT);
+/* the argument at idx into *slot if it has type t exactly (the previous
+** call's types); false sends the call down the general path. Numbers,
+** booleans and arrays cost a few stack reads: no string, no registry, no
+** allocation. An array is lumba's when its metatable, its size and its tag
+** agree (udata.h); the metatable is compared by address (d->array_mt). */
+static inline bool take_arg(lua_State *L, const Dispatcher *d, int idx, Type *t, int64_t *slot, double *cbuf) {
+  if (t->kind == TY_SCALAR && t->dtype == DT_FLOAT64) {
+    if (lua_type(L, idx) != LUA_TNUMBER || lua_isinteger(L, idx)) return false;
+    double v = lua_tonumberx(L, idx, NULL);
+    memcpy(slot, &v, sizeof v);
+    return true;
   }
-  lua_pop(L, 1);
-  if (LM_UNLIKELY(d->name == NULL)) collected(L);
-  int nargs = lua_gettop(L) - 1;
-  if (LM_UNLIKELY(d->opt.gpu)) {
-    if (d->opt.device) return luaL_error(L, "%s is a CUDA device function: call it from a kernel", d->name);
-    return luaL_error(L, "%s is a CUDA kernel: launch it with %s[{blocks, threads}](...)", d->name, d->name);
+  if (t->kind == TY_SCALAR && t->dtype == DT_INT64) {
+    if (!lua_isinteger(L, idx)) return false;
+    *slot = lua_tointegerx(L, idx, NULL);
+    return true;
   }
-  if (nargs != d->nparams) {
-    if (nargs > d->nparams || nargs < d->nparams - d->ndefaults)
-      return luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams,
-                        d->nparams == 1 ? "" : "s", nargs);
-    lua_getiuservalue(L, 1, DISP_UV_DEFAULTS);
-    int dt = lua_gettop(L);
-    for (int i = nargs; i < d->nparams; i++) lua_geti(L, dt, i - (d->nparams - d->ndefaults) + 1);
-    lua_remove(L, dt);
-    nargs = d->nparams;
+  if (t->kind == TY_ARRAY) {
+    NdArray *a = lua_touserdata(L, idx);
+    if (a == NULL || !lua_getmetatable(L, idx)) return false;
+    bool ours = lua_topointer(L, -1) == d->array_mt;
+    lua_settop(L, -2);
+    if (!ours || lua_rawlen(L, idx) != sizeof(NdArray) || a->tag != ARRAY_TAG) return false;
+    /* a closed array fails here and raises on the general path */
+    if (a->dtype != t->dtype || a->ndim != t->ndim || layout_of(a) != t->layout || (a->flags & ARR_CLOSED))
+      return false;
+    *slot = (int64_t)(intptr_t)&a->s;
+    return true;
   }
-  DispSpec *s = d->last;
-  int tabs[LM_MAXARGS];
-  bool tables = false;
-  if (s == NULL || !spec_fits(L, s, nargs, false)) {
-    if (d->objmode) return call_objmode(L, d, nargs);
-    tables = tables_in(L, d, nargs, tabs);
-    if (d->fallback) {
-      s = try_compile(L, d, nargs);
-      if (s == NULL) {
-        tables_restore(L, nargs, tabs);  /* object mode takes the tables themselves */
-        return call_objmode(L, d, nargs);
-      }
-    } else {
-      s = find_or_compile(L, d, nargs);
-    }
-    d->last = s;
-  }
-  int64_t args[LM_MAXARGS];
-  double cargs[LM_MAXARGS][2];
-  for (int i = 0; i < nargs; i++) fill_slot(L, i + 2, s->argtypes[i], &args[i], cargs[i]);
+  if (!arg_fits(L, idx, t, false)) return false;  /* booleans, complex, classes, dtypes, pointers */
+  fill_slot(L, idx, t, slot, cbuf);
+  return true;
+}
+
+/* runs specialization s on the arguments (already in slots); its results on the stack */
+static int run_spec(lua_State *L, DispSpec *s, int64_t *args) {
   int64_t small[2 * RT_ARRAY_SLOTS];
   int64_t *ret = s->ret_slots <= (int)lm_countof(small) ? small
                                                         : lua_newuserdatauv(L, sizeof(int64_t) * (size_t)s->ret_slots, 0);
@@ -541,9 +547,89 @@ static int dispatch_lua_call(lua_State *L) {
     if (st == LMERR_INTERRUPT) interrupt_consume(&isc);
     raise_status(L, st, &err);
   }
-  if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);
+  Type *t = s->ret;
+  if (t->kind == TY_SCALAR && t->dtype == DT_FLOAT64) {  /* the usual scalar result, without push_value's tests */
+    double v;
+    memcpy(&v, ret, sizeof v);
+    lua_pushnumber(L, v);
+    return 1;
+  }
   int k = 0;
-  return push_value(L, s->ret, ret, &k);
+  return push_value(L, t, ret, &k);
+}
+
+/* The fast path: the nargs arguments after the dispatcher have the types of
+** the previous call (d->last). Returns the number of results, or -1 (the
+** stack as it was) when they do not: the general path decides. */
+static inline int call_last(lua_State *L, Dispatcher *d, int nargs) {
+  DispSpec *s = d->last;
+  if (s == NULL || nargs != s->nargs) return -1;
+  int64_t args[LM_MAXARGS];
+  double cargs[LM_MAXARGS][2];
+  for (int i = 0; i < nargs; i++)
+    if (!take_arg(L, d, i + 2, s->argtypes[i], &args[i], cargs[i])) return -1;
+  return run_spec(L, s, args);
+}
+
+/* The general path, the dispatcher at 1 and nargs arguments after it:
+** defaults, Lua tables, compilation, object mode, GPU refusals. */
+static int call_general(lua_State *L, Dispatcher *d, int nargs) {
+  if (LM_UNLIKELY(d->name == NULL)) collected(L);
+  if (LM_UNLIKELY(d->opt.gpu)) {
+    if (d->opt.device) return luaL_error(L, "%s is a CUDA device function: call it from a kernel", d->name);
+    return luaL_error(L, "%s is a CUDA kernel: launch it with %s[{blocks, threads}](...)", d->name, d->name);
+  }
+  if (nargs != d->nparams) {
+    if (nargs > d->nparams || nargs < d->nparams - d->ndefaults)
+      return luaL_error(L, "%s() takes %d argument%s but %d were given", d->name, d->nparams,
+                        d->nparams == 1 ? "" : "s", nargs);
+    lua_getiuservalue(L, 1, DISP_UV_DEFAULTS);
+    int dt = lua_gettop(L);
+    for (int i = nargs; i < d->nparams; i++) lua_geti(L, dt, i - (d->nparams - d->ndefaults) + 1);
+    lua_remove(L, dt);
+    nargs = d->nparams;
+  }
+  int tabs[LM_MAXARGS];
+  bool tables = false;
+  DispSpec *s = d->last;
+  if (s == NULL || !spec_fits(L, s, nargs, false)) {
+    if (d->objmode) return call_objmode(L, d, nargs);
+    tables = tables_in(L, d, nargs, tabs);
+    if (d->fallback) {
+      s = try_compile(L, d, nargs);
+      if (s == NULL) {
+        tables_restore(L, nargs, tabs);  /* object mode takes the tables themselves */
+        return call_objmode(L, d, nargs);
+      }
+    } else {
+      s = find_or_compile(L, d, nargs);
+    }
+    d->last = s;
+  }
+  if (LM_UNLIKELY(tables)) tables_check(L, d, s, nargs, tabs);
+  int64_t args[LM_MAXARGS];
+  double cargs[LM_MAXARGS][2];
+  for (int i = 0; i < nargs; i++) fill_slot(L, i + 2, s->argtypes[i], &args[i], cargs[i]);
+  int nres = run_spec(L, s, args);
+  if (LM_UNLIKELY(tables)) tables_out(L, nargs, tabs);  /* leaves the stack as it was: the results stay on top */
+  return nres;
+}
+
+/* __call. Lua calls it with a dispatcher first; anything else takes the
+** debug library (__metatable hides the metatable: debug.getmetatable(d).__call(x),
+** or debug.setmetatable(x, ...)), and is refused by its size and tag, which
+** keep memory safe (udata.h). A block that passes is a dispatcher, whatever
+** its metatable: the full check runs only to name an impostor. */
+static int dispatch_lua_call(lua_State *L) {
+  Dispatcher *d = lua_rawlen(L, 1) == sizeof(Dispatcher) ? lua_touserdata(L, 1) : NULL;
+  if (LM_UNLIKELY(d == NULL || d->tag != DISPATCHER_TAG)) {
+    lua_settop(L, 1);
+    UDATA_CHECK(L, 1, Dispatcher, DISPATCHER_MT, DISPATCHER_TAG);  /* raises, naming an impostor */
+    return luaL_typeerror(L, 1, DISPATCHER_MT);
+  }
+  int nargs = lua_gettop(L) - 1;
+  int n = call_last(L, d, nargs);
+  return n >= 0 ? n : call_general(L, d, nargs);
 }
 
 /* ---- creation ---- */
@@ -801,6 +887,9 @@ static int dispatch_lua_new(lua_State *L) {
   Dispatcher *d = lua_newuserdatauv(L, sizeof(Dispatcher), DISP_NUV);
   memset(d, 0, sizeof *d);
   d->tag = DISPATCHER_TAG;
+  luaL_getmetatable(L, ARRAY_MT);
+  d->array_mt = lua_topointer(L, -1);
+  lua_pop(L, 1);
   luaL_setmetatable(L, DISPATCHER_MT);
   d->opt = opt;
   d->fallback = lua_istable(L, 2) && opt_bool(L, 2, "fallback", false);
@@ -1021,8 +1110,7 @@ void dispatch_open(lua_State *L) {
   luaL_newmetatable(L, DISPATCHER_MT);
   luaL_setfuncs(L, disp_meta, 0);
   udata_protect(L, -1, DISPATCHER_MT);
-  lua_pushvalue(L, -1);
-  lua_pushcclosure(L, dispatch_lua_call, 1);
+  lua_pushcfunction(L, dispatch_lua_call);
   lua_setfield(L, -2, "__call");
   luaL_newlib(L, disp_methods);
   lua_pushvalue(L, -1);

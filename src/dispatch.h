@@ -22,6 +22,7 @@ struct DispSpec {
   int nargs;
   Type *ret;
   int ret_slots;                                   // 8-byte result slots of ret
+  uint64_t int_float_stores;                       // FuncSpec's: a table there would come back truncated
   int32_t (*wrap)(LmErr *, int64_t *, int64_t *);  // the entry the call path uses
   char *symbol;                                    // inner function (calls from other dispatchers)
   char *llvm_ir;                                   // optimised module text (inspect_llvm)
@@ -58,6 +59,7 @@ typedef struct Dispatcher {
   DispSpec *specs;     // every specialization, newest first
   DispSpec *last;      // the one used by the previous call (the fast path)
   DispBusy *busy;      // signatures being compiled now, innermost first
+  const void *array_mt;  // lumba.ndarray's metatable (the registry keeps it): the call path compares it
   uint32_t tag;        // DISPATCHER_TAG (udata.h)
 } Dispatcher;
 

@@ -219,6 +219,30 @@ static int static_truth(Infer *I, Node *n) {
 
 static void infer_body(Infer *I, NodeList *body);
 
+/* a float stored into the integer elements of a parameter, directly or
+** through a view of it (a[i] = 0.5, a[1:] = x * 0.5, a[i][j] += 0.5): its
+** bit in int_float_stores. The dispatcher refuses a Lua table of integers
+** there, whose values would come back truncated (dispatch.c: tables_check). */
+/* the parameters (bit i) the array expression e may be a view of: a
+** parameter, a local holding a view, and subscripts or attributes of them */
+static uint64_t views_of(Infer *I, Node *e) {
+  while (e->kind == ND_Subscript || e->kind == ND_Attribute) e = e->value;
+  if (e->kind != ND_Name) return 0;
+  int slot = spec_local(I->spec, e->name);
+  if (slot < 0) return 0;
+  const Local *l = &I->spec->locals[slot];
+  return l->is_param && slot < 64 ? (uint64_t)1 << slot : l->views_of;
+}
+
+static void note_int_store(Infer *I, Node *target, Type *v) {
+  Node *base = target;
+  while (base->kind == ND_Subscript || base->kind == ND_Attribute) base = base->value;
+  Type *a = base->kind == ND_Name ? infer_ann(I, base)->ty : NULL;
+  if (a == NULL || v == NULL || a->kind != TY_ARRAY || !ty_is_int(ty_scalar(a->dtype))) return;
+  Type *e = v->kind == TY_ARRAY ? ty_scalar(v->dtype) : v;
+  if (ty_is_float(e) || ty_is_complex(e)) I->spec->int_float_stores |= views_of(I, base);
+}
+
 static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
   Compile *C = I->C;
   switch (target->kind) {
@@ -227,6 +251,7 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
       LM_ASSERT(slot >= 0);
       infer_ann(I, target)->slot = slot;
       infer_set_local(I, slot, t, target->loc);
+      if (t && t->kind == TY_ARRAY && value) I->spec->locals[slot].views_of |= views_of(I, value);
       infer_ann(I, target)->ty = I->spec->locals[slot].ty;
       return;
     }
@@ -249,6 +274,7 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
       if (elem->kind == TY_RECORD)
         compile_error(C, target->loc, "UnsupportedError",
                       "storing a whole record is not supported: store its fields (a[i].x = ...)");
+      note_int_store(I, target, t);
       if (elem->kind == TY_ARRAY) {
         if (!ty_is_number(t) && t->kind != TY_ARRAY)  /* a value of more axes: they must be 1 (checked at run time) */
           compile_error(C, target->loc, "TypingError", "cannot store %s into a slice of %s",
@@ -362,6 +388,7 @@ static void infer_stmt(Infer *I, Node *s) {
         compile_error(C, s->loc, "TypingError", "setting an array element with a sequence (%s %s= %s)",
                       tyname(C, cur), ast_op_symbols[s->op], tyname(C, v));
       Type *r = infer_binop_type(I, s->op, cur, v, s->loc);
+      if (s->target->kind == ND_Subscript) note_int_store(I, s->target, r);
       if (s->target->kind == ND_Name) {
         infer_set_local(I, infer_ann(I, s->target)->slot, r, s->target->loc);
       } else if (s->target->kind == ND_Subscript) {

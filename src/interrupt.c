@@ -12,12 +12,7 @@
 #include "lumba.h"
 
 static atomic_int pending;
-/* the compiled call running on this thread (its Lua state, and its hook
-** then). Every dispatch sets it, so it is one pointer, in the
-** initial-exec model: the default one costs a __tls_get_addr call per
-** access in a dlopen'd library (7% of a scalar call), and 8 bytes fit the
-** static TLS space glibc keeps for libraries loaded later */
-static _Thread_local __attribute__((tls_model("initial-exec"))) InterruptScope *cur;
+_Thread_local __attribute__((tls_model("initial-exec"))) InterruptScope *lm_interrupt_cur;
 
 LUMBA_API void lumba_interrupt(lua_State *L) {
   (void)L;  /* one flag for the process: every compiled call running stops */
@@ -26,24 +21,10 @@ LUMBA_API void lumba_interrupt(lua_State *L) {
 
 int32_t lm_interrupt_poll(void) {
   if (atomic_load_explicit(&pending, memory_order_relaxed)) return 1;
-  const InterruptScope *sc = cur;
+  const InterruptScope *sc = lm_interrupt_cur;
   if (sc == NULL || lua_gethook(sc->L) == sc->hook) return 0;
   atomic_store(&pending, 1);  /* the prange workers of this call stop too */
   return 1;
-}
-
-void interrupt_enter(lua_State *L, InterruptScope *sc) {
-  InterruptScope **slot = &cur;
-  sc->prev = *slot;
-  sc->L = L;
-  sc->hook = lua_gethook(L);
-  sc->mask = lua_gethookmask(L);
-  sc->count = lua_gethookcount(L);
-  *slot = sc;
-}
-
-void interrupt_leave(InterruptScope *sc) {
-  cur = sc->prev;
 }
 
 void interrupt_consume(InterruptScope *sc) {

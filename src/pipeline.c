@@ -221,6 +221,7 @@ static bool step_infer(Job *job) {
   out->nargs = job->nargs;
   out->ret = spec->ret;
   out->ret_slots = ty_slots(spec->ret);
+  out->int_float_stores = spec->int_float_stores;
   out->types = types_text(C, spec);
   job->spec = spec;
   return true;

@@ -358,6 +358,19 @@ report{result = f(4)}
     assert.truthy(err:match("^lumba: loaded f%(int64%) %-> int64 from the cache in [%d.]+ ms %(no compilation%)\n$"), err)
   end)
 
+  it("a loaded specialization still refuses a table of integers it stores floats into", function()
+    local dir = tmpdir()
+    local body = [[
+local half = lumba.njit{cache = true}("def half(a):\n    a[0] = a[0] / 2\n")
+local ok, err = pcall(half, {1, 2})
+local tf = {1.0, 2}
+half(tf)
+report{result = tostring(ok) .. "|" .. tostring(err):match("stores floats") .. "|" .. tf[1]}
+]]
+    assert.are.same({ "0", "0", "2", "false|stores floats|0.5" }, counts(child(dir, body)))  -- int64, float64
+    assert.are.same({ "2", "2", "0", "false|stores floats|0.5" }, counts(child(dir, body)))
+  end)
+
   it("two dispatchers of the same source load the code once", function()
     local dir = tmpdir()
     local body = ("local a = lumba.njit{cache = true}(%q)\nlocal b = lumba.njit{cache = true}(%q)\n" ..

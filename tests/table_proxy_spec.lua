@@ -1,7 +1,8 @@
 -- issue 24 item 7: a Lua table with a metatable passed where an array is
 -- expected is read as Lua code reads it (__index, __len) or refused with an
 -- error naming the metatable; a table of records is refused; never a
--- silently empty array.
+-- silently empty array. Floats stored into a table of integers are refused,
+-- never truncated silently on the way back.
 local lumba = require "lumba"
 local H = require "helpers"
 
@@ -75,5 +76,47 @@ describe("a table of records", function()
     -- an empty table is still an empty array
     assert.are.same({ 0 }, lumba.array({}).shape)
     assert.are.equal(0.0, s({}))
+  end)
+end)
+
+describe("a table of integers that compiled code stores floats into", function()
+  local TRUNC = "a table of integers is copied into an int64 array, and %s() stores floats into it, "
+    .. "which would come back truncated; write the table's numbers as floats (1.0) or pass "
+    .. "lumba.array(t, \"float64\"))"
+
+  it("is refused before the call and left as it was; floats in the table keep them", function()
+    local half = lumba.njit "def half(a):\n    for i in range(len(a)):\n        a[i] = a[i] / 2\n"
+    local t = { 1, 2, 3 }
+    assert.are.equal("bad argument #1 to 'half' (" .. TRUNC:format("half"), H.error_of(half, t))
+    assert.are.same({ 1, 2, 3 }, t)
+    for k = 1, 3 do assert.are.equal("integer", math.type(t[k])) end
+    -- what Lua itself would give: t[i] / 2 on floats
+    local tf = { 1.0, 2, 3 }
+    half(tf)
+    assert.are.same({ 0.5, 1.0, 1.5 }, tf)
+    -- a lumba int64 array truncates, as NumPy does
+    local a = lumba.array({ 1, 3, 5 }, "int64")
+    half(a)
+    assert.are.same({ 0, 1, 2 }, a:totable())
+  end)
+
+  it("through a view or a row of it, and by an augmented assignment", function()
+    local rows = lumba.njit "def rows(a):\n    for i in range(a.shape[0]):\n        row = a[i]\n        row[0] = row[0] * 0.5\n"
+    assert.are.equal("bad argument #1 to 'rows' (" .. TRUNC:format("rows"), H.error_of(rows, { { 1, 2 }, { 3, 4 } }))
+    local tail = lumba.njit "def tail(a):\n    a[1:][0] = 2.5\n"
+    assert.are.equal("bad argument #1 to 'tail' (" .. TRUNC:format("tail"), H.error_of(tail, { 1, 2 }))
+    local inc = lumba.njit "def inc(a, x):\n    a[0] += x\n"
+    local t = { 1, 2 }
+    assert.are.equal("bad argument #1 to 'inc' (" .. TRUNC:format("inc"), H.error_of(inc, t, 0.5))
+    inc(t, 2)   -- an integer increment stays an integer
+    assert.are.same({ 3, 2 }, t)
+  end)
+
+  it("only the argument written with floats is refused", function()
+    local mix = lumba.njit "def mix(a, b):\n    b[0] = a[0] * 1.5\n"
+    local a, b = { 2 }, { 0.0 }
+    mix(a, b)   -- reads the integers of a, writes floats into a float table
+    assert.are.same({ 3.0 }, b)
+    assert.are.equal("bad argument #2 to 'mix' (" .. TRUNC:format("mix"), H.error_of(mix, a, { 0 }))
   end)
 end)
