@@ -607,12 +607,18 @@ function lumba.load(src, options)
   local parsed = core._parsed(src, chunk)
   locals = named_locals(locals, src)
   local mod = {}
+  local stencil_outs = {}  -- a stencil's dispatcher writing into out=, by the stencil's name
   local siblings = {}  -- the dispatchers by name (mod holds a @cfunc's object instead), and the jitclasses
   local methods = jitclass_register(classes, names, chunk, siblings)
   for _, st in ipairs(tree.body) do
     local vk, vdec = nil, nil
     if st.tag == "FunctionDef" then vk, vdec = vec.decorator_kind(st, names) end
-    if st.tag == "FunctionDef" and st.name:find("^__lumba_") then  -- @stencil's kernels: not the module's
+    if st.tag == "FunctionDef" and st.name:find("^__lumba_stencil_out_") then  -- s(a, out=b) from Lua
+      local _, opts = decorator_options(st, chunk, names)
+      opts.name, opts.env, opts.chunkname, opts.decorators_read, opts.parsed = st.name, options.env, chunk, true, parsed
+      opts.locals_named, opts.siblings = true, siblings
+      stencil_outs[st.name:sub(#"__lumba_stencil_out_" + 1)] = make(src, opts, globals, locals)
+    elseif st.tag == "FunctionDef" and st.name:find("^__lumba_") then  -- @stencil's kernels: not the module's
       vk = nil
     elseif vk then  -- @vectorize, @guvectorize (lua/lumba/vectorize.lua)
       mod[st.name] = vec.from_load(vk, st, vdec, src, names, chunk, options, globals, locals, mod)
@@ -641,6 +647,9 @@ function lumba.load(src, options)
     end
   end
   for _, c in ipairs(classes) do mod[c.name] = require("lumba.jitclass").class_object(c.ud, c, siblings) end
+  for _, s in ipairs(stencils or {}) do
+    mod[s.def.name] = stencil.object(mod[s.def.name], stencil_outs[s.def.name], s)
+  end
   return mod
 end
 
