@@ -143,6 +143,9 @@ local full = {
   row { id = "sstencil-2048", group = "array", kind = "stencil", title = "5-point stencil, @stencil",
     size = "2048², 100 sweeps", c = "stencil", py = "sstencil.py", py_loop = "stencil.py", args = { 2048, 100, 99 },
     heavy = true },
+  row { id = "sostencil-2048", group = "array", kind = "stencil", title = "5-point stencil, @stencil with out=",
+    size = "2048², 100 sweeps", c = "stencil", py = "sostencil.py", py_loop = "stencil.py", args = { 2048, 100, 99 },
+    heavy = true },
   -- a @ b: lumba and Numba call OpenBLAS; the C reference is the naive loop of the matmul rows, not a BLAS
   row { id = "amatmul-512", group = "array", kind = "matmul", title = "matrix product a @ b (BLAS; C: the naive loop)",
     size = "512³ float64", c = "matmul", py = "amatmul.py", py_loop = "matmul.py", args = { 512, 31 } },
@@ -231,6 +234,8 @@ local quick = {
     size = "10^4 float64", c = "fused", py = "vpfused.py", py_loop = "fused.py", args = { 10000, 71 } },
   row { id = "sstencil-32", group = "array", kind = "stencil", title = "5-point stencil, @stencil",
     size = "32², 10 sweeps", c = "stencil", py = "sstencil.py", py_loop = "stencil.py", args = { 32, 10, 99 } },
+  row { id = "sostencil-32", group = "array", kind = "stencil", title = "5-point stencil, @stencil with out=",
+    size = "32², 10 sweeps", c = "stencil", py = "sostencil.py", py_loop = "stencil.py", args = { 32, 10, 99 } },
   row { id = "clip-1e4", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "asolve-50", group = "array", kind = "solve", title = "np.linalg.solve (LAPACK; loops: elimination)",
