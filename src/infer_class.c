@@ -102,6 +102,7 @@ void infer_class_store(Infer *I, Node *target, Type *base, Type *t) {
   if (t == NULL) return;
   Type *ft = c->ftypes[f];
   bool ok = ft->kind == TY_SCALAR ? ty_is_number(t)
+          : ft->kind == TY_CLASS ? t->kind == TY_CLASS && t->cls == ft->cls
           : t->kind == TY_ARRAY && t->dtype == ft->dtype && t->ndim == ft->ndim && (ft->layout == 'A' || t->layout == ft->layout);
   if (!ok)
     compile_error(C, target->loc, "TypingError", "cannot assign %s to field '%s' of %s (%s)", tyname(C, t), target->name,

@@ -566,11 +566,13 @@ function jitclass_register(classes, mod, chunk, siblings)
     end
     error(("%s:%d:1: cannot read '%s'"):format(where, line, text), 0)
   end
+  local known = {}  -- the classes made so far: fields may hold their instances
   for _, c in ipairs(classes) do
-    local fields = jc.fields(c, mod, sig_text, parse_expr, where)
+    local fields = jc.fields(c, mod, sig_text, parse_expr, where, known)
     local ok, ud = pcall(core._jitclass, c.name, fields, c.methods)
     if not ok then error(("%s:%d:1: @jitclass %s: %s"):format(where, c.line, c.name, tostring(ud)), 0) end
     c.ud = ud
+    known[c.name] = ud
     siblings[c.name] = ud
     for _, m in ipairs(c.methods) do defs[m[2]] = true end
   end
