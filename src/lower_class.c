@@ -83,7 +83,7 @@ Val lower_class_new(Lower *L, Node *n) {
   Type *t = lower_ann(L, n)->ty;
   LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
   LLVMValueRef fn = lower_rt_fn(L, "lm_class_new", i8p, &i8p, 1);
-  /* the class lives as long as the Lua state, so its address is a constant (never cached: infer_class.c) */
+  /* the class lives as long as the Lua state, so its address is a constant (such code is never cached: infer_class.c) */
   LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)(uintptr_t)t->cls, 0), i8p);
   LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, &cls, 1, "inst");
   lower_raise_if(L, LLVMBuildIsNull(L->b, mi, ""), LMERR_MEMORY, "cannot allocate the instance");

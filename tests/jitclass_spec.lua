@@ -315,7 +315,7 @@ class Later:
     end)
   end)
 
-  it("refuses cache= as Numba's jitclass does (it takes only the spec)", function()
+  it("refuses cache= as Numba's jitclass does; cache=True callers run uncached", function()
     local ok, err = pcall(lumba.load, [[
 from numba import int32
 from numba.experimental import jitclass
@@ -327,6 +327,28 @@ class P:
 ]], { chunkname = "=c.py" })
     assert.is_false(ok)
     assert.matches("^c%.py:4:1: jitclass%(%) got an unexpected keyword argument 'cache'", err)
+    -- @njit(cache=True) code constructing instances runs, uncached, with a warning (Numba caches it)
+    local said, warn = {}, lumba.warnings
+    lumba.warnings = function(msg) said[#said + 1] = msg end
+    local ok2, m3 = pcall(lumba.load, [[
+from numba import int32, njit
+from numba.experimental import jitclass
+
+@jitclass([('x', int32)])
+class Q:
+    def __init__(self, x):
+        self.x = x
+
+@njit(cache=True)
+def make(x):
+    return Q(x).x + 1
+]])
+    local r = ok2 and m3.make(41)
+    lumba.warnings = warn
+    assert(ok2, tostring(m3))
+    assert.are.equal(42, r)
+    assert.matches("cache: compiled code is not cached: it constructs jitclass Q instances", table.concat(said, "\n"),
+      1, true)
     local m2 = lumba.load([[
 from numba import int32
 from numba.experimental import jitclass
