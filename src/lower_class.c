@@ -65,7 +65,9 @@ Val lower_class_attr(Lower *L, Node *n) {
     char msg[200];
     snprintf(msg, sizeof msg, "AttributeError: field '%s' of %s was never assigned (it holds no %s instance)", c->fnames[f], c->name,
              v.ty->cls->name);
+    int mark = lower_hold(L, inst);  /* a temporary instance (Lazy().cell) goes with the error */
     lower_raise_if(L, LLVMBuildIsNull(L->b, v.v, ""), LMERR_RAISE, msg);
+    lower_unhold(L, mark);
   }
   /* an instance someone holds (a variable, a parameter) lends its array for
   ** the expression, with no atomic reference count per access (a method in

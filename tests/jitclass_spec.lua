@@ -287,8 +287,11 @@ class Lazy:
 def peek():
     return Lazy().cell.v
 ]], { chunkname = "=nest.py" })
+      collectgarbage()
+      local live = lumba._live_meminfos()
       local ok, err = pcall(bad.peek)
       assert.is_false(ok)
+      assert.are.equal(live, lumba._live_meminfos())  -- the temporary Lazy() went with the error
       assert.matches("AttributeError: field 'cell' of Lazy was never assigned (it holds no Cell instance)", err, 1, true)
       assert.matches("return Lazy%(%)%.cell%.v", err)
       assert.is_nil(bad.Lazy().cell)  -- from Lua: None
