@@ -7,6 +7,10 @@
 */
 #include "infer.h"
 
+#include <stdio.h>
+
+#include "cache.h"
+
 #include <string.h>
 
 static Node *method_def(Infer *I, Node *n, ClassInfo *c, int m) {
@@ -70,8 +74,12 @@ Type *infer_class_call(Infer *I, Node *n, ClassInfo *c) {
   if (m < 0) compile_error(C, n->loc, "TypingError", "%s cannot be constructed", c->name);
   if (I->spec->def == compile_find_def(C, c->mdefs[m]) && n->args.len == 0 && n->keywords.len == 0) {
     infer_new_info(I, n, CALL_NEW, c->name);  /* the instance itself, in __new__ */
-    if (C->opt.cache)
-      compile_error(C, n->loc, "UnsupportedError", "a @jitclass cannot be used with cache=True (yet)");
+    if (C->opt.cache) {
+      char why[200];
+      snprintf(why, sizeof why, "it constructs jitclass %s instances, whose class is an address of this process",
+               c->name);
+      cache_skip(C, why);
+    }
     return &c->type;
   }
   Node *def = method_def(I, n, c, m);
@@ -102,6 +110,7 @@ void infer_class_store(Infer *I, Node *target, Type *base, Type *t) {
   if (t == NULL) return;
   Type *ft = c->ftypes[f];
   bool ok = ft->kind == TY_SCALAR ? ty_is_number(t)
+          : ft->kind == TY_CLASS ? t->kind == TY_CLASS && t->cls == ft->cls
           : t->kind == TY_ARRAY && t->dtype == ft->dtype && t->ndim == ft->ndim && (ft->layout == 'A' || t->layout == ft->layout);
   if (!ok)
     compile_error(C, target->loc, "TypingError", "cannot assign %s to field '%s' of %s (%s)", tyname(C, t), target->name,

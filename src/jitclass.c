@@ -7,6 +7,7 @@
 ** lm_class_new, which compiled code calls to make an instance. The class
 ** itself is made in jitclass_new.c.
 */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,13 +25,18 @@ typedef struct Instance {
   uint32_t tag;
 } Instance;
 
-/* the last reference gone: the array fields' references go too */
+/* the last reference gone: the array and instance fields' references go
+** too (a nested instance's own dtor runs in turn) */
 static void instance_dtor(void *data, void *ud) {
   ClassInfo *c = ud;
   for (int i = 0; i < c->nfields; i++) {
-    if (c->ftypes[i]->kind != TY_ARRAY) continue;
     MemInfo *mi;
-    memcpy(&mi, (char *)data + c->offsets[i], sizeof mi);
+    if (c->ftypes[i]->kind == TY_ARRAY)
+      memcpy(&mi, (char *)data + c->offsets[i] + offsetof(ArrayStruct, meminfo), sizeof mi);
+    else if (c->ftypes[i]->kind == TY_CLASS)
+      memcpy(&mi, (char *)data + c->offsets[i], sizeof mi);
+    else
+      continue;
     nrt_decref(mi);
   }
   free(data);
@@ -95,6 +101,14 @@ static int jitclass_lua_get(lua_State *L) {
     array_push_struct(L, &as, t->dtype, t->ndim);
     return 1;
   }
+  if (t->kind == TY_CLASS) {
+    MemInfo *mi;
+    memcpy(&mi, p, sizeof mi);
+    if (mi == NULL) return 0;  /* never assigned: None */
+    nrt_incref(mi);
+    jitclass_push(L, t->cls, mi);
+    return 1;
+  }
   array_push_elem(L, t->dtype, p);
   return 1;
 }
@@ -118,6 +132,19 @@ static int jitclass_lua_set(lua_State *L) {
     nrt_incref(a->s.meminfo);
     memcpy(p, &a->s, sizeof a->s);
     nrt_decref(old.meminfo);
+    return 0;
+  }
+  if (t->kind == TY_CLASS) {
+    ClassInfo *vc = NULL;
+    MemInfo *mi = jitclass_test(L, 3, &vc);
+    if (mi == NULL || vc != t->cls)
+      return luaL_error(L, "cannot set field '%s' of %s (%s) to %s", c->fnames[i], c->name, t->cls->name,
+                        mi ? lua_pushfstring(L, "an instance of %s", vc->name) : luaL_typename(L, 3));
+    MemInfo *old;
+    memcpy(&old, p, sizeof old);
+    nrt_incref(mi);
+    memcpy(p, &mi, sizeof mi);
+    nrt_decref(old);
     return 0;
   }
   int lt = lua_type(L, 3);

@@ -16,6 +16,7 @@
 
 static size_t field_size(const Type *t) {
   if (t->kind == TY_ARRAY) return sizeof(ArrayStruct);
+  if (t->kind == TY_CLASS) return sizeof(MemInfo *);  /* another class's instance: one reference */
   return (size_t)dtype_sizes[t->dtype];
 }
 
@@ -39,18 +40,26 @@ static int jitclass_lua_new(lua_State *L) {
     lua_rawgeti(L, 2, i + 1);
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -2, 2);
-    const char *fname = luaL_checkstring(L, -2), *tt = luaL_checkstring(L, -1);
+    const char *fname = luaL_checkstring(L, -2);
     for (int k = 0; k < i; k++)
       if (strcmp(c->fnames[k], fname) == 0) return luaL_error(L, "field '%s' appears twice in the spec of %s", fname, name);
-    char sig[300], err[256];
-    snprintf(sig, sizeof sig, "(%s)", tt);
-    Type *ret, *args[2];
-    int n = ty_parse_signature(&S->types, sig, &ret, args, 2, err, sizeof err);
-    if (n != 1) return luaL_error(L, "the type of field '%s' of %s: %s", fname, name, n < 0 ? err : "one type expected");
-    Type *t = args[0];
-    if (t->kind != TY_SCALAR && t->kind != TY_ARRAY)
-      return luaL_error(L, "field '%s' of %s: a jitclass field is a number or an array, not %s", fname, name, t->name);
-    size_t sz = field_size(t), al = t->kind == TY_ARRAY ? 8 : sz;
+    Type *t;
+    ClassInfo *fc = luaL_testudata(L, -1, JITCLASS_MT);
+    if (fc) {
+      t = &fc->type;  /* a class made before this one: it lives as long as the state */
+    } else {
+      const char *tt = luaL_checkstring(L, -1);
+      char sig[300], err[256];
+      snprintf(sig, sizeof sig, "(%s)", tt);
+      Type *ret, *args[2];
+      int n = ty_parse_signature(&S->types, sig, &ret, args, 2, err, sizeof err);
+      if (n != 1) return luaL_error(L, "the type of field '%s' of %s: %s", fname, name, n < 0 ? err : "one type expected");
+      t = args[0];
+      if (t->kind != TY_SCALAR && t->kind != TY_ARRAY)
+        return luaL_error(L, "field '%s' of %s: a jitclass field is a number, an array or a jitclass instance, not %s",
+                          fname, name, t->name);
+    }
+    size_t sz = field_size(t), al = t->kind == TY_SCALAR ? sz : 8;
     off = (off + (int64_t)al - 1) / (int64_t)al * (int64_t)al;
     c->fnames[i] = arena_strdup(A, fname);
     c->ftypes[i] = t;

@@ -27,9 +27,17 @@ static LLVMValueRef word_ptr(Lower *L, LLVMValueRef p, size_t k) {
                           LLVMPointerType(LLVMInt64TypeInContext(L->ctx), 0), "");
 }
 
+/* the instance held by class field p (never assigned: NULL, an error as
+** Python's AttributeError on a field never set) */
+static LLVMValueRef load_instance(Lower *L, LLVMValueRef p, ClassInfo *c, int f) {
+  LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+  return LLVMBuildLoad2(L->b, i8p, LLVMBuildBitCast(L->b, p, LLVMPointerType(i8p, 0), ""), c->fnames[f]);
+}
+
 static Val load_field(Lower *L, LLVMValueRef inst, ClassInfo *c, int f) {
   Type *t = c->ftypes[f];
   LLVMValueRef p = field_ptr(L, inst, c, f);
+  if (t->kind == TY_CLASS) return (Val){t, load_instance(L, p, c, f), false};  /* borrowed from the instance */
   if (t->kind != TY_ARRAY) {
     LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
     return (Val){t, lower_load_elem(L, t->dtype, tp), false};
@@ -53,11 +61,19 @@ Val lower_class_attr(Lower *L, Node *n) {
   if (f < 0) return lower_call_def(L, n, lower_ann(L, n)->aux);  /* a property */
   Val inst = lower_expr(L, n->value);
   Val v = load_field(L, inst.v, c, f);
+  if (v.ty->kind == TY_CLASS) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "AttributeError: field '%s' of %s was never assigned (it holds no %s instance)", c->fnames[f], c->name,
+             v.ty->cls->name);
+    int mark = lower_hold(L, inst);  /* a temporary instance (Lazy().cell) goes with the error */
+    lower_raise_if(L, LLVMBuildIsNull(L->b, v.v, ""), LMERR_RAISE, msg);
+    lower_unhold(L, mark);
+  }
   /* an instance someone holds (a variable, a parameter) lends its array for
   ** the expression, with no atomic reference count per access (a method in
   ** a hot loop reads self.x per element); a temporary one (Bag(3).array)
   ** gives the array a reference of its own before it goes */
-  if (inst.owned && v.ty->kind == TY_ARRAY) {
+  if (inst.owned && (v.ty->kind == TY_ARRAY || v.ty->kind == TY_CLASS)) {
     lower_incref(L, v);
     v.owned = true;
   }
@@ -69,7 +85,7 @@ Val lower_class_new(Lower *L, Node *n) {
   Type *t = lower_ann(L, n)->ty;
   LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
   LLVMValueRef fn = lower_rt_fn(L, "lm_class_new", i8p, &i8p, 1);
-  /* the class lives as long as the Lua state, so its address is a constant (never cached: infer_class.c) */
+  /* the class lives as long as the Lua state, so its address is a constant (such code is never cached: infer_class.c) */
   LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(LLVMInt64TypeInContext(L->ctx), (unsigned long long)(uintptr_t)t->cls, 0), i8p);
   LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, &cls, 1, "inst");
   lower_raise_if(L, LLVMBuildIsNull(L->b, mi, ""), LMERR_MEMORY, "cannot allocate the instance");
@@ -85,9 +101,19 @@ void lower_class_store(Lower *L, Node *target, Val v) {
   Val inst = lower_expr(L, target->value);
   lower_unhold(L, mark);
   LLVMValueRef p = field_ptr(L, inst.v, c, f);
-  if (t->kind != TY_ARRAY) {
+  if (t->kind == TY_SCALAR) {
     LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
     lower_store_elem(L, t->dtype, tp, lower_cast(L, v, ty_scalar(t->dtype)).v);
+    lower_release(L, inst);
+    return;
+  }
+  if (t->kind == TY_CLASS) {
+    if (!v.owned) lower_incref(L, v);  /* the field holds a reference */
+    LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
+    Val old = {t, load_instance(L, p, c, f), false};
+    LLVMBuildStore(L->b, v.v, LLVMBuildBitCast(L->b, p, LLVMPointerType(i8p, 0), ""));
+    /* never assigned: NULL, which nrt_decref ignores */
+    lower_decref(L, old);
     lower_release(L, inst);
     return;
   }

@@ -276,6 +276,7 @@ describe("make bench, BENCH_QUICK #bench #noasan", function()
       ["vfused-1e4"] = expected_fused(10000, 71),
       ["vpfused-1e4"] = expected_fused(10000, 71),
       ["sstencil-32"] = expected_stencil(32, 10, 99),
+      ["sostencil-32"] = expected_stencil(32, 10, 99),
       ["clip-1e4"] = expected_clip(10000, 37, 0.25, 0.75),
       ["softmax-64"] = expected_softmax(64, 32, 5),
       ["cfunc-1e4"] = expected_cfunc(10000),

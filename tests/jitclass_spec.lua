@@ -177,6 +177,193 @@ class Counter:
     assert.are.equal(before, lumba._live_meminfos())
   end)
 
+  describe("instances held by fields of other jitclasses", function()
+    local NEST = [[
+import numpy as np
+from numba import njit, prange, int64, float64
+from numba.experimental import jitclass
+
+@jitclass([('v', int64), ('xs', float64[:])])
+class Cell:
+    def __init__(self, v):
+        self.v = v
+        self.xs = np.arange(v) * 1.5
+
+@jitclass([('cell', Cell.class_type.instance_type), ('w', float64)])
+class Holder:
+    def __init__(self, cell):
+        self.cell = cell
+        self.w = 0.5
+    def total(self):
+        return self.cell.xs.sum() + self.cell.v * self.w
+    def grow(self):
+        self.cell = Cell(self.cell.v + 1)
+        return self.cell.v
+
+@njit
+def build(n):
+    h = Holder(Cell(n))
+    return h.cell.v, h.total(), h.grow(), h.total()
+
+@njit
+def weigh(c, k):
+    return c.v * k + c.xs[-1]
+
+@njit(parallel=True)
+def spread(h, n):
+    out = np.zeros(n)
+    for i in prange(n):
+        out[i] = weigh(h.cell, i) + h.w
+    return out.sum()
+
+@njit
+def replace(h, n):
+    h.cell = Cell(n)
+    return h.cell
+]]
+    local nm = lumba.load(NEST)
+
+    it("reads, writes and calls through them from Lua and compiled code, as Numba", function()
+      local script = [[
+print(*build(4))
+h = Holder(Cell(3))
+print(h.cell.v, h.total(), spread(h, 10))
+c = replace(h, 6)
+print(c.v, h.cell.v, h.total())
+h.cell = Cell(2)
+print(h.cell.v, weigh(h.cell, 3))
+]]
+      local out = oracle.run_python(NEST .. "\n" .. script)
+      local want = {}
+      for x in out:gmatch("%S+") do want[#want + 1] = tonumber(x) or x end
+      assert(#want == 12, out)
+      local got = { nm.build(4) }
+      local h = nm.Holder(nm.Cell(3))
+      got[#got + 1] = h.cell.v
+      got[#got + 1] = h:total()
+      got[#got + 1] = nm.spread(h, 10)
+      local c = nm.replace(h, 6)
+      got[#got + 1] = c.v
+      got[#got + 1] = h.cell.v
+      got[#got + 1] = h:total()
+      h.cell = nm.Cell(2)
+      got[#got + 1] = h.cell.v
+      got[#got + 1] = nm.weigh(h.cell, 3)
+      assert.are.same(want, got)
+    end)
+
+    it("counts references of nested instances: none left behind", function()
+      collectgarbage()
+      collectgarbage()
+      local before = lumba._live_meminfos()
+      for i = 1, 30 do
+        local h = nm.Holder(nm.Cell(i % 5 + 1))
+        nm.build(i % 4 + 1)
+        nm.replace(h, 3)
+        h.cell = nm.Cell(2)
+        local c = h.cell
+        h.cell = nm.replace(nm.Holder(c), 4)
+        nm.spread(h, 4)
+      end
+      local keep = nm.Holder(nm.Cell(2))
+      collectgarbage()
+      collectgarbage()
+      assert.are.equal(before + 3, lumba._live_meminfos())  -- the holder, its cell, the cell's array
+      keep = nil  -- luacheck: ignore
+      collectgarbage()
+      collectgarbage()
+      assert.are.equal(before, lumba._live_meminfos())
+    end)
+
+    it("names a field never assigned, a wrong instance and a class not defined above", function()
+      local bad = lumba.load(NEST .. [[
+
+@jitclass([('w', float64), ('cell', Cell.class_type.instance_type)])
+class Lazy:
+    def __init__(self):
+        self.w = 1.0
+
+@njit
+def peek():
+    return Lazy().cell.v
+]], { chunkname = "=nest.py" })
+      collectgarbage()
+      local live = lumba._live_meminfos()
+      local ok, err = pcall(bad.peek)
+      assert.is_false(ok)
+      assert.are.equal(live, lumba._live_meminfos())  -- the temporary Lazy() went with the error
+      assert.matches("AttributeError: field 'cell' of Lazy was never assigned (it holds no Cell instance)", err, 1, true)
+      assert.matches("return Lazy%(%)%.cell%.v", err)
+      assert.is_nil(bad.Lazy().cell)  -- from Lua: None
+      local h = bad.Holder(bad.Cell(1))
+      ok, err = pcall(function() h.cell = bad.Lazy() end)
+      assert.is_false(ok)
+      assert.matches("cannot set field 'cell' of Holder (Cell) to an instance of Lazy", err, 1, true)
+      ok, err = pcall(lumba.load, [[
+from numba import int64
+from numba.experimental import jitclass
+
+@jitclass([('nxt', Later.class_type.instance_type)])
+class First:
+    def __init__(self):
+        pass
+
+@jitclass([('v', int64)])
+class Later:
+    def __init__(self):
+        self.v = 1
+]], { chunkname = "=fwd.py" })
+      assert.is_false(ok)
+      assert.matches("^fwd%.py:4:1: field 'nxt' of jitclass First: Later is not a jitclass defined above First", err)
+    end)
+  end)
+
+  it("refuses cache= as Numba's jitclass does; cache=True callers run uncached", function()
+    local ok, err = pcall(lumba.load, [[
+from numba import int32
+from numba.experimental import jitclass
+
+@jitclass([('x', int32)], cache=True)
+class P:
+    def __init__(self):
+        self.x = 1
+]], { chunkname = "=c.py" })
+    assert.is_false(ok)
+    assert.matches("^c%.py:4:1: jitclass%(%) got an unexpected keyword argument 'cache'", err)
+    -- @njit(cache=True) code constructing instances runs, uncached, with a warning (Numba caches it)
+    local said, warn = {}, lumba.warnings
+    lumba.warnings = function(msg) said[#said + 1] = msg end
+    local ok2, m3 = pcall(lumba.load, [[
+from numba import int32, njit
+from numba.experimental import jitclass
+
+@jitclass([('x', int32)])
+class Q:
+    def __init__(self, x):
+        self.x = x
+
+@njit(cache=True)
+def make(x):
+    return Q(x).x + 1
+]])
+    local r = ok2 and m3.make(41)
+    lumba.warnings = warn
+    assert(ok2, tostring(m3))
+    assert.are.equal(42, r)
+    assert.matches("cache: compiled code is not cached: it constructs jitclass Q instances", table.concat(said, "\n"),
+      1, true)
+    local m2 = lumba.load([[
+from numba import int32
+from numba.experimental import jitclass
+
+@jitclass(spec=[('x', int32)])
+class P:
+    def __init__(self):
+        self.x = 7
+]])
+    assert.are.equal(7, m2.P().x)
+  end)
+
   describe("errors", function()
     it("names an unknown field, a wrong type and a method assigned, at the caller's line", function()
       local b = m.Bag(2)

@@ -45,6 +45,19 @@ def par_avg(a):
 @njit
 def twice(a):
     return avg4(avg4(a))
+
+@njit
+def into(a, o):
+    r = avg4(a, out=o)
+    return r
+
+@njit
+def into_cval(a, o):
+    return diff1(a, out=o)
+
+@stencil('constant', cval=2.5)
+def right(a):
+    return a[0, 1]
 ]]
 
 local PY = "if not hasattr(np, '_lumba_st'):\n    d = {}\n    exec(r'''from numba import stencil\n" .. KERNELS ..
@@ -133,10 +146,69 @@ describe("@stencil", function()
     end
   end)
 
+  it("writes into out= from Lua and compiled code, cval only where given, as Numba", function()
+    if not batch.available then pending("no python3 with numpy") return end
+    local cases, runs = {}, {}
+    local function add(code, ins, run)
+      cases[#cases + 1] = { code = PY .. code, inputs = ins }
+      runs[#runs + 1] = run
+    end
+    for _, dt in ipairs({ "float64", "int64" }) do
+      for _, sh in ipairs({ { 5, 6 }, { 2, 3 }, { 1, 1 } }) do
+        local a = { name = "a", dtype = dt, shape = sh, values = vals(dt, count(sh), 3) }
+        local o = { name = "o", dtype = "float64", shape = sh, values = vals("float64", count(sh), 7) }
+        add("S['avg4'](a, out=o)\nr = o", { a, o }, function(x, y) return m.avg4(x, { out = y }), y end)
+        add("S['avg4'](a, out=o)\nr = o", { a, o }, function(x, y) return m.into(x, y), y end)
+        local a1 = { name = "a", dtype = dt, shape = { sh[2] }, values = vals(dt, sh[2], 5) }
+        local o1 = { name = "o", dtype = "float64", shape = { sh[2] }, values = vals("float64", sh[2], 1) }
+        add("S['diff1'](a, out=o)\nr = o", { a1, o1 }, function(x, y) return m.diff1(x, { out = y }), y end)
+        add("S['diff1'](a, out=o)\nr = o", { a1, o1 }, function(x, y) return m.into_cval(x, y), y end)
+      end
+    end
+    local want = batch.run(cases)
+    for i, run in ipairs(runs) do
+      local ins = cases[i].inputs
+      local x, y = arr(ins[1]), arr(ins[2])
+      local ret, o = run(x, y)
+      local w = want[i]
+      assert(not w.error, tostring(w.error))
+      local gv = flat(o)
+      assert.same(gv, flat(ret))  -- out itself is returned: one buffer
+      local first = o.ndim == 2 and o[1][1] or o[1]
+      if o.ndim == 2 then ret[1][1] = first + 1 else ret[1] = first + 1 end
+      assert.equal(first + 1, o.ndim == 2 and o[1][1] or o[1])
+      for j = 1, #gv do assert(close(w.values[j], gv[j], w.dtype), ("case %d element %d"):format(i, j)) end
+    end
+    -- a bad out is an error naming the stencil; Lua's {out = } takes no other key
+    local ok, err = pcall(m.avg4, lumba.zeros({ 3, 3 }), { out = lumba.zeros({ 3, 4 }) })
+    assert.is_false(ok)
+    assert.matches("stencil 'avg4': out must have the shape of the input array", err, 1, true)
+    ok, err = pcall(m.avg4, lumba.zeros({ 3, 3 }), { out = lumba.zeros({ 3, 3 }), cval = 1 })
+    assert.is_false(ok)
+    assert.matches("stencil 'avg4': unknown option 'cval' (out)", err, 1, true)
+  end)
+
+  it("takes func_or_mode='constant' and has Numba's neighborhood attribute", function()
+    assert.same({ { 2.0, 2.5 }, { 4.0, 2.5 } }, m.right(lumba.array({ { 1.0, 2.0 }, { 3.0, 4.0 } })):totable())
+    -- Numba: ((-1, 1), (-1, 1)) inferred; ((-2, 0),) given; a[0, 1] alone: ((0, 0), (0, 1))
+    assert.same({ { -1, 1 }, { -1, 1 } }, m.avg4.neighborhood)
+    assert.same({ { -2, 0 } }, m.mean3.neighborhood)
+    assert.same({ { 0, 0 }, { 0, 1 } }, m.right.neighborhood)
+    local ok, err = pcall(lumba.load, "from numba import stencil\n@stencil('reflect')\ndef k(a):\n    return a[0]\n",
+      { chunkname = "=mod.py" })
+    assert.is_false(ok)
+    assert.matches("mod.py:2:10: '@stencil' on 'k': unsupported mode style reflect", err, 1, true)
+    ok, err = pcall(lumba.load, "from numba import stencil\n@stencil\ndef k(a, out):\n    return a[0]\n",
+      { chunkname = "=mod.py" })
+    assert.is_false(ok)
+    assert.matches("stencil 'k': cannot use the reserved word 'out' in stencil kernels", err, 1, true)
+  end)
+
   it("runs inside compiled callers, in parallel with parallel=True", function()
     local a = lumba.arange(64 * 64 * 1.0):reshape(64, 64)
     local want = flat(m.avg4(a))
     assert.same(want, flat(m.par_avg(a)))
+    assert.matches("avg4(): prange loop at line %d+ runs in parallel on the thread pool", m.par_avg:parallel_diagnostics())
     local two = flat(m.twice(a))
     assert.same(flat(m.avg4(m.avg4(a))), two)
   end)

@@ -143,6 +143,9 @@ local full = {
   row { id = "sstencil-2048", group = "array", kind = "stencil", title = "5-point stencil, @stencil",
     size = "2048², 100 sweeps", c = "stencil", py = "sstencil.py", py_loop = "stencil.py", args = { 2048, 100, 99 },
     heavy = true },
+  row { id = "sostencil-2048", group = "array", kind = "stencil", title = "5-point stencil, @stencil with out=",
+    size = "2048², 100 sweeps", c = "stencil", py = "sostencil.py", py_loop = "stencil.py", args = { 2048, 100, 99 },
+    heavy = true },
   -- a @ b (issue 19): lumba and Numba call OpenBLAS (`c[:, :] = a @ b`); C calls
   -- OpenBLAS's cblas_dgemm itself, writing c directly (c/gemm.c); lumba's
   -- loops: the naive i-k-j loop (none at 2048: minutes a call). blas_target:
@@ -240,6 +243,8 @@ local quick = {
     size = "10^4 float64", c = "fused", py = "vpfused.py", py_loop = "fused.py", args = { 10000, 71 } },
   row { id = "sstencil-32", group = "array", kind = "stencil", title = "5-point stencil, @stencil",
     size = "32², 10 sweeps", c = "stencil", py = "sstencil.py", py_loop = "stencil.py", args = { 32, 10, 99 } },
+  row { id = "sostencil-32", group = "array", kind = "stencil", title = "5-point stencil, @stencil with out=",
+    size = "32², 10 sweeps", c = "stencil", py = "sostencil.py", py_loop = "stencil.py", args = { 32, 10, 99 } },
   row { id = "clip-1e4", group = "array", kind = "clip", title = "clip with np.minimum/np.maximum",
     size = "10^4 float64", c = "clip", py = "aclip.py", py_loop = "clip.py", args = { 10000, 37, 0.25, 0.75 } },
   row { id = "asolve-50", group = "array", kind = "solve", title = "np.linalg.solve (LAPACK; loops: elimination)",

@@ -575,11 +575,13 @@ function jitclass_register(classes, mod, chunk, siblings)
     end
     error(("%s:%d:1: cannot read '%s'"):format(where, line, text), 0)
   end
+  local known = {}  -- the classes made so far: fields may hold their instances
   for _, c in ipairs(classes) do
-    local fields = jc.fields(c, mod, sig_text, parse_expr, where)
+    local fields = jc.fields(c, mod, sig_text, parse_expr, where, known)
     local ok, ud = pcall(core._jitclass, c.name, fields, c.methods)
     if not ok then error(("%s:%d:1: @jitclass %s: %s"):format(where, c.line, c.name, tostring(ud)), 0) end
     c.ud = ud
+    known[c.name] = ud
     siblings[c.name] = ud
     for _, m in ipairs(c.methods) do defs[m[2]] = true end
   end
@@ -616,12 +618,18 @@ function lumba.load(src, options)
   local parsed = core._parsed(src, chunk)
   locals = named_locals(locals, src)
   local mod = {}
+  local stencil_outs = {}  -- a stencil's dispatcher writing into out=, by the stencil's name
   local siblings = {}  -- the dispatchers by name (mod holds a @cfunc's object instead), and the jitclasses
   local methods = jitclass_register(classes, names, chunk, siblings)
   for _, st in ipairs(tree.body) do
     local vk, vdec = nil, nil
     if st.tag == "FunctionDef" then vk, vdec = vec.decorator_kind(st, names) end
-    if st.tag == "FunctionDef" and st.name:find("^__lumba_") then  -- @stencil's kernels: not the module's
+    if st.tag == "FunctionDef" and st.name:find("^__lumba_stencil_out_") then  -- s(a, out=b) from Lua
+      local _, opts = decorator_options(st, chunk, names)
+      opts.name, opts.env, opts.chunkname, opts.decorators_read, opts.parsed = st.name, options.env, chunk, true, parsed
+      opts.locals_named, opts.siblings = true, siblings
+      stencil_outs[st.name:sub(#"__lumba_stencil_out_" + 1)] = make(src, opts, globals, locals)
+    elseif st.tag == "FunctionDef" and st.name:find("^__lumba_") then  -- @stencil's kernels: not the module's
       vk = nil
     elseif vk then  -- @vectorize, @guvectorize (lua/lumba/vectorize.lua)
       mod[st.name] = vec.from_load(vk, st, vdec, src, names, chunk, options, globals, locals, mod)
@@ -650,6 +658,9 @@ function lumba.load(src, options)
     end
   end
   for _, c in ipairs(classes) do mod[c.name] = require("lumba.jitclass").class_object(c.ud, c, siblings) end
+  for _, s in ipairs(stencils or {}) do
+    mod[s.def.name] = stencil.object(mod[s.def.name], stencil_outs[s.def.name], s)
+  end
   return mod
 end
 

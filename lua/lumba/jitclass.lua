@@ -65,6 +65,22 @@ function M.desugar(src, chunk)
         if not arg then error(("%s:%d:1: unclosed '(' in @jitclass"):format(where, line0), 0) end
         spec_text = arg:sub(2, -2)
         if spec_text:match("^%s*$") then spec_text = nil end
+        -- a keyword (cache=True): jitclass takes none, as Numba's jitclass(cls_or_spec, spec)
+        local depth, kw = 0, nil
+        for k = 1, #(spec_text or "") do
+          local ch = spec_text:sub(k, k)
+          if ch == "(" or ch == "[" or ch == "{" then depth = depth + 1
+          elseif ch == ")" or ch == "]" or ch == "}" then depth = depth - 1
+          elseif depth == 0 and ch == "=" and spec_text:sub(k + 1, k + 1) ~= "=" and not spec_text:sub(k - 1, k - 1):match("[=!<>]") then
+            kw = spec_text:sub(1, k - 1):match("([%a_][%w_]*)%s*$")
+            if kw then break end
+          end
+        end
+        if kw and kw ~= "spec" and kw ~= "cls_or_spec" then
+          error(("%s:%d:1: jitclass() got an unexpected keyword argument '%s' (Numba's jitclass takes only the "
+            .. "spec; cache=True goes on the @njit functions that use the class)"):format(where, line0, kw), 0)
+        end
+        if kw then spec_text = spec_text:gsub("^%s*[%a_][%w_]*%s*=%s*", "", 1) end
         for k = i, j do lines[k] = "" end
         i = j
       else
@@ -150,9 +166,32 @@ end
 
 -- the fields of class c as {{name, type text}}; sig_text turns a type
 -- expression into lumba's type text; parse(text) the AST of an expression
-function M.fields(c, mod, sig_text, parse_expr, where)
+-- known: the classes made so far, name → class userdata: a field typed
+-- Other.class_type.instance_type (Numba's spelling) or Other holds an
+-- instance of that class
+local function class_ref(tnode, known)
+  if tnode.tag == "Attribute" and tnode.attr == "instance_type" and tnode.value.tag == "Attribute"
+      and tnode.value.attr == "class_type" and tnode.value.value.tag == "Name" then
+    return known[tnode.value.value.id], tnode.value.value.id
+  end
+  if tnode.tag == "Name" then return known[tnode.id] end
+  if tnode.tag == "Constant" and type(tnode.value) == "string" then return known[tnode.value] end
+end
+
+function M.fields(c, mod, sig_text, parse_expr, where, known)
   local fields = {}
   local function add(fname, tnode, line)
+    local cls, missing = nil, nil
+    if tnode then cls, missing = class_ref(tnode, known or {}) end
+    if cls then
+      fields[#fields + 1] = { fname, cls }
+      return
+    end
+    if missing then
+      error(("%s:%d:1: field '%s' of jitclass %s: %s is not a jitclass defined above %s (a class refers to "
+        .. "itself or a later class only through deferred_type, which lumba does not support yet)")
+        :format(where, line, fname, c.name, missing, c.name), 0)
+    end
     local t = tnode and sig_text(tnode, mod)
     if not t then
       error(("%s:%d:1: the type of field '%s' of jitclass %s must be a Numba type such as int32 or float32[:]")

@@ -50,16 +50,23 @@ local function errf(chunk, node, fmt, ...)
   error(("%s:%d:%d: " .. fmt):format(chunk, node.lineno or 0, (node.col_offset or 0) + 1, ...), 0)
 end
 
--- the options of @stencil(...): neighborhood, cval, standard_indexing
+-- the options of @stencil(...): func_or_mode ('constant', the only mode
+-- Numba has), neighborhood, cval, standard_indexing
 local function options(dec, def, chunk, const_value)
   local o = { cval = 0, standard = {} }
   if dec.tag ~= "Call" then return o end
-  if dec.args[1] then errf(chunk, dec.args[1], "'@stencil' on '%s' takes keyword options only", def.name) end
+  local function mode(node, v)
+    if v ~= "constant" then
+      errf(chunk, node, "'@stencil' on '%s': unsupported mode style %s (Numba has only 'constant')", def.name, tostring(v))
+    end
+  end
+  if dec.args[2] then errf(chunk, dec.args[2], "'@stencil' on '%s' takes one positional option, func_or_mode", def.name) end
+  if dec.args[1] then mode(dec.args[1], const_value(dec.args[1], "stencil mode")) end
   for _, kw in ipairs(dec.keywords) do
     local v = const_value(kw.value, "stencil option " .. tostring(kw.arg))
     if kw.arg == "cval" then
       if type(v) ~= "number" and type(v) ~= "boolean" then errf(chunk, kw.value, "cval of '@stencil' on '%s' must be a number", def.name) end
-      o.cval = v
+      o.cval, o.cval_given = v, true
     elseif kw.arg == "neighborhood" then
       if type(v) ~= "table" then errf(chunk, kw.value, "neighborhood of '@stencil' on '%s' must be a tuple of (low, high) pairs", def.name) end
       for k, p in ipairs(v) do
@@ -72,9 +79,9 @@ local function options(dec, def, chunk, const_value)
     elseif kw.arg == "standard_indexing" then
       for _, name in ipairs(type(v) == "table" and v or { v }) do o.standard[name] = true end
     elseif kw.arg == "func_or_mode" then
-      -- mode='constant' is the only one Numba has
+      mode(kw.value, v)
     else
-      errf(chunk, kw, "unknown option '%s' of '@stencil' on '%s' (neighborhood, cval, standard_indexing)",
+      errf(chunk, kw, "unknown option '%s' of '@stencil' on '%s' (func_or_mode, neighborhood, cval, standard_indexing)",
         tostring(kw.arg), def.name)
     end
   end
@@ -90,6 +97,77 @@ local function num_text(v)
   return ("%.17g"):format(v):find("[%.eEn]") and ("%.17g"):format(v) or ("%.17g.0"):format(v)
 end
 
+-- the two driver defs of stencil `name` (kernel `kname`, parameters ps, the
+-- relatively indexed ones rel, extent lo..hi per axis): `name(ps)` allocates
+-- its result as Numba does (np.empty, the border slabs set to cval, the inner
+-- points computed); `__lumba_stencil_out_<name>(ps, out)` writes into out
+-- (filled with cval first only when cval= was given, as Numba) and returns it
+local function drivers(name, kname, ps, rel, first, ndim, lo, hi, o)
+  local idx, at = {}, {}
+  for k = 1, ndim do idx[k], at[k] = "__i" .. (k - 1), tostring(-lo[k]) end
+  local function checks(body)
+    body[#body + 1] = ("    if %s.ndim != %d:"):format(first, ndim)
+    body[#body + 1] = ("        raise ValueError(\"stencil '%s': the array must have %d dimensions, as its relative indices\")")
+      :format(name, ndim)
+    for _, p in ipairs(ps) do
+      if rel[p] and p ~= first then
+        local ne = {}
+        for k = 1, ndim do ne[k] = ("%s.shape[%d] != %s.shape[%d]"):format(p, k - 1, first, k - 1) end
+        body[#body + 1] = ("    if %s.ndim != %d or %s:"):format(p, ndim, table.concat(ne, " or "))
+        body[#body + 1] = ("        raise ValueError(\"stencil '%s': the input arrays must have the same shape\")"):format(name)
+      end
+    end
+  end
+  local function loops(body, out)
+    for k = 1, ndim do
+      body[#body + 1] = ("    "):rep(k) .. ("for __i%d in %s(%d, %s.shape[%d] - %d):"):format(k - 1,
+        k == 1 and "__lumba_prange" or "range", -lo[k], first, k - 1, hi[k])
+    end
+    body[#body + 1] = ("    "):rep(ndim + 1) .. ("%s[%s] = %s(%s, %s)"):format(out, table.concat(idx, ", "), kname,
+      table.concat(ps, ", "), table.concat(idx, ", "))
+    body[#body + 1] = ("    return %s"):format(out)
+  end
+  -- the result's dtype: the kernel's return type, from one call on a probe
+  -- array of ones as large as the extent
+  local alloc = { ("def %s(%s):"):format(name, table.concat(ps, ", ")) }
+  checks(alloc)
+  local probe = {}
+  for i, p in ipairs(ps) do
+    if rel[p] then
+      local ext = {}
+      for k = 1, ndim do ext[k] = tostring(hi[k] - lo[k] + 1) end
+      alloc[#alloc + 1] = ("    __p%d = __lumba_np.ones((%s,), %s.dtype)"):format(i, table.concat(ext, ", "), p)
+      probe[i] = "__p" .. i
+    else
+      probe[i] = p
+    end
+  end
+  alloc[#alloc + 1] = ("    __out = __lumba_np.empty(%s.shape, __lumba_np.asarray(%s(%s, %s)).dtype)"):format(first, kname,
+    table.concat(probe, ", "), table.concat(at, ", "))
+  for k = 1, ndim do
+    local sl = {}
+    for j = 1, ndim do sl[j] = ":" end
+    if lo[k] < 0 then
+      sl[k] = (":%d"):format(-lo[k])
+      alloc[#alloc + 1] = ("    __out[%s] = %s"):format(table.concat(sl, ", "), num_text(o.cval))
+    end
+    if hi[k] > 0 then
+      sl[k] = ("max(%s.shape[%d] - %d, 0):"):format(first, k - 1, hi[k])
+      alloc[#alloc + 1] = ("    __out[%s] = %s"):format(table.concat(sl, ", "), num_text(o.cval))
+    end
+  end
+  loops(alloc, "__out")
+  local into = { ("def __lumba_stencil_out_%s(%s, out):"):format(name, table.concat(ps, ", ")) }
+  checks(into)
+  local ne = {}
+  for k = 1, ndim do ne[k] = ("out.shape[%d] != %s.shape[%d]"):format(k - 1, first, k - 1) end
+  into[#into + 1] = ("    if out.ndim != %d or %s:"):format(ndim, table.concat(ne, " or "))
+  into[#into + 1] = ("        raise ValueError(\"stencil '%s': out must have the shape of the input array\")"):format(name)
+  if o.cval_given then into[#into + 1] = ("    out[:] = %s"):format(num_text(o.cval)) end
+  loops(into, "out")
+  return table.concat(alloc, "\n") .. "\n" .. table.concat(into, "\n")
+end
+
 -- src with every @stencil def rewritten (stencils: list of {def=, dec=} from
 -- the full parse); returns the new source
 function S.transform(src, chunk, stencils, const_value)
@@ -100,13 +178,15 @@ function S.transform(src, chunk, stencils, const_value)
     inserts[line] = inserts[line] or {}
     table.insert(inserts[line], { col = col, text = text })
   end
-  local tail = {}
   for _, s in ipairs(stencils) do
     local def, dec = s.def, s.dec
     local o = options(dec, def, chunk, const_value)
     local ps = param_names(def)
     local isparam = {}
-    for _, p in ipairs(ps) do isparam[p] = true end
+    for _, p in ipairs(ps) do
+      isparam[p] = true
+      if p == "out" then errf(chunk, def, "stencil '%s': cannot use the reserved word 'out' in stencil kernels", def.name) end
+    end
     -- the relatively indexed arrays: parameters subscripted in the body
     local rel, ndim, lo, hi = {}, nil, {}, {}
     walk(def.body, function(n)
@@ -138,6 +218,7 @@ function S.transform(src, chunk, stencils, const_value)
           #o.neighborhood, ndim)
       end
       for k = 1, ndim do lo[k], hi[k] = o.neighborhood[k][1], o.neighborhood[k][2] end
+      s.neighborhood = o.neighborhood
     end
     for k = 1, ndim do lo[k], hi[k] = math.min(lo[k] or 0, 0), math.max(hi[k] or 0, 0) end
     local first
@@ -161,48 +242,22 @@ function S.transform(src, chunk, stencils, const_value)
     for k = 1, ndim do idx[k] = "__i" .. (k - 1) end
     insert(def.lineno, close - 1, (#ps > 0 and ", " or "") .. table.concat(idx, ", "))
     insert(def.lineno, a - 1 + #dl:sub(a, b):match("^def%s+"), "__lumba_stencil_")
-    -- the driver: out = full(shape, cval) of the kernel's type, the inner points computed
-    local probe, call = {}, {}
-    for i, p in ipairs(ps) do
-      if rel[p] then
-        local ext = {}
-        for k = 1, ndim do ext[k] = tostring(hi[k] - lo[k] + 1) end
-        tail[#tail + 1] = ("    __p%d = __lumba_np.ones((%s,), %s.dtype)"):format(i, table.concat(ext, ", "), p)
-        probe[i] = "__p" .. i
-      else
-        probe[i] = p
-      end
-      call[i] = p
+    s.driver = drivers(def.name, kname, ps, rel, first, ndim, lo, hi, o)
+    if not s.neighborhood then
+      s.neighborhood = {}
+      for k = 1, ndim do s.neighborhood[k] = { lo[k], hi[k] } end
     end
-    local at = {}
-    for k = 1, ndim do at[k] = tostring(-lo[k]) end
-    local body = {
-      ("def %s(%s):"):format(def.name, table.concat(ps, ", ")),
-      ("    if %s.ndim != %d:"):format(first, ndim),
-      ("        raise ValueError(\"stencil '%s': the array must have %d dimensions, as its relative indices\")"):format(def.name, ndim),
-    }
-    for i, p in ipairs(ps) do
-      if rel[p] and p ~= first then
-        local ne = {}
-        for k = 1, ndim do ne[k] = ("%s.shape[%d] != %s.shape[%d]"):format(p, k - 1, first, k - 1) end
-        body[#body + 1] = ("    if %s.ndim != %d or %s:"):format(p, ndim, table.concat(ne, " or "))
-        body[#body + 1] = ("        raise ValueError(\"stencil '%s': the input arrays must have the same shape\")"):format(def.name)
-      end
-    end
-    for _, l in ipairs(tail) do body[#body + 1] = l end
-    tail = {}
-    body[#body + 1] = ("    __out = __lumba_np.full(%s.shape, %s(%s, %s))"):format(first, kname, table.concat(probe, ", "),
-      table.concat(at, ", "))
-    body[#body + 1] = ("    __out[:] = %s"):format(num_text(o.cval))
-    for k = 1, ndim do
-      body[#body + 1] = ("    "):rep(k) .. ("for __i%d in %s(%d, %s.shape[%d] - %d):"):format(k - 1,
-        k == 1 and "__lumba_prange" or "range", -lo[k], first, k - 1, hi[k])
-    end
-    body[#body + 1] = ("    "):rep(ndim + 1) .. ("__out[%s] = %s(%s, %s)"):format(table.concat(idx, ", "), kname,
-      table.concat(call, ", "), table.concat(idx, ", "))
-    body[#body + 1] = "    return __out"
-    s.driver = table.concat(body, "\n")
   end
+  -- a call s(..., out=b) in compiled code goes to the driver that writes into b
+  local named = {}
+  for _, s in ipairs(stencils) do named[s.def.name] = true end
+  walk(stencils.tree, function(n)
+    if n.tag == "Call" and n.func.tag == "Name" and named[n.func.id] then
+      for _, kw in ipairs(n.keywords or {}) do
+        if kw.arg == "out" then insert(n.func.lineno, n.func.col_offset, "__lumba_stencil_out_") break end
+      end
+    end
+  end)
   for line, list in pairs(inserts) do
     table.sort(list, function(x, y) return x.col > y.col end)
     local l = lines[line]
@@ -216,6 +271,34 @@ function S.transform(src, chunk, stencils, const_value)
   return table.concat(out, "\n") .. "\n"
 end
 
+-- the stencil as lumba.load returns it, Numba's StencilFunc: s(a, ...)
+-- returns a new array, s(a, ..., {out = b}) writes into b (Lua has no
+-- keywords: a last table holding `out`) and returns it; s.neighborhood is the
+-- extent per axis, {{lo, hi}, ...}, as given or inferred
+local stencil_mt = {
+  __name = "lumba.stencil",
+  __call = function(self, ...)
+    local n = select("#", ...)
+    local last = n > 0 and select(n, ...)
+    if type(last) == "table" and getmetatable(last) == nil and last.out ~= nil then
+      for k in pairs(last) do
+        if k ~= "out" then error(("stencil '%s': unknown option '%s' (out)"):format(self.name, tostring(k)), 2) end
+      end
+      local args = table.pack(...)
+      args[n] = last.out
+      return self.into(table.unpack(args, 1, n))
+    end
+    return self.dispatcher(...)
+  end,
+  __tostring = function(self) return ("<lumba stencil '%s'>"):format(self.name) end,
+}
+
+function S.object(d, into, s)
+  local nb = {}
+  for k, p in ipairs(s.neighborhood) do nb[k] = { p[1], p[2] } end
+  return setmetatable({ name = s.def.name, dispatcher = d, into = into, neighborhood = nb }, stencil_mt)
+end
+
 -- the defs of src decorated @stencil (from the full parse), each {def=, dec=}
 function S.find(src, chunk, names, kind_of)
   if not src:find("stencil", 1, true) then return nil end
@@ -227,6 +310,7 @@ function S.find(src, chunk, names, kind_of)
       if k == "stencil" then list[#list + 1] = { def = st, dec = dec } end
     end
   end
+  list.tree = full.body
   return #list > 0 and list or nil
 end
 

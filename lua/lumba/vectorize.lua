@@ -10,7 +10,7 @@ local V = {}
 local H  -- init.lua's helpers: make, signatures_of, const_value, qualified
 
 local ufunc_mt, gufunc_mt = {}, {}
-local split_sig, add_loop
+local split_sig, add_loop, result_dtype
 local state = setmetatable({}, { __mode = "k" })  -- ufunc object → its source, options, wrappers
 
 local VEC_DECORATORS = {
@@ -68,7 +68,13 @@ local function vec_options(dec, def, mod, chunk, kind)
     if kw.arg == "target" then
       if not TARGETS[v] then errf(chunk, kw.value, "unknown target '%s' of %s (cpu, parallel or cuda)", tostring(v), what) end
       o.target = v
-    elseif kw.arg == "fastmath" or kw.arg == "cache" or kw.arg == "nopython" or kw.arg == "identity"
+    elseif kw.arg == "identity" then
+      -- Numba's values: 0, 1, None (no identity) or "reorderable" (none, but axes may be reordered)
+      if v ~= 0 and v ~= 1 and v ~= "reorderable" and not (kw.value.tag == "Constant" and kw.value.value == nil) then
+        errf(chunk, kw.value, "identity of %s must be 0, 1, None or 'reorderable'", what)
+      end
+      if v == 0 or v == 1 then o.identity = math.tointeger(v) end
+    elseif kw.arg == "fastmath" or kw.arg == "cache" or kw.arg == "nopython"
         or kw.arg == "nogil" or kw.arg == "forceobj" or kw.arg == "boundscheck" or kw.arg == "writable_args" then
       if kw.arg == "fastmath" then o.fastmath = v end
     else
@@ -124,6 +130,9 @@ function V.at_call(st, msg)
     rest = rest:gsub("^%u%a+Error: ", ""):gsub("\n.*$", "")
     return rest
   end
+  -- the traceback form (message, then "<chunk>:l:c: in __lumba_ufunc_...")
+  local head = msg:match("^(.-)\n[^\n]-:%d+:%d+: in __lumba_ufunc_[%w_]*\n")
+  if head then return head end
   return msg
 end
 
@@ -254,7 +263,105 @@ ufunc_mt.__index = function(u, k)
   if k == "nout" then return 1 end
   if k == "__name__" then return state[u].name end
   if k == "target" then return state[u].target end
+  if k == "identity" then return state[u].identity end
   return ufunc_methods[k]
+end
+
+-- the dtype of u's result for nin inputs of a's dtype (the loop NumPy's rule picks)
+function result_dtype(u, a, nin)
+  local probe = {}
+  for i = 1, nin do probe[i] = V.lumba.zeros(1, a.dtype) end
+  local ok, r = pcall(ufunc_call, u, table.unpack(probe, 1, nin))
+  if not ok then error(r, 3) end
+  return r.dtype
+end
+
+local function binary_only(st, what)
+  if st.nin ~= 2 then error(("%s only supported for binary functions ('%s' takes %d)"):format(what, st.name, st.nin), 3) end
+end
+
+-- u:accumulate(a [, axis]): NumPy's ufunc.accumulate: r[0] = a[0], r[i] = u(r[i-1], a[i]) along axis (0 by default)
+function ufunc_methods.accumulate(u, a, axis)
+  local st = state[u]
+  binary_only(st, "accumulate")
+  a = as_array(a)
+  if not is_array(a) then error("bad argument #1 to 'accumulate' (array or table expected)", 2) end
+  local nd = a.ndim
+  if nd == 0 then error("cannot accumulate on a scalar", 2) end
+  axis = axis or 0
+  if math.type(axis) ~= "integer" then error("bad argument #2 to 'accumulate' (integer axis expected)", 2) end
+  if axis < 0 then axis = axis + nd end
+  if axis < 0 or axis >= nd then error(("axis %d is out of bounds for array of dimension %d"):format(axis, nd), 2) end
+  local step = nd == 1 and "        r[i] = %s(r[i - 1], b[i])\n" or "        %s(r[i - 1], b[i], r[i])\n"
+  local text = ("def __lumba_ufunc_accumulate(a, o):\n    b = __lumba_np.moveaxis(a, %d, 0)\n"
+    .. "    r = __lumba_np.moveaxis(o, %d, 0)\n    if b.shape[0] > 0:\n        r[0] = b[0]\n"
+    .. "    for i in range(1, b.shape[0]):\n" .. step .. "import numpy as __lumba_np\n"):format(axis, axis, st.name)
+  local out = V.lumba.zeros(a.shape, result_dtype(u, a, 2))
+  local d = wrapper(u, "accumulate" .. nd .. ":" .. axis, text)
+  local ok, r = pcall(d, a, out)
+  if not ok then error(V.at_call(st, r), 2) end
+  return out
+end
+
+-- u:outer(a, b): NumPy's ufunc.outer: r[i..., j...] = u(a[i...], b[j...]), shape a.shape .. b.shape
+function ufunc_methods.outer(u, a, b)
+  local st = state[u]
+  binary_only(st, "outer product")
+  a, b = as_array(a), as_array(b)
+  if type(a) == "number" or type(a) == "boolean" then return ufunc_call(u, a, b) end
+  if not is_array(a) then error("bad argument #1 to 'outer' (array, table or number expected)", 2) end
+  local shape = {}
+  for k = 1, a.ndim do shape[k] = a.shape[k] end
+  for _ = 1, is_array(b) and b.ndim or 0 do shape[#shape + 1] = 1 end
+  if #shape == 0 then return ufunc_call(u, a, b) end
+  local ok, r = pcall(ufunc_call, u, a:reshape(shape), b)
+  if not ok then error(r, 2) end
+  return r
+end
+
+-- u:at(a, indices [, b]): NumPy's unbuffered in-place ufunc.at on a 1-D
+-- array: for each k, a[indices[k]] = u(a[indices[k]], b[k]) (b broadcast;
+-- one-input ufuncs take no b); indices are NumPy's (0-based, negative from
+-- the end), repeated indices apply each time
+function ufunc_methods.at(u, a, idx, b)
+  local st = state[u]
+  if not is_array(a) then error("bad argument #1 to 'at' (array expected)", 2) end
+  if a.ndim ~= 1 then error("bad argument #1 to 'at' (lumba's ufunc.at takes a 1-D array)", 2) end
+  if type(idx) == "number" then idx = { idx } end
+  idx = as_array(idx)
+  if not is_array(idx) or not (idx.dtype:match("int") or idx.dtype == "bool") then
+    error("bad argument #2 to 'at' (integer indices expected)", 2)
+  end
+  if idx.dtype == "bool" then error("bad argument #2 to 'at' (boolean masks are not indices for at)", 2) end
+  local text
+  if st.nin == 1 then
+    if b ~= nil then error(("ufunc '%s' takes one input: at(a, indices) has no b"):format(st.name), 2) end
+    text = ("def __lumba_ufunc_at1(a, idx):\n    n = a.shape[0]\n    for k in range(idx.shape[0]):\n"
+      .. "        i = idx[k]\n        if i < -n or i >= n:\n"
+      .. "            raise IndexError('index out of bounds for ufunc.at')\n"
+      .. "        a[i] = %s(a[i])\n"):format(st.name)
+    local d = wrapper(u, "at1", text)
+    local ok, r = pcall(d, a, idx:reshape(-1))
+    if not ok then error(V.at_call(st, r), 2) end
+    return
+  end
+  binary_only(st, "at")
+  if b == nil then error(("ufunc '%s' takes two inputs: at(a, indices, b) needs b"):format(st.name), 2) end
+  b = as_array(b)
+  local flat = idx:reshape(-1)
+  if type(b) == "number" or type(b) == "boolean" then b = V.lumba.full(flat.size, b, V.lumba.array({ b }).dtype) end
+  if not is_array(b) then error("bad argument #3 to 'at' (array, table or number expected)", 2) end
+  if b.size == 1 and flat.size ~= 1 then b = V.lumba.full(flat.size, b:reshape(-1)[1], b.dtype) end
+  if b.size ~= flat.size then
+    error(("shape mismatch: the %d values do not broadcast to the %d indices of 'at'"):format(b.size, flat.size), 2)
+  end
+  text = ("def __lumba_ufunc_at2(a, idx, b):\n    n = a.shape[0]\n    for k in range(idx.shape[0]):\n"
+    .. "        i = idx[k]\n        if i < -n or i >= n:\n"
+    .. "            raise IndexError('index out of bounds for ufunc.at')\n"
+    .. "        a[i] = %s(a[i], b[k])\n"):format(st.name)
+  local d = wrapper(u, "at2", text)
+  local ok, r = pcall(d, a, flat, b:reshape(-1))
+  if not ok then error(V.at_call(st, r), 2) end
 end
 
 -- u:reduce(a [, axis]): NumPy's ufunc.reduce of a two-input ufunc, axis 0 by default
@@ -271,7 +378,15 @@ function ufunc_methods.reduce(u, a, axis)
   if axis < 0 or axis >= nd then error(("axis %d is out of bounds for array of dimension %d"):format(axis, nd), 2) end
   local n = a.shape[axis + 1]
   if n == 0 then
-    error(("zero-size array to reduction operation %s which has no identity"):format(st.name), 2)
+    if st.identity == nil then
+      error(("zero-size array to reduction operation %s which has no identity"):format(st.name), 2)
+    end
+    -- NumPy: the identity, in the dtype of the loop the array's dtype picks
+    local dt = result_dtype(u, a, 2)
+    if nd == 1 then return dt:match("^float") and st.identity + 0.0 or dt == "bool" and st.identity == 1 or st.identity end
+    local shape = {}
+    for k = 1, nd do if k ~= axis + 1 then shape[#shape + 1] = a.shape[k] end end
+    return V.lumba.full(shape, st.identity, dt)
   end
   local text
   if nd == 1 then
@@ -335,6 +450,7 @@ function V.ufunc(src, name, nin, opts, globals, locals)
   local siblings = opts.siblings or {}
   siblings[name] = u
   state[u] = { src = src, name = name, nin = nin, target = opts.target or "cpu", fastmath = opts.fastmath,
+    identity = opts.identity,
     chunk = opts.chunkname, env = opts.env, siblings = siblings, globals = globals, locals = locals, wrappers = {} }
   return u
 end
