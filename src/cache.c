@@ -483,19 +483,6 @@ bool cache_fetch(Compile *C, LmJit *J, const char *name, DispSpec *out) {
   return true;
 }
 
-void cache_skip(Compile *C, const char *why) {
-  if (!C->opt.cache) return;
-  C->opt.cache = false;
-  C->prekey[0] = '\0';
-  lua_State *L = C->L;
-  int top = lua_gettop(L);
-  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  if (lua_getfield(L, -1, "lumba") == LUA_TTABLE && lua_getfield(L, -1, "warnings") == LUA_TFUNCTION) {
-    lua_pushfstring(L, "cache: compiled code is not cached: %s", why);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
-  }
-  lua_settop(L, top);
-}
 
 void cache_done(Compile *C, const char *name, DispSpec *out, const char *obj, size_t objlen) {
   lua_State *L = C->L;

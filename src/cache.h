@@ -73,10 +73,6 @@ bool cache_fetch(Compile *C, LmJit *J, const char *name, struct DispSpec *out);
 ** index (cache_index), then evicts least recently used entries over
 ** LUMBA_CACHE_MAX_BYTES. */
 void cache_done(Compile *C, const char *name, struct DispSpec *out, const char *obj, size_t objlen);
-/* code that cannot be cached (it holds an address of this process, such as
-** a @jitclass's class): compiled as usual, not stored; lumba.warnings says
-** why (Numba's NumbaWarning "Cannot cache compiled function") */
-void cache_skip(Compile *C, const char *why);
 
 /* With opt.cache: writes the index file of C->prekey, which leads a later
 ** process to out's entry without inference (cachefile.h, cachefast.h). */

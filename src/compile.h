@@ -237,6 +237,10 @@ void lower_module(Compile *C);  /* lowers every typed spec into C->mod */
 typedef struct DispSpec DispSpec;
 DispSpec *compile_spec(lua_State *L, int disp_idx, const char *name, const Options *opt,
                        Type **argtypes, int nargs, Type *declared_ret);
+/* code that cannot be cached (it holds an address of this process, such as
+** a @jitclass's class): compiled as usual, not stored; lumba.warnings says
+** why (Numba's NumbaWarning "Cannot cache compiled function") */
+void compile_skip_cache(Compile *C, const char *why);
 void compile_note_ref(Compile *C, int ref);
 int spec_local(FuncSpec *spec, const char *name);  /* compile.c: slot or -1 */
 

@@ -9,7 +9,6 @@
 
 #include <stdio.h>
 
-#include "cache.h"
 
 #include <string.h>
 
@@ -78,7 +77,7 @@ Type *infer_class_call(Infer *I, Node *n, ClassInfo *c) {
       char why[200];
       snprintf(why, sizeof why, "it constructs jitclass %s instances, whose class is an address of this process",
                c->name);
-      cache_skip(C, why);
+      compile_skip_cache(C, why);
     }
     return &c->type;
   }

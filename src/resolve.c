@@ -318,7 +318,8 @@ static bool frozen_lua_array(Compile *C, const NdArray *a, const char *name, Loc
   np->name = "numpy";
   Node *f = ast_new(C->A, ND_Attribute, loc);
   f->value = np;
-  f->name = "array";
+  const Builtin *arr = &builtin_entries[BI_numpy_array];  /* np.array(values, dtype=np.<dt>) */
+  f->name = arr->member;
   Node *call = ast_new(C->A, ND_Call, loc);
   call->func = f;
   ast_list_push(C->A, &call->args, frozen_list(C, a, 0, a->s.data, loc));
@@ -326,7 +327,7 @@ static bool frozen_lua_array(Compile *C, const NdArray *a, const char *name, Loc
   dtn->value = np;
   dtn->name = dtype_names[dt];
   Node *kw = ast_new(C->A, ND_keyword, loc);
-  kw->name = "dtype";
+  kw->name = arr->keywords[1];
   kw->value = dtn;
   ast_list_push(C->A, &call->keywords, kw);
   s->kind = SYM_FROZEN;

@@ -229,6 +229,15 @@ end
 local DEFAULT_MODULES = { math = "math", np = "numpy", numpy = "numpy", numba = "numba", cuda = "cuda" }
 
 -- the dotted module path a node names (np -> "numpy", np.random -> "numpy.random"), or nil
+-- modules inside modules (cuda's kernel-only ones: their names are refused
+-- by name, never taken for a method of some value)
+local SUBMODULES = {}
+for _, q in ipairs { "numpy.random", "numpy.linalg", "cuda.shared", "cuda.local", "cuda.atomic", "cuda.threadIdx",
+  "cuda.blockIdx", "cuda.blockDim", "cuda.gridDim", "cuda.libdevice", "cuda.cg", "cuda.random", "cuda.const",
+  "cuda.fp16" } do
+  SUBMODULES[q] = true
+end
+
 function Fn:module_of(n)
   if n.tag == "Name" then
     if self.locals[n.id] then return nil end
@@ -244,11 +253,7 @@ function Fn:module_of(n)
     if m == nil then return nil end
     local q = m .. "." .. n.attr
     if q == "numba.cuda" then return "cuda" end
-    if q == "numpy.random" or q == "numpy.linalg" or q == "cuda.shared" or q == "cuda.local"
-      or q == "cuda.atomic" or q == "cuda.threadIdx" or q == "cuda.blockIdx"
-      or q == "cuda.blockDim" or q == "cuda.gridDim" then
-      return q
-    end
+    if SUBMODULES[q] then return q end
   end
   return nil
 end

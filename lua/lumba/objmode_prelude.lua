@@ -87,6 +87,12 @@ local RULE = {
     if dt:match("^float") or dt:match("^complex") then return dt end
     return "float64"
   end,
+  -- np.linalg's (builtin_prelude.c): a complex dtype's real type, and the
+  -- widest of its kind
+  real = function(dt)
+    return dt == "complex64" and "float32" or dt == "complex128" and "float64" or dt
+  end,
+  wide = function(dt) return dt:match("^complex") and "complex128" or "float64" end,
 }
 function P.LM_empty(shape, like, rule)
   local dt = RULE[rule](like_dtype(like))
