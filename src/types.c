@@ -78,14 +78,15 @@ void ty_table_free(TypeTable *T) {
 }
 
 static const char *array_name(Arena *a, DType dt, int ndim, char layout, bool show_layout) {
-  char buf[128];
-  size_t n = (size_t)snprintf(buf, sizeof buf, "%s[", dtype_names[dt]);
+  size_t cap = strlen(dtype_names[dt]) + 8 * LM_MAXDIM + 4;  /* a record's name is long */
+  char *buf = arena_alloc(a, cap);
+  size_t n = (size_t)snprintf(buf, cap, "%s[", dtype_names[dt]);
   for (int i = 0; i < ndim; i++) {
     bool unit = show_layout && ((layout == 'C' && i == ndim - 1) || (layout == 'F' && i == 0));
-    n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? ", " : "", unit ? "::1" : ":");
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", unit ? "::1" : ":");
   }
-  snprintf(buf + n, sizeof buf - n, "]");
-  return arena_strdup(a, buf);
+  snprintf(buf + n, cap - n, "]");
+  return buf;
 }
 
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout) {
