@@ -20,24 +20,8 @@
 #include "array.h"
 #include "array_impl.h"
 #include "random.h"
-#include "record_lua.h"
 
-/* ---- dtype facts (one X-macro feeds all three tables) ---- */
-const char *dtype_names[DT__MAX] = {
-#define DTYPE(e, name, ctype, size, kind) name,
-#include "dtype.def"
-#undef DTYPE
-};
-int dtype_sizes[DT__MAX] = {
-#define DTYPE(e, name, ctype, size, kind) size,
-#include "dtype.def"
-#undef DTYPE
-};
-char dtype_kinds[DT__MAX] = {
-#define DTYPE(e, name, ctype, size, kind) kind,
-#include "dtype.def"
-#undef DTYPE
-};
+const RecordHooks *array_records;
 
 /* NumPy's short codes and Python's builtin names, besides the full names */
 static const struct { const char *name; DType dt; } dtype_aliases[] = {
@@ -60,7 +44,7 @@ int dtype_from_name(const char *name) {
 /* dtype -> nil (the default) | name */
 DType dtype_check(lua_State *L, int idx, DType dflt) {
   if (lua_isnoneornil(L, idx)) return dflt;
-  int rec = record_dtype_test(L, idx);
+  int rec = array_records ? array_records->dtype_test(L, idx) : -1;
   if (rec >= 0) return (DType)rec;
   if (lua_type(L, idx) != LUA_TSTRING)
     luaL_argerror(L, idx, lua_pushfstring(L, "dtype name expected, got %s",
@@ -403,7 +387,7 @@ static int push_field(lua_State *L, NdArray *a, const char *k) {
   if (strcmp(k, "shape") == 0) push_strides(L, a->ndim, a->s.shape);
   else if (strcmp(k, "strides") == 0) push_strides(L, a->ndim, a->s.strides);
   else if (strcmp(k, "dtype") == 0) {
-    if (dtype_is_record(a->dtype)) record_push_dtype(L, a->dtype);
+    if (dtype_is_record(a->dtype)) array_records->push_dtype(L, a->dtype);
     else lua_pushstring(L, dtype_names[a->dtype]);
   }
   else if (strcmp(k, "ndim") == 0) lua_pushinteger(L, a->ndim);
@@ -447,11 +431,11 @@ static int array_lua_index(lua_State *L) {
     return 1;
   }
   if (lua_type(L, 2) == LUA_TSTRING) {
-    if (dtype_is_record(a->dtype) && record_index(L, a, lua_tostring(L, 2))) return 1;  /* fields first */
+    if (dtype_is_record(a->dtype) && array_records->index(L, a, lua_tostring(L, 2))) return 1;  /* fields first */
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
-      if (dtype_is_record(a->dtype) && !record_method_ok(lua_tostring(L, 2)))
-        record_unsupported(L, a->dtype, lua_pushfstring(L, "'%s'", lua_tostring(L, 2)));
+      if (dtype_is_record(a->dtype) && !array_records->method_ok(lua_tostring(L, 2)))
+        array_records->unsupported(L, a->dtype, lua_pushfstring(L, "'%s'", lua_tostring(L, 2)));
       return 1;
     }
     if (push_field(L, a, lua_tostring(L, 2))) return 1;
@@ -466,7 +450,7 @@ static int array_lua_newindex(lua_State *L) {
   NdArray *a = array_checkw(L, 1, false);
   if (lua_type(L, 2) != LUA_TNUMBER) {
     if (lua_type(L, 2) == LUA_TSTRING && dtype_is_record(a->dtype))
-      return record_newindex(L, a, lua_tostring(L, 2), 3);
+      return array_records->newindex(L, a, lua_tostring(L, 2), 3);
     if (lua_type(L, 2) == LUA_TSTRING)
       return luaL_error(L, "cannot assign to field '%s' of an array", lua_tostring(L, 2));
     return luaL_error(L, "array index must be an integer, got %s", luaL_typename(L, 2));
@@ -557,14 +541,12 @@ void array_open(lua_State *L) {
   lua_pushcfunction(L, array_lua_close);
   lua_setfield(L, -2, "close");
   array_methods_reg(L);
-  record_methods_reg(L);
   lua_pushcclosure(L, array_lua_index, 1);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
 
   array_ctor_open(L);
   random_open(L);
-  record_open(L);
   lua_createtable(L, DT__COUNT, 0);
   for (int i = 0; i < DT__COUNT; i++) {
     lua_pushstring(L, dtype_names[i]);

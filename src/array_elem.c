@@ -39,7 +39,6 @@
 #include "array.h"
 #include "array_impl.h"
 #include "complex_lua.h"
-#include "record_lua.h"
 
 /* complex elements: two floats, real part first */
 static Num load_complex(DType dt, const void *p) {
@@ -93,7 +92,7 @@ Num array_load(DType dt, const void *p) {
 
 void array_push_elem(lua_State *L, DType dt, const void *p) {
   if (dtype_is_record(dt)) {
-    record_push_elem(L, dt, p);
+    array_records->push_elem(L, dt, p);
     return;
   }
   Num v = array_load(dt, p);
@@ -169,7 +168,7 @@ static l_noret out_of_bounds(lua_State *L, DType dt, int idx, int argn) {
 /* Checks the Lua value at idx against dt (rules at the top of the file). */
 void array_store_elem(lua_State *L, DType dt, void *p, int idx, int argn) {
   if (dtype_is_record(dt)) {
-    record_store_elem(L, dt, p, idx, argn);
+    array_records->store_elem(L, dt, p, idx, argn);
     return;
   }
   char kind = dtype_kinds[dt];

@@ -72,6 +72,23 @@ void array_fill_value(lua_State *L, NdArray *a, int idx, int argn);
 typedef void (*ArithLoop)(char *const *p, const int64_t *st, int64_t n);
 ArithLoop array_arith_loop(char op, DType dt);
 
+/* What a record array does that others do not (record_lua.c): reached
+** through this table, which record_open fills, so that the array files do
+** not depend on record_lua.c (it depends on them). NULL until then, and
+** no record array exists before it. */
+typedef struct RecordHooks {
+  int (*dtype_test)(lua_State *L, int idx);  /* the record dtype of a lumba.dtype at idx, or -1 */
+  void (*push_dtype)(lua_State *L, int dt);
+  void (*push_elem)(lua_State *L, int dt, const char *p);
+  void (*store_elem)(lua_State *L, int dt, char *p, int idx, int argn);
+  int (*index)(lua_State *L, const NdArray *a, const char *key);
+  int (*newindex)(lua_State *L, NdArray *a, const char *key, int vidx);
+  int (*tostring)(lua_State *L, const NdArray *a);
+  bool (*method_ok)(const char *name);
+  l_noret (*unsupported)(lua_State *L, int dt, const char *what);
+} RecordHooks;
+extern const RecordHooks *array_records;
+
 /* pieces of the metatable and module table, filled by each file */
 void array_methods_reg(lua_State *L);  /* methods into the table on top */
 void array_ctor_open(lua_State *L);    /* constructors into the module table on top */

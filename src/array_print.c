@@ -21,7 +21,6 @@
 
 #include "array.h"
 #include "array_impl.h"
-#include "record_lua.h"
 
 #define LINEWIDTH 75
 #define PRECISION 8
@@ -385,7 +384,7 @@ int array_tostring(lua_State *L) {
     lua_pushliteral(L, "array(<closed>)");
     return 1;
   }
-  if (dtype_is_record(a->dtype)) return record_tostring(L, a);
+  if (dtype_is_record(a->dtype)) return array_records->tostring(L, a);
   Out out;
   Out *O = &out;
   O->a = a;

@@ -23,7 +23,6 @@
 
 #include "array_impl.h"
 #include "complex_lua.h"
-#include "record_lua.h"
 
 /* ---- operations ---- */
 
@@ -179,7 +178,7 @@ static bool opnd_read(lua_State *L, int idx, Opnd *o) {
   }
   NdArray *a = array_test(L, idx);
   if (!a) return false;
-  if (dtype_is_record(a->dtype)) record_unsupported(L, a->dtype, "arithmetic");
+  if (dtype_is_record(a->dtype)) array_records->unsupported(L, a->dtype, "arithmetic");
   o->arr = a;
   o->data = a->s.data;
   o->dt = a->dtype;
@@ -843,7 +842,7 @@ static int ufunc_call(lua_State *L, int op, int first, int n, int out_idx, bool 
     }
   }
   NdArray *rout = out_idx ? array_test(L, out_idx) : NULL;
-  if (rout && dtype_is_record(rout->dtype)) record_unsupported(L, rout->dtype, "arithmetic");
+  if (rout && dtype_is_record(rout->dtype)) array_records->unsupported(L, rout->dtype, "arithmetic");
   for (int i = 0; i < n; i++)
     if (dtype_kinds[o[i].dt] == 'c') return complex_call(L, op, first, o, n, out_idx);
   bool unary = n == 1 && op >= U_NBINARY;

@@ -96,7 +96,7 @@ l_noret compile_error(Compile *C, Loc loc, const char *kind, const char *fmt, ..
 }
 
 const char *tyname(Compile *C, const Type *t) {
-  char buf[256];
+  char buf[2048];  /* a record's name is long */
   return arena_strdup(C->A, ty_display(t, buf, sizeof buf));
 }
 

@@ -13,6 +13,7 @@
 #include "array.h"
 #include "lumba.h"
 #include "record.h"
+#include "record_lua.h"
 
 /* what the MemInfo's destructor needs to call the host back */
 typedef struct HostBuf {
@@ -70,6 +71,7 @@ static int push_host(lua_State *L, void *ptr, int dt, int ndim, const int64_t *s
   if (luaL_getmetatable(L, ARRAY_MT) == LUA_TNIL) {
     lua_newtable(L);
     array_open(L);
+    record_open(L);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);

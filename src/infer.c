@@ -292,7 +292,9 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
         return;
       }
       if (base && base->kind == TY_RECORD) {
-        infer_record_store(I, target, base, target->name, t);
+        Type *ft = infer_record_field(C, target->loc, base, target->name);
+        infer_ann(I, target)->ty = ft;
+        infer_record_store(C, target, base, ft, target->name, t);
         return;
       }
       if (base == NULL) return;
@@ -399,7 +401,9 @@ static void infer_stmt(Infer *I, Node *s) {
         infer_class_store(I, s->target, infer_ann(I, s->target->value)->ty, r);
       } else if (s->target->kind == ND_Attribute && infer_ann(I, s->target->value)->ty &&
                  infer_ann(I, s->target->value)->ty->kind == TY_RECORD) {  /* r.x += v */
-        infer_record_store(I, s->target, infer_ann(I, s->target->value)->ty, s->target->name, r);
+        Type *base = infer_ann(I, s->target->value)->ty;
+        infer_record_store(C, s->target, base, infer_record_field(C, s->target->loc, base, s->target->name),
+                           s->target->name, r);
       } else {
         compile_error(C, s->target->loc, "UnsupportedError", "augmented assignment to this target is not supported");
       }

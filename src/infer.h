@@ -42,14 +42,13 @@ void infer_ssa_rename(Compile *C, Node *def);
 const char *infer_shown_name(Compile *C, const char *name);  /* "x.1" as the user wrote it: "x" */
 const char *infer_arrayexpr_ufunc(OpKind op);  /* NumPy's ufunc for an operator: "add" */
 Type *infer_call(Infer *I, Node *n);
-/* record dtypes (infer_record.c): r['x'] / a['x'] with a constant string,
-** r.x / a.x (NULL: a is no record array or x no field), stores */
+/* record dtypes (infer_record.c): n is r['x'] / a['x'] with a constant
+** string; the type of field name of base (Numba's error when not there);
+** whether a.x names a field of a record array; the check of a store */
 bool infer_record_key(const Node *n, const Type *base);
-Type *infer_record_subscript(Infer *I, Node *n, Type *base, bool store);
-Type *infer_record_attr(Infer *I, Node *n, Type *base);
-void infer_record_store(Infer *I, Node *target, Type *base, const char *name, Type *t);
-/* np.dtype([('x', np.float64), ...], align=...): the record dtype; -2 not typed yet */
-int infer_record_dtype(Infer *I, Node *list, Node *align);
+Type *infer_record_field(Compile *C, Loc loc, Type *base, const char *name);
+bool infer_record_has(const Type *base, const char *name);
+void infer_record_store(Compile *C, Node *target, Type *base, Type *ft, const char *name, Type *t);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
 /* a module constant (SYM_FROZEN) used by name: a hidden local of that name, its value computed at entry (infer.c) */

@@ -87,7 +87,11 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
     compile_error(C, n->loc, "TypingError",
                   "'%s' is a module-level constant, frozen read-only as Numba freezes global arrays: copy it to write "
                   "(%s.copy())", n->value->name, n->value->name);
-  if (infer_record_key(n, base)) return infer_record_subscript(I, n, base, store);
+  if (infer_record_key(n, base)) {  /* r['x'], a['x'] */
+    Type *ft = infer_record_field(C, n->slice->loc, base, n->slice->sval);
+    infer_ann(I, n->slice)->ty = NULL;
+    return infer_ann(I, n)->ty = ft;
+  }
   Node *sl = n->slice;
   int nidx = sl->kind == ND_Tuple ? sl->elts.len : 1;
   Node **idx = sl->kind == ND_Tuple ? sl->elts.items : &n->slice;
@@ -171,7 +175,10 @@ static Type *infer_attribute(Infer *I, Node *n) {
   Type *base = infer_expr(I, n->value);
   if (base == NULL) return need(I, n, NULL);
   if (base->kind == TY_CLASS) return infer_class_attr(I, n, base);
-  if (base->kind == TY_RECORD) return infer_record_attr(I, n, base);
+  if (base->kind == TY_RECORD) {
+    Type *ft = infer_record_field(C, n->loc, base, n->name);
+    return infer_ann(I, n)->ty = ft;
+  }
   if (base->kind == TY_DTYPE) {  /* dt.itemsize, as a.itemsize: folded to a constant (lower_expr.c) */
     const BuiltinName *nm = builtin_find_member("ndarray.", n->name);
     if (nm && nm->id == BI_ndarray_itemsize) return infer_ann(I, n)->ty = ty_int64;
@@ -184,9 +191,9 @@ static Type *infer_attribute(Infer *I, Node *n) {
       return infer_ann(I, n)->ty = t;
     }
   }
-  if (base->kind == TY_ARRAY) {  /* a.x: a field of a record array */
-    Type *t = infer_record_attr(I, n, base);
-    if (t) return t;
+  if (infer_record_has(base, n->name)) {  /* a.x: a field of a record array */
+    Type *ft = infer_record_field(C, n->loc, base, n->name);
+    return infer_ann(I, n)->ty = ft;
   }
   compile_error(C, n->loc, "TypingError", "%s has no attribute '%s'", tyname(C, base), n->name);
 }

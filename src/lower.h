@@ -95,7 +95,13 @@ struct Target {
   Val (*class_attr)(Lower *L, Node *n);
   Val (*class_new)(Lower *L, Node *n);
   void (*class_store)(Lower *L, Node *target, Val v);
+  /* record dtypes (lower_record.c): r.x / r['x'] (a field's value) and a.x / a['x'] (its view);
+  ** a store into one, or op= (op != OP_None, opty the operation's type); NULL: none */
+  Val (*record_field)(Lower *L, Node *n);
+  void (*record_store)(Lower *L, Node *target, Val v, OpKind op, Type *opty);
 };
+/* the target's record hooks, or a compile error on a target without them */
+const Target *lower_record_target(Lower *L, Node *n);
 /* the target's class hook, or a compile error on a target without instances (a CUDA kernel) */
 const Target *lower_class_target(Lower *L, Node *n);
 Val lower_arrayexpr(Lower *L, Node *n);
@@ -171,13 +177,14 @@ Val lower_index_view(Lower *L, Node *n, Val base, Type *rt);    /* the view part
 Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array */
 Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* through the registry */
 void lower_fill(Lower *L, Val a, LLVMValueRef v);                /* every element of a = v */
-/* record dtypes (lower_record.c): r['x'] / a['x'] and r.x / a.x (a field,
-** not an array attribute) read and stored, op= too; a[i]'s address as a Record */
+/* record dtypes (lower_array.c): n is r['x'] / a['x'], or r.x / a.x (a field,
+** not an array attribute); a[i]'s address as a Record. The field's value and
+** stores: the target's record hooks (lower_record.c) */
 bool lower_record_key(Lower *L, Node *n);
 bool lower_record_attr(Lower *L, Node *n, bool array_attr);
+Val lower_record_elem(Lower *L, LLVMValueRef p, Type *t);
 Val lower_record_field(Lower *L, Node *n);
 void lower_record_store(Lower *L, Node *target, Val v, OpKind op, Type *ty);
-Val lower_record_elem(Lower *L, LLVMValueRef p, Type *t);
 Val lower_attribute(Lower *L, Node *n);
 /* lower_class.c: @jitclass instances (through Target: no lowering file calls them by name);
 ** lower_call.c: a CALL_DEF call */

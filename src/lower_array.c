@@ -6,6 +6,7 @@
 */
 #include "builtin_hooks.h"
 #include "index.h"
+#include "record.h"
 
 static LLVMTypeRef i64t(Lower *L) { return LLVMInt64TypeInContext(L->ctx); }
 static LLVMTypeRef i8pt(Lower *L) { return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0); }
@@ -208,7 +209,7 @@ bool lower_is_selection(Lower *L, Node *n) { return selection(L, n) != NULL; }
 
 Val lower_subscript(Lower *L, Node *n) {
   Type *bt = lower_ann(L, n->value)->ty;
-  if (lower_record_key(L, n)) return lower_record_field(L, n);
+  if (lower_record_key(L, n)) return lower_record_target(L, n)->record_field(L, n);
   if (bt->kind == TY_TUPLE) {
     Val t = lower_expr(L, n->value);
     Node *sl = n->slice;
@@ -274,7 +275,7 @@ void lower_fill(Lower *L, Val a, LLVMValueRef v) {
 
 void lower_store_subscript(Lower *L, Node *target, Val v) {
   if (lower_record_key(L, target)) {
-    lower_record_store(L, target, v, OP_None, NULL);
+    lower_record_target(L, target)->record_store(L, target, v, OP_None, NULL);
     return;
   }
   if (lower_ann(L, target)->ty->kind == TY_SCALAR) {
@@ -394,7 +395,7 @@ Val lower_attribute(Lower *L, Node *n) {
   if (bt && bt->kind == TY_CLASS) return lower_class_target(L, n)->class_attr(L, n);
   if (bt && (bt->kind == TY_RECORD || bt->kind == TY_ARRAY)) {  /* r.x, a.x of a record array */
     const BuiltinName *an = builtin_find_member("ndarray.", n->name);
-    if (lower_record_attr(L, n, an && L->C->builtins[an->id].infer_attr)) return lower_record_field(L, n);
+    if (lower_record_attr(L, n, an && L->C->builtins[an->id].infer_attr)) return lower_record_target(L, n)->record_field(L, n);
   }
   if (lower_ann(L, n)->aux) {  /* a module's value (cuda.threadIdx.x): the typing left its registry row */
     const BuiltinName *nm = lower_ann(L, n)->aux;
@@ -411,6 +412,33 @@ Val lower_attribute(Lower *L, Node *n) {
   }
   const BuiltinName *nm = builtin_find_member("ndarray.", n->name);  /* the typing found it */
   return L->C->builtins[nm->id].lower_attr(L, n, nm->id, a);
+}
+
+/* a[i] of a record array: the element's address */
+Val lower_record_elem(Lower *L, LLVMValueRef p, Type *t) {
+  return (Val){t, LLVMBuildBitCast(L->b, p, LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), ""), false};
+}
+
+/* n is r['x'] or a['x'] (typed by infer_record.c) */
+bool lower_record_key(Lower *L, Node *n) {
+  if (n->kind != ND_Subscript || n->slice->kind != ND_Constant || n->slice->ckind != CK_STR) return false;
+  Type *bt = lower_ann(L, n->value)->ty;
+  return bt && (bt->kind == TY_RECORD || (bt->kind == TY_ARRAY && dtype_is_record(bt->dtype)));
+}
+
+/* n is r.x, or a.x of a record array where x is no array attribute */
+bool lower_record_attr(Lower *L, Node *n, bool array_attr) {
+  Type *bt = lower_ann(L, n->value)->ty;
+  if (bt == NULL) return false;
+  if (bt->kind == TY_RECORD) return true;
+  return !array_attr && bt->kind == TY_ARRAY && dtype_is_record(bt->dtype) &&
+         record_field(record_info(bt->dtype), n->name) >= 0;
+}
+
+const Target *lower_record_target(Lower *L, Node *n) {
+  if (L->C->target->record_field == NULL)
+    compile_error(L->C, n->loc, "UnsupportedError", "record dtypes are not supported on the %s target", L->C->target->name);
+  return L->C->target;
 }
 
 /* a method of array a (n NULL: called by the lowering itself, on a's own type) */

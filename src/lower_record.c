@@ -80,23 +80,3 @@ void lower_record_store(Lower *L, Node *target, Val v, OpKind op, Type *ty) {
   lower_store_elem(L, ft->dtype, p, lower_cast(L, v, ft).v);
 }
 
-/* a[i] of a record array: the element's address */
-Val lower_record_elem(Lower *L, LLVMValueRef p, Type *t) {
-  return (Val){t, LLVMBuildBitCast(L->b, p, LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0), ""), false};
-}
-
-/* n is r['x'] or a['x'] (typed by infer_record.c) */
-bool lower_record_key(Lower *L, Node *n) {
-  if (n->kind != ND_Subscript || n->slice->kind != ND_Constant || n->slice->ckind != CK_STR) return false;
-  Type *bt = lower_ann(L, n->value)->ty;
-  return bt && (bt->kind == TY_RECORD || (bt->kind == TY_ARRAY && dtype_is_record(bt->dtype)));
-}
-
-/* n is r.x, or a.x of a record array where x is no array attribute */
-bool lower_record_attr(Lower *L, Node *n, bool array_attr) {
-  Type *bt = lower_ann(L, n->value)->ty;
-  if (bt == NULL) return false;
-  if (bt->kind == TY_RECORD) return true;
-  return !array_attr && bt->kind == TY_ARRAY && dtype_is_record(bt->dtype) &&
-         record_field(record_info(bt->dtype), n->name) >= 0;
-}

@@ -34,7 +34,7 @@ void lower_store_target(Lower *L, Node *t, Val v) {
       return;
     case ND_Subscript: lower_store_subscript(L, t, v); return;
     case ND_Attribute:
-      if (lower_record_attr(L, t, false)) lower_record_store(L, t, v, OP_None, NULL);
+      if (lower_record_attr(L, t, false)) lower_record_target(L, t)->record_store(L, t, v, OP_None, NULL);
       else lower_class_target(L, t)->class_store(L, t, v);
       return;
     default: LM_UNREACHABLE();
@@ -84,7 +84,7 @@ static void lower_augassign(Lower *L, Node *s) {
     return;
   }
   if (lower_record_key(L, t) || (t->kind == ND_Attribute && lower_record_attr(L, t, false))) {  /* r.x op= v */
-    lower_record_store(L, t, lower_expr(L, s->value), s->op, lower_ann(L, s)->ty);
+    lower_record_target(L, t)->record_store(L, t, lower_expr(L, s->value), s->op, lower_ann(L, s)->ty);
     return;
   }
   if (t->kind == ND_Attribute) {  /* inst.field op= v (a number field: infer.c) */

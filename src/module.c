@@ -19,6 +19,7 @@
 #include "jitclass.h"
 #include "kernel.h"
 #include "linalg_rt.h"
+#include "record_lua.h"
 
 LUMBA_API int luaopen_lumba_core(lua_State *L);
 
@@ -28,6 +29,7 @@ int luaopen_lumba_core(lua_State *L) {
   lua_pushliteral(L, LM_VERSION);
   lua_setfield(L, -2, "version");
   array_open(L);
+  record_open(L);
   complex_open(L);
   array_ufunc_open(L);
   array_reduce_open(L);

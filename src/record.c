@@ -10,7 +10,24 @@
 #include <string.h>
 
 #include "record.h"
-#include "types.h"
+
+/* ---- dtype facts (one X-macro feeds all three tables), a row per record
+** dtype after the scalar ones: here, so that this file depends on no other ---- */
+const char *dtype_names[DT__MAX] = {
+#define DTYPE(e, name, ctype, size, kind) name,
+#include "dtype.def"
+#undef DTYPE
+};
+int dtype_sizes[DT__MAX] = {
+#define DTYPE(e, name, ctype, size, kind) size,
+#include "dtype.def"
+#undef DTYPE
+};
+char dtype_kinds[DT__MAX] = {
+#define DTYPE(e, name, ctype, size, kind) kind,
+#include "dtype.def"
+#undef DTYPE
+};
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static RecordInfo *records[LM_MAXRECORDS];
@@ -164,7 +181,6 @@ int record_intern(int n, const char *const *names, const DType *types, const int
       dtype_names[dt] = r->name;
       dtype_sizes[dt] = (int)itemsize;
       dtype_kinds[dt] = 'V';
-      ty_record_register(dt, r->dtype_name);
       records[nrecords++] = r;  /* published last: readers see a full row */
       r = NULL;
     }

@@ -433,7 +433,13 @@ l_noret record_unsupported(lua_State *L, int dt, const char *what) {
   LM_UNREACHABLE();
 }
 
+static const RecordHooks hooks = {
+  record_dtype_test, record_push_dtype, record_push_elem, record_store_elem, record_index, record_newindex,
+  record_tostring, record_method_ok, record_unsupported,
+};
+
 void record_open(lua_State *L) {
+  array_records = &hooks;
   if (luaL_newmetatable(L, DTYPE_MT)) {
     lua_pushcfunction(L, dtype_tostring);
     lua_setfield(L, -2, "__tostring");
@@ -446,9 +452,10 @@ void record_open(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, l_dtype);
   lua_setfield(L, -2, "dtype");
-}
-
-void record_methods_reg(lua_State *L) {
+  luaL_getmetatable(L, ARRAY_MT);  /* a:field(name), beside the arrays' methods */
+  lua_getfield(L, -1, "__index");
+  lua_getupvalue(L, -1, 1);
   lua_pushcfunction(L, l_field);
   lua_setfield(L, -2, "field");
+  lua_pop(L, 3);
 }

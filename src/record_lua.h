@@ -24,8 +24,8 @@ int record_newindex(lua_State *L, NdArray *a, const char *key, int vidx);
 int record_tostring(lua_State *L, const NdArray *a);
 bool record_method_ok(const char *name);  /* a method record arrays keep */
 l_noret record_unsupported(lua_State *L, int dt, const char *what);
-/* lumba.dtype into the table on top; a:field into the methods on top */
+/* after array_open: lumba.dtype into the table on top, a:field into the
+** arrays' methods, and array_records (array_impl.h) set */
 void record_open(lua_State *L);
-void record_methods_reg(lua_State *L);
 
 #endif

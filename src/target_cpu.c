@@ -32,4 +32,6 @@ const Target target_cpu = {
     .class_attr = lower_class_attr,
     .class_new = lower_class_new,
     .class_store = lower_class_store,
+    .record_field = lower_record_field,
+    .record_store = lower_record_store,
 };

@@ -10,6 +10,8 @@
 #include "dispatch.h"
 #include "rt.h"
 #include "types.h"
+#include "record.h"
+#include <pthread.h>
 
 Type ty_none = {.kind = TY_NONE, .name = "none"};
 
@@ -39,20 +41,30 @@ Type *ty_cptr(DType dt) {
   return &cptrs[dt];
 }
 
-/* a record's rows (record.c calls it once, under its lock): its value is
-** a view of one element, TY_RECORD */
-void ty_record_register(int dt, const char *dtype_name) {
-  scalars[dt] = (Type){.kind = TY_RECORD, .dtype = (DType)dt, .name = dtype_names[dt]};
-  dtypes[dt] = (Type){.kind = TY_DTYPE, .dtype = (DType)dt, .name = dtype_name};
+/* a record's rows, made at their first use: its value is a view of one
+** element, TY_RECORD (a Lua state compiles in one thread, but two states may
+** ask at once: a lock) */
+static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+static void record_rows(DType dt) {
+  const RecordInfo *r = record_info(dt);
+  LM_ASSERT(r != NULL);
+  pthread_mutex_lock(&record_lock);
+  if (scalars[dt].name == NULL) {
+    dtypes[dt] = (Type){.kind = TY_DTYPE, .dtype = dt, .name = r->dtype_name};
+    scalars[dt] = (Type){.kind = TY_RECORD, .dtype = dt, .name = r->name};
+  }
+  pthread_mutex_unlock(&record_lock);
 }
 
 Type *ty_dtype(DType dt) {
-  LM_ASSERT(dt >= 0 && dt < DT__MAX && dtypes[dt].name);
+  LM_ASSERT(dt >= 0 && dt < DT__MAX);
+  if (dtype_is_record(dt) && __atomic_load_n(&scalars[dt].name, __ATOMIC_ACQUIRE) == NULL) record_rows(dt);
   return &dtypes[dt];
 }
 
 Type *ty_scalar(DType dt) {
-  LM_ASSERT(dt >= 0 && dt < DT__MAX && scalars[dt].name);
+  LM_ASSERT(dt >= 0 && dt < DT__MAX);
+  if (dtype_is_record(dt) && __atomic_load_n(&scalars[dt].name, __ATOMIC_ACQUIRE) == NULL) record_rows(dt);
   return &scalars[dt];
 }
 
@@ -67,14 +79,15 @@ void ty_table_free(TypeTable *T) {
 }
 
 static const char *array_name(Arena *a, DType dt, int ndim, char layout, bool show_layout) {
-  char buf[128];
-  size_t n = (size_t)snprintf(buf, sizeof buf, "%s[", dtype_names[dt]);
+  size_t cap = strlen(dtype_names[dt]) + 8 * LM_MAXDIM + 4;  /* a record's name is long */
+  char *buf = arena_alloc(a, cap);
+  size_t n = (size_t)snprintf(buf, cap, "%s[", dtype_names[dt]);
   for (int i = 0; i < ndim; i++) {
     bool unit = show_layout && ((layout == 'C' && i == ndim - 1) || (layout == 'F' && i == 0));
-    n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? ", " : "", unit ? "::1" : ":");
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", unit ? "::1" : ":");
   }
-  snprintf(buf + n, sizeof buf - n, "]");
-  return arena_strdup(a, buf);
+  snprintf(buf + n, cap - n, "]");
+  return buf;
 }
 
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout) {

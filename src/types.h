@@ -52,8 +52,6 @@ Type *ty_scalar(DType dt);      /* the singleton for a dtype */
 #define ty_int64 (ty_scalar(DT_INT64))
 #define ty_float64 (ty_scalar(DT_FLOAT64))
 Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
-/* record.c: a new record's ty_scalar (TY_RECORD) and ty_dtype (named dtype_name) */
-void ty_record_register(int dt, const char *dtype_name);
 Type *ty_cptr(DType dt);        /* the singleton "CPointer(float64)" */
 extern Type ty_voidptr;         /* "voidptr": a pointer to memory of no dtype */
 extern Type ty_grid_group;      /* "GridGroup": cuda.cg.this_grid() inside kernels */
