@@ -103,7 +103,7 @@ $(BUILD)/obj/libdevice_sim.o: ALL_CFLAGS += -frounding-math
 
 # the NumPy prelude (the .py files of src/prelude, builtin_prelude.c): its files as one
 # C string in core.so (compiled code reads it through core_api.def, the object
-# mode through lumba.core.prelude()), each line a literal ("\" and '"' escaped), the
+# mode through lumba.core._prelude()), each line a literal ("\" and '"' escaped), the
 # files joined in name order
 PRELUDE_PY := $(sort $(wildcard src/prelude/*.py))
 $(BUILD)/gen/prelude_text.c: $(PRELUDE_PY) Makefile

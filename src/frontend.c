@@ -73,7 +73,7 @@ static int frontend_lua_ast_roundtrip(lua_State *L) {
   return with_arena(L, roundtrip_protected, 1);
 }
 
-/* lumba.core.prelude() -> the prelude's text (the object mode runs its defs) */
+/* lumba.core._prelude() -> the prelude's text (the object mode runs its defs) */
 static int frontend_lua_prelude(lua_State *L) {
   lua_pushstring(L, prelude_text);
   return 1;
@@ -81,7 +81,7 @@ static int frontend_lua_prelude(lua_State *L) {
 
 void frontend_open(lua_State *L) {
   lua_pushcfunction(L, frontend_lua_prelude);
-  lua_setfield(L, -2, "prelude");
+  lua_setfield(L, -2, "_prelude");
   lua_pushcfunction(L, frontend_lua_parse);
   lua_setfield(L, -2, "parse");
   lua_pushcfunction(L, frontend_lua_ast_roundtrip);

@@ -42,7 +42,7 @@ void ast_to_lua(lua_State *L, Node *n);
 void ast_decorators_to_lua(lua_State *L, Node *module);
 
 /* adds lumba.core.parse(src [, chunkname [, "decorators"]]) and
-** lumba.core.prelude() (the prelude's text, for the object mode) */
+** lumba.core._prelude() (the prelude's text, for the object mode) */
 void frontend_open(lua_State *L);
 
 /* build/gen/prelude_text.c: every file of src/prelude (the NumPy prelude

@@ -377,6 +377,82 @@ def go_fast(a):
     assert.is_true(check_all(cases, true) > 100)
   end)
 
+  -- the rows the object mode gained from the prelude, the runtime's BLAS/LAPACK, its
+  -- own ufunc loops and joins: object mode, compiled code and NumPy on the same cases
+  local FLOATS, INTS = { "float64", "float32" }, { "int64", "int32", "uint8" }
+  local function cases_of(exprs, dtypes, shapes, params)
+    local cases = {}
+    for _, e in ipairs(exprs) do
+      for _, dt in ipairs(dtypes) do
+        for _, sh in ipairs(shapes) do
+          local args = {}
+          for k, p in ipairs(params or { "a" }) do args[k] = arr(dt, sh[1], k > 1, sh[2]) end
+          cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, table.concat(params or { "a" }, ", ")), args = args }
+        end
+      end
+    end
+    return cases
+  end
+  local PLANE = { { { 2, 3 } }, { { 3, 2 }, "T" }, { { 2, 3 }, "rev" } }
+  local LINE = { { { 6 } }, { { 6 }, "rev" } }
+
+  it("runs the prelude's sorting, statistics and NaN reductions as compiled code and NumPy", function()
+    local cases = cases_of({ "np.sort(a)", "np.sort(a, 0)", "a.argsort(kind='mergesort')", "np.unique(a)", "np.median(a)",
+      "np.percentile(a, 30.0)", "np.quantile(a, 0.75)", "np.nansum(a)", "np.nanmax(a)", "np.nanmean(a)", "np.nanstd(a)",
+      "np.ptp(a)", "np.clip(a, -1, 3)", "np.all(a, 0)", "np.any(a, axis=1)", "np.sum(a, axis=0)", "a.mean(axis=1)",
+      "a.max(axis=0)", "np.round(a, 1)", "np.isclose(a, a * 1.0000001)", "np.allclose(a, a + 1e-9)",
+      "np.array_equal(a, a.copy())" }, { "float64", "float32", "int64", "int16" }, PLANE)
+    for _, c in ipairs(cases_of({ "np.searchsorted(np.sort(a), 2)", "np.searchsorted(np.sort(a), a, side='right')",
+      "np.histogram(a)", "np.histogram(a, 3, (-2.0, 4.0))", "np.digitize(a, np.array([-1.0, 0.5, 3.0]))",
+      "np.interp(a, np.array([-1.0, 2.0, 5.0]), np.array([0.0, 1.0, 4.0]))", "np.trapz(a)",
+      "np.convolve(a, a[:3])", "np.correlate(a, a[:2], 'same')", "np.cross(a[:3], a[3:])" }, { "float64", "int64" }, LINE)) do
+      cases[#cases + 1] = c
+    end
+    for _, c in ipairs(cases_of({ "np.bincount(a)", "np.bincount(a, minlength=9)" }, { "uint8", "int64" }, LINE)) do
+      cases[#cases + 1] = c
+    end
+    assert.is_true(check_all(cases, true) > 250)
+  end)
+
+  it("has np.fix, gcd, logaddexp & co. (no core loops) as compiled code and NumPy", function()
+    local cases = cases_of({ "np.fix(a)", "np.reciprocal(a)", "np.signbit(a)", "np.sinc(a)", "np.float_power(a, 2)",
+      "np.heaviside(a, 0.5)", "np.ldexp(a, 3)", "np.logaddexp(a, b)", "np.logaddexp2(a, b)", "np.nextafter(a, b)" },
+      FLOATS, PLANE, { "a", "b" })
+    for _, c in ipairs(cases_of({ "np.gcd(a, b)", "np.lcm(a, b)", "np.gcd(a, 4)" }, { "int64", "int32" }, PLANE, { "a", "b" })) do
+      cases[#cases + 1] = c
+    end
+    assert.is_true(check_all(cases, true) > 60)
+  end)
+
+  it("joins, splits and views with axes as compiled code and NumPy", function()
+    local cases = cases_of({ "np.concatenate((a, b))", "np.concatenate((a, b), axis=1)", "np.stack((a, b))",
+      "np.stack((a, b), 2)", "np.hstack((a, b))", "np.vstack((a, b))", "np.dstack((a, b))", "np.column_stack((a, b))",
+      "np.append(a, b)", "np.append(a, b, axis=0)", "np.split(a, 3, axis=1)[1]", "np.array_split(a, 2, axis=1)[0]",
+      "np.diff(a)", "np.diff(a, 2, axis=1)", "np.diff(a, axis=0)", "np.repeat(a, 2)", "np.roll(a, 2)", "np.roll(a, -1, axis=1)",
+      "np.tile(a, 2)", "np.flip(a)", "np.flip(a, 1)", "np.fliplr(a)", "np.flipud(a)", "np.swapaxes(a, 0, 1)",
+      "a.swapaxes(1, 0)", "np.moveaxis(a, 0, 1)", "np.expand_dims(a, 1)", "np.squeeze(np.expand_dims(a, 0), 0)",
+      "np.atleast_3d(a)", "np.broadcast_to(a[0], (4, 3))" }, { "float64", "int32", "bool" }, { { { 2, 3 } }, { { 3, 2 }, "T" } },
+      { "a", "b" })
+    assert.is_true(check_all(cases, true) > 150)
+  end)
+
+  it("has @, np.dot and np.linalg (BLAS and LAPACK) as compiled code and NumPy", function()
+    local m = B.arr("float64", { 3, 3 }, { 4.0, 1.0, 0.5, 1.0, 3.0, -1.0, 0.5, -1.0, 5.0 })
+    local mt = B.arr("float64", { 3, 3 }, { 4.0, 1.0, 0.5, 1.0, 3.0, -1.0, 0.5, -1.0, 5.0 }, "T")
+    local cases = {}
+    for _, e in ipairs { "a @ a", "np.dot(a, a[0])", "np.dot(a[1], a[2])", "np.matmul(a[0], a)", "np.inner(a, a)",
+      "np.vdot(a[0], a[1])", "np.outer(a[0], a[1])", "np.kron(a[:2, :2], a[1:, 1:])", "np.trace(a)",
+      "np.linalg.inv(a)", "np.linalg.solve(a, a[0])", "np.linalg.det(a)", "np.linalg.slogdet(a)", "np.linalg.cholesky(a)",
+      "np.linalg.eigvalsh(a)", "np.linalg.svd(a, compute_uv=False)", "np.linalg.norm(a)", "np.linalg.norm(a, 'nuc')",
+      "np.linalg.norm(a[0], 1)", "np.linalg.cond(a)", "np.linalg.matrix_rank(a)", "np.linalg.matrix_power(a, 3)",
+      "np.linalg.pinv(a)", "np.cov(a)", "np.corrcoef(a)", "np.linalg.lstsq(a, a[0])[0]" } do
+      for _, x in ipairs { m, mt } do
+        cases[#cases + 1] = { src = "import numpy as np\n" .. fn(e, "a"), args = { x } }
+      end
+    end
+    assert.is_true(check_all(cases, true) > 50)
+  end)
+
   it("reports errors at the user's line: broadcasting, unsupported NumPy functions", function()
     local mod = lumba.load([[
 import numpy as np

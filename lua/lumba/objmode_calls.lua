@@ -653,9 +653,10 @@ end
 local function prelude_call(F, n, e, recv_node, qual)
   local names = e.keywords or {}
   local args, count = bind_args(F, n, qual, names, recv_node and 0 or e.lo)
-  if recv_node then
-    table.insert(args, 1, recv_node)
-    count = count + 1
+  if recv_node then  -- shifted by hand: args may have holes
+    local shifted = { recv_node }
+    for i = 1, count do shifted[i + 1] = args[i] end
+    args, count = shifted, count + 1
   end
   local codes = F:bound_operands(args, count)
   for i = 1, count do codes[i] = codes[i] or "nil" end

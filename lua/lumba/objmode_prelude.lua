@@ -1,5 +1,5 @@
 -- lumba.objmode_prelude — the object mode's NumPy prelude: the defs of
--- src/prelude (lumba.core.prelude(), the text compiled code compiles),
+-- src/prelude (lumba.core._prelude(), the text compiled code compiles),
 -- translated by the object mode like user code and run by the Lua VM, so
 -- that a PYFUNC/PYMETHOD row of the registry is one implementation for
 -- both modes. What compiled code types at compile time the object mode
@@ -121,7 +121,7 @@ local cache = {}
 
 local function prelude_ast()
   if not ast then
-    local text = "import numpy as np\nimport math\nimport _lumba\n" .. core.prelude()
+    local text = "import numpy as np\nimport math\nimport _lumba\n" .. core._prelude()
     ast = core.parse(text, "=lumba.prelude")
     for _, d in ipairs(ast.body) do
       if d.tag == "FunctionDef" then defs[d.name] = d end

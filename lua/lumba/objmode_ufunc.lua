@@ -22,15 +22,18 @@ local function f32(x) return (sunpack("f", spack("f", x))) end
 
 -- the loop's dtype of compiled code for operand dtypes (its FLOATS: float32
 -- stays, other inputs compute in the float the core's sqrt gives them)
-local function float_loop(...)
-  local acc
-  for k = 1, select("#", ...) do
-    local z = core.zeros({ 0 }, (select(k, ...)))
-    acc = acc and call(core.binop, "add", acc, z) or z
+local function operand_dtype(x, y)  -- NumPy's promotion, a number by its value
+  local zx = arrayish(x) and core.zeros({ 0 }, nd(x).dtype) or x
+  local zy = y == nil and zx or arrayish(y) and core.zeros({ 0 }, nd(y).dtype) or y
+  if not arrayish(zx) and not arrayish(zy) then
+    return (mtype(num(zx)) == "float" or mtype(num(zy)) == "float") and "float64" or "int64"
   end
-  local dt = acc.dtype
+  return call(core.binop, "add", zx, zy).dtype
+end
+local function float_loop(x, y)
+  local dt = operand_dtype(x, y)
   if isfloat(dt) then return dt end
-  return call(core.unop, "sqrt", acc).dtype
+  return call(core.unop, "sqrt", core.zeros({ 0 }, dt)).dtype
 end
 
 -- elementwise f over x (and y) broadcast: a new array of dtype dt, or a
@@ -144,6 +147,13 @@ local function sinc(x)
   local y = 3.141592653589793 * (x == 0 and 1e-20 or x)
   return math.sin(y) / y
 end
+-- in float32 steps, as the float32 loop rounds (near the zeros it matters)
+local PI32 = f32(3.141592653589793)
+local function sinc32(x)
+  x = floatify(x)
+  local y = f32(PI32 * f32(x == 0 and 1e-20 or x))
+  return f32(f32(math.sin(y)) / y)
+end
 local function reciprocal_of(dt)
   if isfloat(dt) then return function(x) return 1.0 / x end end
   local signed = dt:match("^int") ~= nil
@@ -167,8 +177,11 @@ local UNARY = { fix = true, reciprocal = true, signbit = true, sinc = true }
 function U.UF(name, x, y, out)
   if UNARY[name] then out = y end
   local dx = dtype_of(x)
-  if name == "fix" then return map(name, trunc, float_loop(dx), x, nil, out) end
-  if name == "sinc" then return map(name, sinc, float_loop(dx), x, nil, out) end
+  if name == "fix" then return map(name, trunc, float_loop(x), x, nil, out) end
+  if name == "sinc" then
+    local dt = float_loop(x)
+    return map(name, dt == "float32" and sinc32 or sinc, dt, x, nil, out)
+  end
   if name == "signbit" then return map(name, signbit, "bool", x, nil, out) end
   if name == "reciprocal" then
     if dx == "bool" then refuse(name, dx) end
@@ -177,17 +190,16 @@ function U.UF(name, x, y, out)
   local dy = dtype_of(y)
   if name == "gcd" or name == "lcm" then
     if isfloat(dx) or isfloat(dy) or dx == "bool" or dy == "bool" then refuse(name, dx, dy) end
-    local dt = call(core.binop, "add", core.zeros({ 0 }, dx), core.zeros({ 0 }, dy)).dtype
-    return map(name, name == "gcd" and gcd or lcm, dt, x, y, out, true)
+    return map(name, name == "gcd" and gcd or lcm, operand_dtype(x, y), x, y, out, true)
   end
   if name == "ldexp" then
     if isfloat(dy) then refuse(name, dx, dy) end
-    return map(name, ldexp, float_loop(dx), x, y, out, true)
+    return map(name, ldexp, float_loop(x), x, y, out, true)
   end
   if name == "float_power" then
     return map(name, function(a, b) return floatify(a) ^ floatify(b) end, "float64", x, y, out, true)
   end
-  local dt = float_loop(dx, dy)
+  local dt = float_loop(x, y)
   local f = name == "heaviside" and heaviside or name == "logaddexp" and logaddexp or name == "logaddexp2" and logaddexp2
     or (dt == "float32" and nextafter32 or nextafter64)
   return map(name, f, dt, x, y, out, true)
