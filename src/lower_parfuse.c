@@ -211,6 +211,7 @@ static void plan_all(Lower *L, Stmt *st, AxPlan *p, int n) {
       ax_store_plan(L, st[i].target, s->kind == ND_AugAssign ? s->op : OP_None,
                     s->kind == ND_AugAssign ? lower_ann(L, s)->ty : NULL, st[i].value, &p[i]);
     }
+    p[i].x.stmt = st[i].s;
     L->stmt = outer;
   }
 }
