@@ -30,6 +30,7 @@ typedef struct Ax {
   Node *outcall;   // a ufunc call with out=: the root, fused though it has out
   int nops;        // operations fused (ax_collect counts them)
   LLVMValueRef lo; // NULL, or a chunk's first index along axis 0 (every operand starts there)
+  const Node *stmt; // a statement of a fused group: where its errors point (NULL: the current one)
 } Ax;
 
 /* n is an operation the loop fuses (an array expression's node), not a leaf */

@@ -157,13 +157,14 @@ static bool compatible(Lower *L, Stmt *a, Stmt *b, char *why, size_t n) {
 static bool rebinds_read(Stmt *st, int b, char *why, size_t n) {
   if (st[b].kind != FS_EXPR) return false;
   for (int a = 0; a <= b; a++)
-    for (int i = 0; i < st[a].nleaf; i++) {
-      const char *r = root_name(st[a].leaf[i]);
+    for (int i = 0; i <= st[a].nleaf; i++) {  /* its operands, and (before b) its target */
+      if (i == st[a].nleaf && a == b) break;
+      const char *r = i < st[a].nleaf ? root_name(st[a].leaf[i]) : st[a].writes;
       if (r == NULL || strcmp(r, st[b].writes) != 0) continue;
-      bool made = false;
+      bool made = i == st[a].nleaf && st[a].kind == FS_EXPR;  /* its new array, held */
       for (int e = 0; e < a && !made; e++) made = st[e].kind == FS_EXPR && strcmp(st[e].writes, r) == 0;
       if (!made) {
-        snprintf(why, n, "line %d rebinds %s, which line %d reads", st[b].s->loc.line, r, st[a].s->loc.line);
+        snprintf(why, n, "line %d rebinds %s, which line %d uses", st[b].s->loc.line, r, st[a].s->loc.line);
         return true;
       }
     }
@@ -211,6 +212,7 @@ static void plan_all(Lower *L, Stmt *st, AxPlan *p, int n) {
       ax_store_plan(L, st[i].target, s->kind == ND_AugAssign ? s->op : OP_None,
                     s->kind == ND_AugAssign ? lower_ann(L, s)->ty : NULL, st[i].value, &p[i]);
     }
+    p[i].x.stmt = st[i].s;
     L->stmt = outer;
   }
 }

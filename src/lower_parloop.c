@@ -47,6 +47,14 @@ static void note(Lower *L, Ax *x, int nd, const char *what, Loc loc) {
 ** the cache when the next reads it */
 #define FUSE_BLOCK 4096
 
+/* ax_loop, its errors pointing at x's statement */
+static void loop_of(Lower *L, Ax *x, int nd, LLVMValueRef *shape, Val out) {
+  const Node *outer = L->stmt;
+  if (x->stmt) L->stmt = x->stmt;
+  ax_loop(L, x, nd, shape, out);
+  L->stmt = outer;
+}
+
 /* The outlined chunk of loops xs[0..nx) (one, or a fused group) over shape[nd]:
 ** ctx is {each loop's leaf values and strides, shape, each loop's out, errs}. */
 static LLVMValueRef outline(Lower *L, Ax **xs, int nx, int nd, LLVMTypeRef ctxt, Val *outs, unsigned errfield) {
@@ -92,7 +100,7 @@ static LLVMValueRef outline(Lower *L, Ax **xs, int nx, int nd, LLVMTypeRef ctxt,
     shape[0] = LLVMBuildSelect(B->b, LLVMBuildICmp(B->b, LLVMIntSLT, left, rows, ""), left, rows, "");
     for (int j = 0; j < nx; j++) {
       ys[j]->lo = b0;
-      ax_loop(B, ys[j], nd, shape, bouts[j]);
+      loop_of(B, ys[j], nd, shape, bouts[j]);
     }
     LLVMBuildStore(B->b, LLVMBuildAdd(B->b, b0, shape[0], ""), ctr);
     LLVMBuildBr(B->b, head);
@@ -133,7 +141,7 @@ void ax_par_loops(Lower *L, Ax **xs, Val *outs, int nx, int nd, LLVMValueRef *sh
   LLVMBasicBlockRef par = lower_block(L, "axpar"), ser = lower_block(L, "axser"), join = lower_block(L, "axparend");
   LLVMBuildCondBr(L->b, big_enough(L, nd, shape), par, ser);
   LLVMPositionBuilderAtEnd(L->b, ser);
-  for (int j = 0; j < nx; j++) ax_loop(L, xs[j], nd, shape, outs[j]);
+  for (int j = 0; j < nx; j++) loop_of(L, xs[j], nd, shape, outs[j]);
   LLVMBuildBr(L->b, join);
   LLVMPositionBuilderAtEnd(L->b, par);
   LLVMValueRef cval = LLVMGetUndef(ctxt);

@@ -130,6 +130,17 @@ def f(a, b):
     e = c[:100, :100] + d[:100, :100]
     return e
 ]]},
+  {name = "statements rebinding a name another one of the run uses (not fused there)",
+   inputs = {{"a", "float64", BIG}, {"b", "float64", BIG}},
+   src = [[
+def f(a, b):
+    c = a + 0.0
+    for k in range(3):
+        c += 1.0
+        c = a * 2.0 + c
+        d = c + b
+    return c + d
+]]},
   {name = "reductions over every element: integers (exact)",
    inputs = {{"a", "int64", BIG}},
    src = [[

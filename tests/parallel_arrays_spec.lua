@@ -123,6 +123,25 @@ def g(a):
     assert.truthy(g:parallel_diagnostics():find("are fused into one parallel loop", 1, true))
   end)
 
+  it("raises an error of a fused statement once, naming that statement, the state usable after it", function()
+    local f = lumba.njit { parallel = true } [[
+def f(a, b):
+    c = a * 2
+    d = c ** b
+    d += c
+    return d
+]]
+    local a, b = lumba.ones(20000, "int64"), lumba.ones(20000, "int64")
+    b[15000] = -1
+    local ok, e = pcall(f, a, b)
+    assert.is_false(ok)
+    assert.truthy(e:find("Integers to negative integer powers are not allowed.", 1, true))
+    assert.truthy(e:find("    d = c ** b", 1, true), e)
+    assert.truthy(f:parallel_diagnostics():find("are fused into one parallel loop", 1, true))
+    b[15000] = 2
+    assert.are.equal(80002, f(a, b):sum())
+  end)
+
   it("reduces along an axis on the pool, and says so", function()
     local f = lumba.njit { parallel = true } "def f(a):\n    return a.sum(axis=0)\n"
     assert.are.same({3, 3}, f(lumba.ones({3, 2})):totable())
