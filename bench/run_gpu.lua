@@ -1,7 +1,9 @@
 -- run_gpu.lua — `make bench-gpu`: lumba's cuda.jit kernels against the same
 -- kernels in CUDA C (built here with nvcc) and in numba-cuda (where it is
 -- installed), side by side in one run on one GPU: exp decay, vector add, the
--- 2-D stencil, a block reduction with atomics, a tiled matmul; launch
+-- 2-D stencil, a block reduction with atomics, a tiled matmul; issue 22's
+-- Monte-Carlo integral with xoroshiro128p, cooperative heat equation (a grid
+-- sync a step), warp-shuffle reduction and dynamic shared memory; launch
 -- overhead with 0, 1 and 3 array arguments; the first launch of a new
 -- kernel; the device-to-device copy roof; pinned and pageable transfers.
 -- Every kernel's result is checked against CUDA C's before its time counts.

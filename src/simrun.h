@@ -43,8 +43,8 @@ typedef int32_t (*SimEntry)(LmErr *err, void **params);
 typedef struct SimKernel {
   SimEntry entry;
   bool fibers;    // calls a barrier: one fiber per thread, entry runs one thread
-  bool grid_sync; // calls cuda.cg.this_grid().sync(): every block at once (implies fibers)
   size_t stack;   // bytes of stack a fiber needs (fibers only)
+  bool grid_sync; // calls cuda.cg.this_grid().sync(): every block at once (implies fibers)
 } SimKernel;
 
 typedef enum SimFailKind {

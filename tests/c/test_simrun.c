@@ -97,6 +97,24 @@ static int32_t count(LmErr *err, void **params) {
   return 0;
 }
 
+/* rounds of a grid-wide scan: each round, thread g adds the value of thread
+** g - 1 of the previous round (read across blocks, after a grid sync);
+** threads >= params[2] return first (the grid's barrier then fails) */
+static int32_t grid_rounds(LmErr *err, void **params) {
+  (void)err;
+  SimCtx *c = simrun_ctx();
+  int64_t *a = *(int64_t **)params[0], *b = *(int64_t **)params[1];
+  int64_t rounds = *(int64_t *)params[2], live = *(int64_t *)params[3];
+  int64_t g = gid(c, 0);
+  if (g >= live) return 0;
+  for (int64_t r = 0; r < rounds; r++) {
+    int64_t *from = r % 2 ? b : a, *to = r % 2 ? a : b;
+    to[g] = from[g] + (g > 0 ? from[g - 1] : 0);
+    simrun_grid_sync();
+  }
+  return 0;
+}
+
 static const char *message(const SimFail *f) {
   static char buf[512];
   simrun_message(f, buf, sizeof buf);
@@ -111,7 +129,7 @@ int main(void) {
   int64_t out[16], n = 10, size = 16;
   for (int i = 0; i < 16; i++) out[i] = -1;
   void *p1[] = {&(int64_t *){out}, &n, &size};
-  SimKernel kfill = {fill, false, 0};
+  SimKernel kfill = {fill, false, 0, false};
   ASSERT(0, simrun_launch(&kfill, (unsigned[]){3, 1, 1}, (unsigned[]){4, 1, 1}, p1, &f));
   ASSERT(9, out[9]);
   ASSERT(-1, out[10]);
@@ -130,7 +148,7 @@ int main(void) {
   for (int i = 0; i < 256; i++) in[i] = i + 1;
   int64_t skip = 0;
   void *p2[] = {&(int64_t *){in}, &(int64_t *){sums}, &skip};
-  SimKernel ksum = {block_sum, true, 0};
+  SimKernel ksum = {block_sum, true, 0, false};
   ASSERT(0, simrun_launch(&ksum, (unsigned[]){4, 1, 1}, (unsigned[]){64, 1, 1}, p2, &f));
   ASSERT(64 * 65 / 2, sums[0]);
   ASSERT(256 * 257 / 2 - 192 * 193 / 2, sums[3]);
@@ -141,7 +159,7 @@ int main(void) {
   /* a barrier that part of the block never reaches */
   int64_t cut = 5;
   void *p3[] = {&cut};
-  SimKernel kearly = {early_return, true, 0};
+  SimKernel kearly = {early_return, true, 0, false};
   ASSERT(1, simrun_launch(&kearly, (unsigned[]){2, 1, 1}, (unsigned[]){8, 1, 1}, p3, &f));
   ASSERT_STR("cuda.syncthreads() in block (0,0,0) was reached by 5 of its 8 threads: the others returned",
              message(&f));
@@ -151,22 +169,38 @@ int main(void) {
   /* syncwarp orders the warps of a block independently */
   int64_t rot[64];
   void *p4[] = {&(int64_t *){rot}};
-  SimKernel krot = {warp_rotate, true, 0};
+  SimKernel krot = {warp_rotate, true, 0, false};
   ASSERT(0, simrun_launch(&krot, (unsigned[]){1, 1, 1}, (unsigned[]){64, 1, 1}, p4, &f));
   ASSERT(101, rot[0]);
   ASSERT(100, rot[31]);
   ASSERT(132, rot[63]);
 
-  SimKernel kmixed = {mixed, true, 0};
+  SimKernel kmixed = {mixed, true, 0, false};
   ASSERT(1, simrun_launch(&kmixed, (unsigned[]){1, 1, 1}, (unsigned[]){4, 1, 1}, NULL, &f));
   ASSERT_STR("threads of block (0,0,0) wait at cuda.syncthreads() and at cuda.syncwarp() at once (a deadlock on a GPU)",
+             message(&f));
+
+  /* a grid sync: every block of the grid at once; a value crosses from
+  ** block to block each round (row r of Pascal's triangle) */
+  int64_t ga[32], gb[32], rounds = 4, live = 32;
+  for (int i = 0; i < 32; i++) ga[i] = 1;
+  void *p6[] = {&(int64_t *){ga}, &(int64_t *){gb}, &rounds, &live};
+  SimKernel kgrid = {grid_rounds, true, 0, true};
+  ASSERT(0, simrun_launch(&kgrid, (unsigned[]){4, 1, 1}, (unsigned[]){8, 1, 1}, p6, &f));
+  ASSERT(1, ga[0]);
+  ASSERT(1 + 4 + 6 + 4 + 1, ga[31]);   /* the sum of row 4 */
+  ASSERT(1 + 4 + 6, ga[2]);            /* C(4,0) + C(4,1) + C(4,2) */
+  ASSERT(1 + 4 + 6 + 4, ga[3]);
+  live = 12;
+  ASSERT(1, simrun_launch(&kgrid, (unsigned[]){4, 1, 1}, (unsigned[]){8, 1, 1}, p6, &f));
+  ASSERT_STR("cuda.cg.this_grid().sync() in block (1,0,0) was reached by 4 of its 8 threads: the others returned or wait at another barrier",
              message(&f));
 
   /* atomics across blocks on several workers */
   _Atomic int64_t bins[7];
   for (int i = 0; i < 7; i++) atomic_init(&bins[i], 0);
   void *p5[] = {&(_Atomic int64_t *){bins}};
-  SimKernel kcount = {count, false, 0};
+  SimKernel kcount = {count, false, 0, false};
   ASSERT(0, simrun_launch(&kcount, (unsigned[]){1000, 1, 1}, (unsigned[]){70, 1, 1}, p5, &f));
   int64_t total = 0;
   for (int i = 0; i < 7; i++) total += atomic_load(&bins[i]);
