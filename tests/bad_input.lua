@@ -414,7 +414,8 @@ B.rows = {
     err = "row:1: device array too large" },
   { "cuda: an index out of bounds in a kernel", [[
       return SIM(function(_, _, dout) lumba.cuda.jit("def oob(out):\n    out[1000000] = 1.0\n")[{1, 1}](dout) end)]],
-    err = "IndexError in block (0,0,0) thread (0,0,0): index 1000000 out of bounds for axis 0 with size 8" },
+    err = "IndexError in block (0,0,0) thread (0,0,0): index 1000000 out of bounds for axis 0 with size 8\n"
+      .. "<string>:2:5: in oob\n    out[1000000] = 1.0" },
   { "cuda: a barrier only some threads reach", [[
       return SIM(function(_, _, dout)
         lumba.cuda.jit("def bar(out):\n    if cuda.threadIdx.x == 0:\n        cuda.syncthreads()\n    out[0] = 1.0\n")[{1, 4}](dout)
