@@ -505,6 +505,23 @@ function split_sig(s)
   return args
 end
 
+
+-- a gufunc output's shape: the loop dimensions, then its core dimensions
+-- (numbers, or names sized by the inputs); { 1 } for a scalar output.
+-- level: error()'s, counted from the caller of out_shape
+local function out_shape(st, lead, core, dims, level)
+  local shape = {}
+  for k = 1, #lead do shape[k] = lead[k] end
+  for k = 1, #core do
+    local s = tonumber(core[k]) or dims[core[k]]
+    if not s then
+      error(("gufunc '%s': the size of output dimension '%s' is not known from the inputs"):format(st.name, core[k]), level)
+    end
+    shape[#shape + 1] = s
+  end
+  return #shape > 0 and shape or { 1 }
+end
+
 function V.gufunc(src, name, nparams, opts, globals, locals, at)
   local chunk = opts.chunkname or "<string>"
   local function fail(fmt, ...)
@@ -647,16 +664,7 @@ local function gufunc_call(g, ...)
       end
       bind(nin + o, core, out.shape, out.ndim)
     else
-      local shape = {}
-      for k = 1, leadnd do shape[k] = lead[k] end
-      for k = 1, #core do
-        local s = tonumber(core[k]) or dims[core[k]]
-        if not s then
-          error(("gufunc '%s': the size of output dimension '%s' is not known from the inputs"):format(st.name, core[k]), 2)
-        end
-        shape[#shape + 1] = s
-      end
-      out = V.lumba.empty(#shape > 0 and shape or { 1 }, loop[nin + o])
+      out = V.lumba.empty(out_shape(st, lead, core, dims, 3), loop[nin + o])
     end
     outs[o] = out
   end
@@ -864,16 +872,7 @@ function V.cuda_gufunc_call(g, st, args, loop, lead, leads, dims)
   local outs, douts = {}, {}
   for o = 1, nout do
     local core, out = lay.outs[o], args[nin + o]
-    local shape = {}
-    for k = 1, leadnd do shape[k] = lead[k] end
-    for k = 1, #core do
-      local s = tonumber(core[k]) or dims[core[k]]
-      if not s then
-        error(("gufunc '%s': the size of output dimension '%s' is not known from the inputs"):format(st.name, core[k]), 3)
-      end
-      shape[#shape + 1] = s
-    end
-    if #shape == 0 then shape = { 1 } end
+    local shape = out_shape(st, lead, core, dims, 4)
     if out ~= nil then
       if not (is_array(out) or is_dev(out)) then
         error(("bad argument #%d to gufunc '%s' (output array expected)"):format(nin + o, st.name), 3)
