@@ -42,9 +42,21 @@ Val lower_cast(Lower *L, Val v, Type *to) {
   } else if (ty_is_float(from) && L->C->target->gpu) {
     r = ty_is_signed(to) ? LLVMBuildFPToSI(L->b, x, lt, "") : LLVMBuildFPToUI(L->b, x, lt, "");
   } else if (ty_is_float(from)) {
-    /* saturating: NaN and out-of-range values never become poison */
-    LLVMTypeRef tys[2] = {lt, lower_type(L, from)};
-    r = lower_intrinsic(L, ty_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", tys, 2, &x, 1);
+    /* as NumPy's C casts on x86-64 (and Numba's): truncate toward zero to
+    ** 64 bits, then wrap to the width (-1.5 -> uint8 255, 300.7 -> int8 44);
+    ** uint64 takes the unsigned conversion from 0 up. Saturating, so NaN and
+    ** values beyond 64 bits (undefined in C) never become poison. */
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx), tys[2] = {i64, lower_type(L, from)};
+    LLVMValueRef s64 = lower_intrinsic(L, "llvm.fptosi.sat", tys, 2, &x, 1);
+    if (ty_bits(to) < 64) {
+      r = LLVMBuildTrunc(L->b, s64, lt, "");
+    } else if (ty_is_signed(to)) {
+      r = s64;
+    } else {
+      LLVMValueRef u64 = lower_intrinsic(L, "llvm.fptoui.sat", tys, 2, &x, 1);
+      LLVMValueRef neg = LLVMBuildFCmp(L->b, LLVMRealOLT, x, LLVMConstReal(tys[1], 0), "");
+      r = LLVMBuildSelect(L->b, neg, s64, u64, "");
+    }
   } else {
     int fb = ty_bits(from), tb = ty_bits(to);
     if (fb == tb) r = x;

@@ -86,4 +86,40 @@ def conv(x, dt):
     assert.truthy(err:find("<string>:3:", 1, true), err)
     assert.truthy(err:find("TypingError", 1, true), err)
   end)
+
+  it("a float stored into an integer element wraps as NumPy's astype does (no saturation)", function()
+    local batch = require "numpy_batch"
+    -- within 32 bits: where x86's C casts (NumPy's, Numba's) are defined
+    local vals = { -1.5, 300.7, 7e4, -3e3, 2.5, -7.9, 255.9, -128.5, 65535.2, -2147483000.5 }
+    local ints = { "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64" }
+    local cases = {}
+    for i, t in ipairs(ints) do
+      for j, ft in ipairs { "float64", "float32" } do
+        cases[#cases + 1] = { inputs = { { name = "x", dtype = ft, shape = { #vals }, values = vals } },
+                              expr = "x.astype(np." .. t .. ")" }
+      end
+    end
+    local want = batch.run(cases)
+    local store = lumba.njit("def f(x, out):\n    out[:] = x\n")
+    local loop = lumba.njit("def f(x, out):\n    for i in range(x.shape[0]):\n        out[i] = x[i]\n")
+    local astype = lumba.njit("import numpy as np\ndef f(x, out):\n    return x.astype(out.dtype)\n")
+    local k = 0
+    for _, t in ipairs(ints) do
+      for _, ft in ipairs { "float64", "float32" } do
+        k = k + 1
+        local x = lumba.array(vals, ft)
+        local a, b = lumba.zeros(#vals, t), lumba.zeros(#vals, t)
+        store(x, a)
+        loop(x, b)
+        local c = astype(x, a)
+        for i = 1, #vals do
+          local w = want[k].values[i]
+          assert.are.equal(w, a:get(i), ("store %s -> %s, element %d"):format(ft, t, i))
+          assert.are.equal(w, b:get(i), ("loop %s -> %s, element %d"):format(ft, t, i))
+          assert.are.equal(w, c:get(i), ("astype %s -> %s, element %d"):format(ft, t, i))
+        end
+      end
+    end
+  end)
 end)
+
