@@ -178,6 +178,12 @@ function P.PRELUDE(impl, fname)
   for j, dv in ipairs(dl) do
     if dv.tag == "Constant" and type(dv.value) == "string" then defaults[nparams - #dl + j] = dv.value end
   end
+  -- an axis out of range, with NumPy's text (compiled code checks it when
+  -- it compiles: builtin_prelude.c's check_axis)
+  local axis_at
+  for k, a in ipairs(params) do
+    if k > 1 and a.arg == "axis" then axis_at = k end
+  end
   local function finish(ok, ...)
     if ok then
       if select("#", ...) > 1 then return pyops.tuple(...) end  -- the entry unpacked a tuple result
@@ -189,6 +195,10 @@ function P.PRELUDE(impl, fname)
   end
   f = function(...)
     local args = table.pack(...)
+    local ax, a1 = args[axis_at or 0], args[1]
+    if mtype(ax) == "integer" and AR.arrayish(a1) and (ax < -a1.ndim or ax >= a1.ndim) then
+      raise(sformat("AxisError: %s(): axis %d is out of bounds for array of dimension %d", fname, ax, a1.ndim))
+    end
     for k = 1, nparams do
       if conv[k] then args[k] = conv[k](args[k], fname, defaults[k]) end
     end
