@@ -280,18 +280,26 @@ local function binary_only(st, what)
   if st.nin ~= 2 then error(("%s only supported for binary functions ('%s' takes %d)"):format(what, st.name, st.nin), 3) end
 end
 
+-- the array and 0-based axis (0 by default, negative from the end) of
+-- u:reduce/u:accumulate; errors at the method's caller
+local function array_axis(a, axis, method, scalar_msg)
+  a = as_array(a)
+  if not is_array(a) then error(("bad argument #1 to '%s' (array or table expected)"):format(method), 3) end
+  local nd = a.ndim
+  if nd == 0 then error(scalar_msg, 3) end
+  axis = axis or 0
+  if math.type(axis) ~= "integer" then error(("bad argument #2 to '%s' (integer axis expected)"):format(method), 3) end
+  if axis < 0 then axis = axis + nd end
+  if axis < 0 or axis >= nd then error(("axis %d is out of bounds for array of dimension %d"):format(axis, nd), 3) end
+  return a, axis, nd
+end
+
 -- u:accumulate(a [, axis]): NumPy's ufunc.accumulate: r[0] = a[0], r[i] = u(r[i-1], a[i]) along axis (0 by default)
 function ufunc_methods.accumulate(u, a, axis)
   local st = state[u]
   binary_only(st, "accumulate")
-  a = as_array(a)
-  if not is_array(a) then error("bad argument #1 to 'accumulate' (array or table expected)", 2) end
-  local nd = a.ndim
-  if nd == 0 then error("cannot accumulate on a scalar", 2) end
-  axis = axis or 0
-  if math.type(axis) ~= "integer" then error("bad argument #2 to 'accumulate' (integer axis expected)", 2) end
-  if axis < 0 then axis = axis + nd end
-  if axis < 0 or axis >= nd then error(("axis %d is out of bounds for array of dimension %d"):format(axis, nd), 2) end
+  local nd
+  a, axis, nd = array_axis(a, axis, "accumulate", "cannot accumulate on a scalar")
   local step = nd == 1 and "        r[i] = %s(r[i - 1], b[i])\n" or "        %s(r[i - 1], b[i], r[i])\n"
   local text = ("def __lumba_ufunc_accumulate(a, o):\n    b = __lumba_np.moveaxis(a, %d, 0)\n"
     .. "    r = __lumba_np.moveaxis(o, %d, 0)\n    if b.shape[0] > 0:\n        r[0] = b[0]\n"
@@ -368,14 +376,8 @@ end
 function ufunc_methods.reduce(u, a, axis)
   local st = state[u]
   if st.nin ~= 2 then error(("reduce only supported for binary functions ('%s' takes %d)"):format(st.name, st.nin), 2) end
-  a = as_array(a)
-  if not is_array(a) then error("bad argument #1 to 'reduce' (array or table expected)", 2) end
-  local nd = a.ndim
-  if nd == 0 then error("cannot reduce a 0-d array", 2) end
-  axis = axis or 0
-  if math.type(axis) ~= "integer" then error("bad argument #2 to 'reduce' (integer axis expected)", 2) end
-  if axis < 0 then axis = axis + nd end
-  if axis < 0 or axis >= nd then error(("axis %d is out of bounds for array of dimension %d"):format(axis, nd), 2) end
+  local nd
+  a, axis, nd = array_axis(a, axis, "reduce", "cannot reduce a 0-d array")
   local n = a.shape[axis + 1]
   if n == 0 then
     if st.identity == nil then
