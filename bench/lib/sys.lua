@@ -66,6 +66,25 @@ function M.rmtree(path)
   M.shell("rm -rf " .. M.quote(path))
 end
 
+-- an ERROR line's text as the report shows it: a Python traceback (" | "
+-- between its lines) from its exception line on, without the frames,
+-- Numba's "During: ..." notes and repeated lines, at most 400 characters
+function M.short_error(text)
+  local from = text:find("| [%w_%.]*Error: ") or text:find("| [%w_%.]*Exception: ")
+  if not text:find("^Traceback") or not from then return text end
+  local kept, last = {}, nil
+  for part in (text:sub(from + 2) .. " | "):gmatch("(.-) | ") do
+    part = part:match("^%s*(.-)%s*$")
+    if part ~= "" and part ~= last and not part:find("^During:") and not part:find("^File ")
+      and not part:find("source missing") and not part:find("^Enable logging") then
+      kept[#kept + 1] = part
+    end
+    last = part
+  end
+  local s = table.concat(kept, " | ")
+  return #s > 400 and s:sub(1, 397) .. "..." or s
+end
+
 -- Runs argv (a list of words) with env (a table of extra variables) under
 -- `timeout`; returns a table:
 --   ok        exit status 0
@@ -93,7 +112,7 @@ function M.run(argv, env, limit)
     elseif key == "CHECK" then
       r.check = tonumber(rest)
     elseif key == "ERROR" then
-      r.error = rest
+      r.error = M.short_error(rest)
     elseif key == "SKIP" then
       r.skip = rest
     elseif key == "NOTE" then
