@@ -31,6 +31,14 @@ def _nanext(a, big):
         if big:
             raise ValueError("zero-size array to reduction operation fmax which has no identity")
         raise ValueError("zero-size array to reduction operation fmin which has no identity")
+    # with no NaN in a (the usual case) its min or max is the answer, and
+    # those are vectorised; a NaN there sends the search through the loop
+    if big:
+        r = a.max()
+    else:
+        r = a.min()
+    if r == r:
+        return r
     r = _lumba.flat(a, 0)
     for i in range(1, a.size):
         v = _lumba.flat(a, i)
