@@ -124,8 +124,10 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
     lua_pushstring(L, dtype_names[t->dtype]);
     return 1;
   }
-  if (t->kind == TY_CLASS) {  /* an instance: its reference passes to the userdata */
-    jitclass_push(L, t->cls, (MemInfo *)(intptr_t)slots[(*k)++]);
+  if (t->kind == TY_CLASS) {  /* an instance: its reference passes to the userdata; NULL (None): nil */
+    MemInfo *mi = (MemInfo *)(intptr_t)slots[(*k)++];
+    if (mi) jitclass_push(L, t->cls, mi);
+    else lua_pushnil(L);
     return 1;
   }
   if (t->kind == TY_CPTR) {  /* an address, as the cfunc's .address */

@@ -89,7 +89,8 @@ static void collect_locals(Compile *C, FuncSpec *spec, NodeList *body) {
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
   Local *v = &I->spec->locals[slot];
   if (t == NULL) return;
-  if (t->kind == TY_NONE)
+  /* None may go where an instance goes (found = None ... found = node: a NULL instance) */
+  if (t->kind == TY_NONE && !(v->ty == NULL || v->ty->kind == TY_CLASS || v->ty->kind == TY_NONE))
     compile_error(I->C, loc, "TypingError", "cannot assign None to '%s'", infer_shown_name(I->C, v->name));
   if (v->ty == NULL) {
     v->ty = t;
@@ -172,6 +173,8 @@ static int static_is_none(Infer *I, Node *x, Node *y, bool negated) {
   if (!(y->kind == ND_Constant && y->ckind == CK_NONE)) return TRUTH_RUNTIME;
   Type *t = x->kind == ND_Constant && x->ckind == CK_NONE ? &ty_none : infer_expr(I, x);
   if (t == NULL) return TRUTH_PENDING;
+  /* an instance may be None (optional(node_type)), as may an optional number field: a run-time test */
+  if (t->kind == TY_CLASS || infer_class_optional(I, x)) return TRUTH_RUNTIME;
   return (t->kind == TY_NONE) != negated;
 }
 

@@ -68,6 +68,10 @@ typedef enum CallKind {
 } CallKind;
 
 /* infer_class.c: @jitclass instances in compiled code */
+/* x is an optional number field of an instance (inst.val of optional(float64)) */
+bool infer_class_optional(Infer *I, Node *x);
+/* a is None / a is not None tested at run time: an instance or an optional number field against None */
+bool infer_class_is_none(Infer *I, Node *a, Node *b);
 Type *infer_class_attr(Infer *I, Node *n, Type *base);               /* inst.field, inst.property */
 Type *infer_class_method(Infer *I, Node *n, Type *base);             /* inst.method(...) */
 Type *infer_class_call(Infer *I, Node *n, ClassInfo *c);             /* Bag(...) */

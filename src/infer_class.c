@@ -40,6 +40,23 @@ static Type *call_method(Infer *I, Node *n, ClassInfo *c, int m, Node *recv, Nod
   return callee->ret;
 }
 
+bool infer_class_optional(Infer *I, Node *x) {
+  if (x->kind != ND_Attribute) return false;
+  Type *b = infer_ann(I, x->value)->ty;
+  if (b == NULL || b->kind != TY_CLASS) return false;
+  int f = ty_class_field(b->cls, x->name);
+  return f >= 0 && b->cls->fopt[f] && b->cls->ftypes[f]->kind == TY_SCALAR;
+}
+
+static bool is_none_const(Node *x) { return x->kind == ND_Constant && x->ckind == CK_NONE; }
+
+bool infer_class_is_none(Infer *I, Node *a, Node *b) {
+  if (is_none_const(a)) { Node *t = a; a = b; b = t; }
+  if (!is_none_const(b)) return false;
+  Type *t = infer_ann(I, a)->ty;
+  return (t && t->kind == TY_CLASS) || infer_class_optional(I, a);
+}
+
 Type *infer_class_attr(Infer *I, Node *n, Type *base) {
   ClassInfo *c = base->cls;
   int f = ty_class_field(c, n->name);
@@ -108,7 +125,11 @@ void infer_class_store(Infer *I, Node *target, Type *base, Type *t) {
   infer_ann(I, target)->ty = c->ftypes[f];
   if (t == NULL) return;
   Type *ft = c->ftypes[f];
-  bool ok = ft->kind == TY_SCALAR ? ty_is_number(t)
+  bool numbers = t->kind == TY_TUPLE && ft->kind == TY_TUPLE && t->nelems == ft->nelems;
+  for (int k = 0; numbers && k < t->nelems; k++) numbers = ty_is_number(t->elems[k]);
+  bool ok = t->kind == TY_NONE ? c->fopt[f]  /* None: an optional field's */
+          : ft->kind == TY_TUPLE ? numbers
+          : ft->kind == TY_SCALAR ? ty_is_number(t)
           : ft->kind == TY_CLASS ? t->kind == TY_CLASS && t->cls == ft->cls
           : t->kind == TY_ARRAY && t->dtype == ft->dtype && t->ndim == ft->ndim && (ft->layout == 'A' || t->layout == ft->layout);
   if (!ok)

@@ -26,20 +26,51 @@ typedef struct Instance {
 } Instance;
 
 /* the last reference gone: the array and instance fields' references go
-** too (a nested instance's own dtor runs in turn) */
-static void instance_dtor(void *data, void *ud) {
-  ClassInfo *c = ud;
+** too. A nested instance's own dtor runs in turn; past a depth, its buffer
+** waits in a list the outermost dtor drains, so a long linked list
+** (deferred_type) is freed without one C frame per node. */
+typedef struct Pending {
+  void *data;
+  ClassInfo *cls;
+  struct Pending *next;
+} Pending;
+static _Thread_local Pending *pending;
+static _Thread_local int dtor_depth;
+
+static void release_fields(void *data, ClassInfo *c) {
   for (int i = 0; i < c->nfields; i++) {
     MemInfo *mi;
     if (c->ftypes[i]->kind == TY_ARRAY)
       memcpy(&mi, (char *)data + c->offsets[i] + offsetof(ArrayStruct, meminfo), sizeof mi);
     else if (c->ftypes[i]->kind == TY_CLASS)
-      memcpy(&mi, (char *)data + c->offsets[i], sizeof mi);
+      memcpy(&mi, (char *)data + c->offsets[i], sizeof mi);  /* NULL (None): nrt_decref ignores it */
     else
       continue;
     nrt_decref(mi);
   }
   free(data);
+}
+
+static void instance_dtor(void *data, void *ud) {
+  if (dtor_depth >= 64) {
+    Pending *p = malloc(sizeof *p);
+    if (p) {
+      *p = (Pending){data, ud, pending};
+      pending = p;
+      return;
+    }
+  }
+  dtor_depth++;
+  release_fields(data, ud);
+  while (dtor_depth == 1 && pending) {
+    Pending *p = pending;
+    pending = p->next;
+    void *d = p->data;
+    ClassInfo *c = p->cls;
+    free(p);
+    release_fields(d, c);
+  }
+  dtor_depth--;
 }
 
 MemInfo *lm_class_new(ClassInfo *c) {
@@ -104,13 +135,59 @@ static int jitclass_lua_get(lua_State *L) {
   if (t->kind == TY_CLASS) {
     MemInfo *mi;
     memcpy(&mi, p, sizeof mi);
-    if (mi == NULL) return 0;  /* never assigned: None */
+    if (mi == NULL) return 0;  /* never assigned, or None: nil */
     nrt_incref(mi);
     jitclass_push(L, t->cls, mi);
     return 1;
   }
+  if (t->kind == TY_TUPLE) {  /* a table, 1-based */
+    lua_createtable(L, t->nelems, 0);
+    for (int k = 0; k < t->nelems; k++) {
+      array_push_elem(L, t->elems[k]->dtype, p + ty_tuple_offset(t, k));
+      lua_rawseti(L, -2, k + 1);
+    }
+    return 1;
+  }
+  if (c->fopt[i] && p[dtype_sizes[t->dtype]] == 0) return 0;  /* optional, None: nil */
   array_push_elem(L, t->dtype, p);
   return 1;
+}
+
+/* whether the Lua value at idx fits a number field of dtype dt */
+static bool number_fits(lua_State *L, int idx, DType dt) {
+  int lt = lua_type(L, idx);
+  return dt == DT_BOOL ? lt == LUA_TBOOLEAN : dtype_kinds[dt] == 'f' ? lt == LUA_TNUMBER : lua_isinteger(L, idx);
+}
+
+static int bad_number(lua_State *L, ClassInfo *c, int i, const char *what, int idx) {
+  int lt = lua_type(L, idx);
+  return luaL_error(L, "cannot set field '%s' of %s (%s) to %s%s%s", c->fnames[i], c->name, what,
+                    lt == LUA_TNUMBER ? "the float " : luaL_typename(L, idx),
+                    lt == LUA_TNUMBER ? lua_tostring(L, idx) : "", lua_gettop(L) > 3 ? lua_tostring(L, 4) : "");
+}
+
+/* a tuple field from a table of its numbers */
+static int set_tuple(lua_State *L, ClassInfo *c, int i, char *p) {
+  Type *t = c->ftypes[i];
+  if (!lua_istable(L, 3) || lua_rawlen(L, 3) != (size_t)t->nelems)
+    return luaL_error(L, "cannot set field '%s' of %s (%s) to %s (a table of %d numbers expected)", c->fnames[i], c->name,
+                      t->name, lua_istable(L, 3) ? lua_pushfstring(L, "a table of %d values", (int)lua_rawlen(L, 3))
+                                                 : luaL_typename(L, 3), t->nelems);
+  char buf[LM_MAXARGS * 16];
+  for (int k = 0; k < t->nelems; k++) {  /* all checked before any is stored */
+    lua_rawgeti(L, 3, k + 1);
+    DType dt = t->elems[k]->dtype;
+    if (!number_fits(L, -1, dt)) {
+      lua_replace(L, 3);
+      lua_settop(L, 3);
+      lua_pushfstring(L, " at [%d]", k + 1);
+      return bad_number(L, c, i, t->name, 3);
+    }
+    array_store_elem(L, dt, buf + ty_tuple_offset(t, k), lua_gettop(L), 3);
+    lua_pop(L, 1);
+  }
+  memcpy(p, buf, (size_t)ty_tuple_offset(t, t->nelems));
+  return 0;
 }
 
 /* core._jc_set(instance, i, value) */
@@ -137,25 +214,26 @@ static int jitclass_lua_set(lua_State *L) {
   if (t->kind == TY_CLASS) {
     ClassInfo *vc = NULL;
     MemInfo *mi = jitclass_test(L, 3, &vc);
-    if (mi == NULL || vc != t->cls)
+    if (lua_isnil(L, 3) && c->fopt[i]) mi = NULL, vc = t->cls;  /* optional: nil is None */
+    else if (mi == NULL || vc != t->cls)
       return luaL_error(L, "cannot set field '%s' of %s (%s) to %s", c->fnames[i], c->name, t->cls->name,
                         mi ? lua_pushfstring(L, "an instance of %s", vc->name) : luaL_typename(L, 3));
     MemInfo *old;
     memcpy(&old, p, sizeof old);
-    nrt_incref(mi);
+    if (mi) nrt_incref(mi);
     memcpy(p, &mi, sizeof mi);
     nrt_decref(old);
     return 0;
   }
-  int lt = lua_type(L, 3);
-  bool ok = t->dtype == DT_BOOL ? lt == LUA_TBOOLEAN
-          : dtype_kinds[t->dtype] == 'f' ? lt == LUA_TNUMBER
-          : lua_isinteger(L, 3);
-  if (!ok)
-    return luaL_error(L, "cannot set field '%s' of %s (%s) to %s%s", c->fnames[i], c->name, t->name,
-                      lt == LUA_TNUMBER ? "the float " : luaL_typename(L, 3),
-                      lt == LUA_TNUMBER ? lua_tostring(L, 3) : "");
+  if (t->kind == TY_TUPLE) return set_tuple(L, c, i, p);
+  if (c->fopt[i] && lua_isnil(L, 3)) {  /* optional: nil is None */
+    p[dtype_sizes[t->dtype]] = 0;
+    return 0;
+  }
+  lua_settop(L, 3);
+  if (!number_fits(L, 3, t->dtype)) return bad_number(L, c, i, t->name, 3);
   array_store_elem(L, t->dtype, p, 3, 3);
+  if (c->fopt[i]) p[dtype_sizes[t->dtype]] = 1;
   return 0;
 }
 

@@ -14,13 +14,22 @@
 #include "compile.h"
 #include "jitclass.h"
 
-static size_t field_size(const Type *t) {
+static size_t field_size(const Type *t, bool opt) {
   if (t->kind == TY_ARRAY) return sizeof(ArrayStruct);
-  if (t->kind == TY_CLASS) return sizeof(MemInfo *);  /* another class's instance: one reference */
-  return (size_t)dtype_sizes[t->dtype];
+  if (t->kind == TY_CLASS) return sizeof(MemInfo *);  /* an instance: one reference (optional: NULL is None) */
+  if (t->kind == TY_TUPLE) return (size_t)ty_tuple_offset(t, t->nelems);
+  return (size_t)dtype_sizes[t->dtype] + (opt ? 1 : 0);  /* optional: the flag byte after the value */
 }
 
-/* core._jitclass(name, {{fname, type text}, ...}, {{mname, def name, is_property}, ...}) → class */
+/* a tuple field holds numbers only (compiled code and Lua copy them in and out) */
+static bool numbers_tuple(const Type *t) {
+  for (int i = 0; i < t->nelems; i++)
+    if (t->elems[i]->kind != TY_SCALAR) return false;
+  return t->nelems > 0;
+}
+
+/* core._jitclass(name, {{fname, type, optional}, ...}, {{mname, def name, is_property}, ...}) → class;
+** a field's type is a type text, a class made before, or false: this class (a deferred_type) */
 static int jitclass_lua_new(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
@@ -35,11 +44,15 @@ static int jitclass_lua_new(lua_State *L) {
   c->fnames = arena_alloc(A, sizeof(char *) * (size_t)(nf + 1));
   c->ftypes = arena_alloc(A, sizeof(Type *) * (size_t)(nf + 1));
   c->offsets = arena_alloc(A, sizeof(int64_t) * (size_t)(nf + 1));
+  c->fopt = arena_alloc(A, sizeof(bool) * (size_t)(nf + 1));
   int64_t off = 0;
   for (int i = 0; i < nf; i++) {
     lua_rawgeti(L, 2, i + 1);
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -2, 2);
+    lua_rawgeti(L, -3, 3);
+    bool opt = lua_toboolean(L, -1);
+    lua_pop(L, 1);
     const char *fname = luaL_checkstring(L, -2);
     for (int k = 0; k < i; k++)
       if (strcmp(c->fnames[k], fname) == 0) return luaL_error(L, "field '%s' appears twice in the spec of %s", fname, name);
@@ -47,6 +60,8 @@ static int jitclass_lua_new(lua_State *L) {
     ClassInfo *fc = luaL_testudata(L, -1, JITCLASS_MT);
     if (fc) {
       t = &fc->type;  /* a class made before this one: it lives as long as the state */
+    } else if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
+      t = &c->type;  /* this class (a deferred_type): its userdata never moves */
     } else {
       const char *tt = luaL_checkstring(L, -1);
       char sig[300], err[256];
@@ -55,15 +70,19 @@ static int jitclass_lua_new(lua_State *L) {
       int n = ty_parse_signature(&S->types, sig, &ret, args, 2, err, sizeof err);
       if (n != 1) return luaL_error(L, "the type of field '%s' of %s: %s", fname, name, n < 0 ? err : "one type expected");
       t = args[0];
-      if (t->kind != TY_SCALAR && t->kind != TY_ARRAY)
-        return luaL_error(L, "field '%s' of %s: a jitclass field is a number, an array or a jitclass instance, not %s",
+      if (t->kind != TY_SCALAR && t->kind != TY_ARRAY && !(t->kind == TY_TUPLE && numbers_tuple(t)))
+        return luaL_error(L, "field '%s' of %s: a jitclass field is a number, an array, a tuple of numbers "
+                          "or a jitclass instance, not %s", fname, name, t->name);
+      if (opt && t->kind != TY_SCALAR)
+        return luaL_error(L, "field '%s' of %s: optional() takes a number type or a jitclass instance type, not %s",
                           fname, name, t->name);
     }
-    size_t sz = field_size(t), al = t->kind == TY_SCALAR ? sz : 8;
+    size_t sz = field_size(t, opt), al = t->kind == TY_SCALAR ? (size_t)dtype_sizes[t->dtype] : 8;
     off = (off + (int64_t)al - 1) / (int64_t)al * (int64_t)al;
     c->fnames[i] = arena_strdup(A, fname);
     c->ftypes[i] = t;
     c->offsets[i] = off;
+    c->fopt[i] = opt;
     off += (int64_t)sz;
     lua_pop(L, 3);
   }

@@ -587,6 +587,7 @@ static LLVMValueRef slot_ptr(Lower *L, LLVMValueRef base, int k) {
 static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
   LLVMTypeRef lt = lower_type(L, t);
   if (t->kind == TY_DTYPE) return LLVMConstInt(lt, (unsigned long long)t->dtype, 0);  /* its type says which */
+  if (t->kind == TY_NONE) return LLVMConstInt(lt, 0, 0);  /* None (LinkedNode(0, None)): nothing to read */
   if (t->kind == TY_CPTR) return raw;
   if (t->kind == TY_CLASS || t->kind == TY_RECORD) return LLVMBuildIntToPtr(L->b, raw, lt, "");
   if (ty_is_complex(t)) {  /* the slot points at two doubles */

@@ -95,6 +95,8 @@ struct Target {
   Val (*class_attr)(Lower *L, Node *n);
   Val (*class_new)(Lower *L, Node *n);
   void (*class_store)(Lower *L, Node *target, Val v);
+  /* x is None, x an optional number field (inst.val): its flag clear */
+  LLVMValueRef (*class_is_none)(Lower *L, Node *x);
   /* record dtypes (lower_record.c): r.x / r['x'] (a field's value) and a.x / a['x'] (its view);
   ** a store into one, or op= (op != OP_None, opty the operation's type); NULL: none */
   Val (*record_field)(Lower *L, Node *n);
@@ -191,6 +193,7 @@ Val lower_attribute(Lower *L, Node *n);
 Val lower_class_attr(Lower *L, Node *n);
 Val lower_class_new(Lower *L, Node *n);
 void lower_class_store(Lower *L, Node *target, Val v);
+LLVMValueRef lower_class_is_none(Lower *L, Node *x);
 Val lower_call_def(Lower *L, Node *n, struct CallInfo *ci);
 LLVMValueRef lower_load_elem(Lower *L, DType dt, LLVMValueRef ptr);
 void lower_store_elem(Lower *L, DType dt, LLVMValueRef ptr, LLVMValueRef v);

@@ -34,10 +34,34 @@ static LLVMValueRef load_instance(Lower *L, LLVMValueRef p, ClassInfo *c, int f)
   return LLVMBuildLoad2(L->b, i8p, LLVMBuildBitCast(L->b, p, LLVMPointerType(i8p, 0), ""), c->fnames[f]);
 }
 
+/* the address of byte k of p (an i8*) */
+static LLVMValueRef byte_ptr(Lower *L, LLVMValueRef p, int64_t k) {
+  LLVMValueRef at = lower_i64(L, k);
+  return LLVMBuildInBoundsGEP2(L->b, LLVMInt8TypeInContext(L->ctx), p, &at, 1, "");
+}
+
+/* element k of a tuple field of numbers at p, as a value of dtype dt */
+static LLVMValueRef elem_ptr(Lower *L, LLVMValueRef p, Type *t, int k) {
+  return LLVMBuildBitCast(L->b, byte_ptr(L, p, ty_tuple_offset(t, k)),
+                          LLVMPointerType(lower_mem_type(L, t->elems[k]->dtype), 0), "");
+}
+
+/* an optional number field's flag (after its value): whether it holds None */
+static LLVMValueRef flag_is_none(Lower *L, LLVMValueRef p, Type *t) {
+  LLVMValueRef flag = LLVMBuildLoad2(L->b, LLVMInt8TypeInContext(L->ctx), byte_ptr(L, p, dtype_sizes[t->dtype]), "isset");
+  return LLVMBuildICmp(L->b, LLVMIntEQ, flag, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), "isnone");
+}
+
 static Val load_field(Lower *L, LLVMValueRef inst, ClassInfo *c, int f) {
   Type *t = c->ftypes[f];
   LLVMValueRef p = field_ptr(L, inst, c, f);
   if (t->kind == TY_CLASS) return (Val){t, load_instance(L, p, c, f), false};  /* borrowed from the instance */
+  if (t->kind == TY_TUPLE) {
+    LLVMValueRef r = LLVMGetUndef(lower_type(L, t));
+    for (int k = 0; k < t->nelems; k++)
+      r = LLVMBuildInsertValue(L->b, r, lower_load_elem(L, t->elems[k]->dtype, elem_ptr(L, p, t, k)), (unsigned)k, "");
+    return (Val){t, r, false};
+  }
   if (t->kind != TY_ARRAY) {
     LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
     return (Val){t, lower_load_elem(L, t->dtype, tp), false};
@@ -54,14 +78,41 @@ static Val load_field(Lower *L, LLVMValueRef inst, ClassInfo *c, int f) {
   return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), false};  /* borrowed from the instance */
 }
 
+/* inst is None (an optional(node_type) field, a variable set to None): an
+** error naming the attribute, raised where the statement is */
+static void check_not_none(Lower *L, Val inst, ClassInfo *c, const char *attr) {
+  char msg[200];
+  snprintf(msg, sizeof msg, "AttributeError: 'NoneType' object has no attribute '%s' (a %s instance was expected)",
+           attr, c->name);
+  lower_raise_if(L, LLVMBuildIsNull(L->b, inst.v, ""), LMERR_RAISE, msg);
+}
+
+LLVMValueRef lower_class_is_none(Lower *L, Node *x) {
+  ClassInfo *c = lower_ann(L, x->value)->ty->cls;
+  int f = ty_class_field(c, x->name);
+  Val inst = lower_expr(L, x->value);
+  check_not_none(L, inst, c, x->name);
+  LLVMValueRef r = flag_is_none(L, field_ptr(L, inst.v, c, f), c->ftypes[f]);
+  lower_release(L, inst);
+  return r;
+}
+
 Val lower_class_attr(Lower *L, Node *n) {
   Type *bt = lower_ann(L, n->value)->ty;
   ClassInfo *c = bt->cls;
   int f = ty_class_field(c, n->name);
   if (f < 0) return lower_call_def(L, n, lower_ann(L, n)->aux);  /* a property */
   Val inst = lower_expr(L, n->value);
+  check_not_none(L, inst, c, n->name);
   Val v = load_field(L, inst.v, c, f);
-  if (v.ty->kind == TY_CLASS) {
+  if (c->fopt[f] && v.ty->kind == TY_SCALAR) {  /* an optional number used as a number: None is an error */
+    char msg[200];
+    snprintf(msg, sizeof msg, "TypeError: field '%s' of %s is None (test it with 'is None' first)", c->fnames[f], c->name);
+    int mark = lower_hold(L, inst);
+    lower_raise_if(L, flag_is_none(L, field_ptr(L, inst.v, c, f), v.ty), LMERR_RAISE, msg);
+    lower_unhold(L, mark);
+  }
+  if (v.ty->kind == TY_CLASS && !c->fopt[f]) {
     char msg[200];
     snprintf(msg, sizeof msg, "AttributeError: field '%s' of %s was never assigned (it holds no %s instance)", c->fnames[f], c->name,
              v.ty->cls->name);
@@ -99,15 +150,31 @@ void lower_class_store(Lower *L, Node *target, Val v) {
   Type *t = c->ftypes[f];
   int mark = lower_hold(L, v);  /* the instance's expression may raise */
   Val inst = lower_expr(L, target->value);
+  int mark2 = lower_hold(L, inst);
+  check_not_none(L, inst, c, target->name);
+  lower_unhold(L, mark2);
   lower_unhold(L, mark);
   LLVMValueRef p = field_ptr(L, inst.v, c, f);
+  if (t->kind == TY_TUPLE) {
+    Val a = lower_cast(L, v, t);
+    for (int k = 0; k < t->nelems; k++)
+      lower_store_elem(L, t->elems[k]->dtype, elem_ptr(L, p, t, k), LLVMBuildExtractValue(L->b, a.v, (unsigned)k, ""));
+    lower_release(L, inst);
+    return;
+  }
   if (t->kind == TY_SCALAR) {
-    LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
-    lower_store_elem(L, t->dtype, tp, lower_cast(L, v, ty_scalar(t->dtype)).v);
+    bool none = v.ty->kind == TY_NONE;
+    if (!none) {
+      LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+      lower_store_elem(L, t->dtype, tp, lower_cast(L, v, ty_scalar(t->dtype)).v);
+    }
+    if (c->fopt[f])  /* optional: the flag says whether it holds a number */
+      LLVMBuildStore(L->b, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), !none, 0), byte_ptr(L, p, dtype_sizes[t->dtype]));
     lower_release(L, inst);
     return;
   }
   if (t->kind == TY_CLASS) {
+    v = lower_cast(L, v, t);  /* None: NULL */
     if (!v.owned) lower_incref(L, v);  /* the field holds a reference */
     LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);
     Val old = {t, load_instance(L, p, c, f), false};

@@ -20,6 +20,8 @@ Val lower_cast(Lower *L, Val v, Type *to) {
     /* layout widening to 'A' keeps the same representation */
     return (Val){to, v.v, v.owned};
   }
+  if (from->kind == TY_NONE && to->kind == TY_CLASS)  /* None as an instance: NULL (optional(node_type)) */
+    return (Val){to, LLVMConstNull(lower_type(L, to)), false};
   if (from->kind == TY_TUPLE && to->kind == TY_TUPLE) {
     LLVMValueRef r = LLVMGetUndef(lower_type(L, to));
     for (int i = 0; i < to->nelems; i++) {
@@ -364,7 +366,26 @@ static LLVMValueRef compare(Lower *L, OpKind op, Val a, Val b) {
 }
 
 /* a < b < c: each operand evaluated once, stopping at the first false */
+static bool none_const(Node *x) { return x->kind == ND_Constant && x->ckind == CK_NONE; }
+
+/* x is None / x is not None at run time (infer_class.c let it through): an
+** instance is None when NULL; an optional number field has a flag */
+static Val lower_is_none(Lower *L, Node *n) {
+  Node *x = none_const(n->left) ? n->elts.items[0] : n->left;
+  LLVMValueRef r;
+  if (lower_ann(L, x)->ty->kind == TY_CLASS) {
+    Val v = lower_expr(L, x);
+    r = LLVMBuildIsNull(L->b, v.v, "isnone");
+    lower_release(L, v);
+  } else {
+    r = lower_class_target(L, x)->class_is_none(L, x);
+  }
+  if (n->cmpops[0] == OP_IsNot) r = LLVMBuildNot(L->b, r, "");
+  return (Val){ty_bool, r, false};
+}
+
 static Val lower_compare(Lower *L, Node *n) {
+  if (n->elts.len == 1 && (n->cmpops[0] == OP_Is || n->cmpops[0] == OP_IsNot)) return lower_is_none(L, n);
   Val left = lower_expr(L, n->left);
   if (n->elts.len == 1) return (Val){ty_bool, compare(L, n->cmpops[0], left, lower_expr(L, n->elts.items[0])), false};
   LLVMValueRef res = lower_entry_alloca(L, i1t(L), "cmp");

@@ -32,6 +32,7 @@ const Target target_cpu = {
     .class_attr = lower_class_attr,
     .class_new = lower_class_new,
     .class_store = lower_class_store,
+    .class_is_none = lower_class_is_none,
     .record_field = lower_record_field,
     .record_store = lower_record_store,
 };

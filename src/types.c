@@ -182,6 +182,16 @@ Type *ty_truediv(const Type *a, const Type *b) {
   return ty_float64;
 }
 
+int64_t ty_tuple_offset(const Type *t, int k) {
+  int64_t off = 0;
+  for (int i = 0; i <= k && i < t->nelems; i++) {
+    int64_t sz = dtype_sizes[t->elems[i]->dtype];
+    off = (off + sz - 1) / sz * sz;
+    if (i < k) off += sz;
+  }
+  return off;
+}
+
 Type *ty_unify(TypeTable *T, Type *a, Type *b) {
   if (a == b) return a;
   if (a == NULL) return b;
@@ -195,6 +205,9 @@ Type *ty_unify(TypeTable *T, Type *a, Type *b) {
   }
   if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->dtype == b->dtype && a->ndim == b->ndim)
     return ty_array(T, a->dtype, a->ndim, 'A');
+  /* None and an instance: the instance's type, NULL being None (a @jitclass's optional(node_type)) */
+  if (a->kind == TY_NONE && b->kind == TY_CLASS) return b;
+  if (b->kind == TY_NONE && a->kind == TY_CLASS) return a;
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelems == b->nelems) {
     Type *el[LM_MAXARGS];
     if (a->nelems > LM_MAXARGS) return NULL;

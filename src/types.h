@@ -67,6 +67,7 @@ typedef struct ClassInfo {
   const char **fnames;
   Type **ftypes;
   int64_t *offsets;
+  bool *fopt;             // optional(...): may hold None (a number: a flag byte after its value, 0 = None)
   int64_t size;           // bytes of an instance's buffer
   int nmethods;           // __init__ included
   const char **mnames;    // "increment", "size", "__init__"
@@ -75,6 +76,9 @@ typedef struct ClassInfo {
   Type type;              // TY_CLASS, .cls = this
 } ClassInfo;
 int ty_class_field(const ClassInfo *c, const char *name);   /* its index, or -1 */
+/* the byte offset of element k of a tuple field of numbers (k == nelems:
+** its size), each element at its natural alignment */
+int64_t ty_tuple_offset(const Type *t, int k);
 int ty_class_method(const ClassInfo *c, const char *name);  /* its index, or -1 */
 
 bool ty_is_bool(const Type *t);

@@ -577,7 +577,7 @@ function jitclass_register(classes, mod, chunk, siblings)
   end
   local known = {}  -- the classes made so far: fields may hold their instances
   for _, c in ipairs(classes) do
-    local fields = jc.fields(c, mod, sig_text, parse_expr, where, known)
+    local fields = jc.fields(c, mod, sig_text, parse_expr, where, known, classes.defines)
     local ok, ud = pcall(core._jitclass, c.name, fields, c.methods)
     if not ok then error(("%s:%d:1: @jitclass %s: %s"):format(where, c.line, c.name, tostring(ud)), 0) end
     c.ud = ud

@@ -147,6 +147,12 @@ function M.desugar(src, chunk)
       i = i + 1
     end
   end
+  -- node_type.define(Node.class_type.instance_type): what each deferred_type() stands for
+  classes.defines = {}
+  for k, l in ipairs(lines) do
+    local dname, arg = l:match("^([%a_][%w_]*)%.define%s*%((.*)%)%s*$")
+    if dname then classes.defines[dname] = { arg, k } end
+  end
   -- the constructors, after the last line: every other line keeps its number
   local tail = {}
   for _, c in ipairs(classes) do
@@ -178,26 +184,87 @@ local function class_ref(tnode, known)
   if tnode.tag == "Constant" and type(tnode.value) == "string" then return known[tnode.value] end
 end
 
-function M.fields(c, mod, sig_text, parse_expr, where, known)
+-- the name a call's function ends in: optional, nb.optional, types.UniTuple
+local function callee(node)
+  local f = node.tag == "Call" and node.func
+  return f and (f.tag == "Name" and f.id or f.tag == "Attribute" and f.attr) or nil
+end
+
+-- fields: {{name, type, optional}}: type a type text, a class userdata, or
+-- false for the class itself (a deferred_type defined as this class)
+function M.fields(c, mod, sig_text, parse_expr, where, known, defines)
   local fields = {}
+  local function fail(line, fname, msg, ...)
+    error(("%s:%d:1: field '%s' of jitclass %s: " .. msg):format(where, line, fname, c.name, ...), 0)
+  end
+  -- a deferred_type() variable: the class its define() names
+  local function deferred(tnode, fname, line)
+    if tnode.tag ~= "Name" then return nil end
+    local v = mod.values[tnode.id]
+    if not (v and callee(v) == "deferred_type") then return nil end
+    local d = defines and defines[tnode.id]
+    if not d then
+      fail(line, fname, "%s = deferred_type() is never defined (add %s.define(%s.class_type.instance_type) after the class)",
+        tnode.id, tnode.id, c.name)
+    end
+    local target = parse_expr(d[1], d[2])
+    local cls, name = class_ref(target, known)
+    if not name and target.tag == "Name" then name = target.id end
+    if name == c.name then return false end
+    if cls then return cls end
+    fail(line, fname, "%s.define(...) must name this class or a jitclass defined above %s, as %s.class_type.instance_type",
+      tnode.id, c.name, c.name)
+  end
+  local function number_text(tnode, fname, line)
+    local t = sig_text(tnode, mod)
+    if not t then fail(line, fname, "the type must be a Numba type such as int32 or float32[:]") end
+    return t
+  end
+  -- UniTuple(float64, 3) and Tuple((int64, float64)) of numbers: their tuple type text
+  local function tuple_text(tnode, fname, line)
+    local f = callee(tnode)
+    local a = tnode.args
+    if f == "UniTuple" then
+      local n = a[2] and a[2].tag == "Constant" and math.type(a[2].value) == "integer" and a[2].value
+      if #a ~= 2 or not n or n < 1 then fail(line, fname, "UniTuple takes an element type and a count: UniTuple(float64, 3)") end
+      local e = number_text(a[1], fname, line)
+      return "(" .. (e .. ", "):rep(n - 1) .. e .. ")"
+    end
+    if #a ~= 1 or (a[1].tag ~= "Tuple" and a[1].tag ~= "List") or #a[1].elts == 0 then
+      fail(line, fname, "Tuple takes a tuple of element types: Tuple((int64, float64))")
+    end
+    local el = {}
+    for i, e in ipairs(a[1].elts) do el[i] = number_text(e, fname, line) end
+    return "(" .. table.concat(el, ", ") .. ")"
+  end
   local function add(fname, tnode, line)
-    local cls, missing = nil, nil
-    if tnode then cls, missing = class_ref(tnode, known or {}) end
+    if not tnode then fail(line, fname, "the type must be a Numba type such as int32 or float32[:]") end
+    local opt = false
+    if callee(tnode) == "optional" then
+      if #tnode.args ~= 1 then fail(line, fname, "optional takes one type: optional(float64)") end
+      opt, tnode = true, tnode.args[1]
+    end
+    local cls, missing = class_ref(tnode, known or {})
     if cls then
-      fields[#fields + 1] = { fname, cls }
+      fields[#fields + 1] = { fname, cls, opt }
       return
     end
+    if missing == c.name then
+      fail(line, fname, "a class refers to itself through a deferred_type: node_type = deferred_type(), "
+        .. "('%s', optional(node_type)), then node_type.define(%s.class_type.instance_type)", fname, c.name)
+    end
     if missing then
-      error(("%s:%d:1: field '%s' of jitclass %s: %s is not a jitclass defined above %s (a class refers to "
-        .. "itself or a later class only through deferred_type, which lumba does not support yet)")
-        :format(where, line, fname, c.name, missing, c.name), 0)
+      fail(line, fname, "%s is not a jitclass defined above %s (a later class is reached through deferred_type)",
+        missing, c.name)
     end
-    local t = tnode and sig_text(tnode, mod)
-    if not t then
-      error(("%s:%d:1: the type of field '%s' of jitclass %s must be a Numba type such as int32 or float32[:]")
-        :format(where, line, fname, c.name), 0)
+    local d = deferred(tnode, fname, line)
+    if d ~= nil then
+      fields[#fields + 1] = { fname, d, opt }
+      return
     end
-    fields[#fields + 1] = { fname, t }
+    local f = callee(tnode)
+    local t = (f == "UniTuple" or f == "Tuple") and tuple_text(tnode, fname, line) or number_text(tnode, fname, line)
+    fields[#fields + 1] = { fname, t, opt }
   end
   if c.spec_text then
     local node = parse_expr(c.spec_text, c.line)
