@@ -453,7 +453,10 @@ static void infer_stmt(Infer *I, Node *s) {
         sp->ret_loc = s->loc;
         I->changed = true;
       } else if (sp->ret != t) {
-        Type *u = (sp->ret->kind == TY_NONE || t->kind == TY_NONE) ? NULL : ty_unify(&C->S->types, sp->ret, t);
+        /* None unifies only with an instance (a NULL one: optional(node_type)) */
+        bool none = sp->ret->kind == TY_NONE || t->kind == TY_NONE;
+        bool inst = sp->ret->kind == TY_CLASS || t->kind == TY_CLASS;
+        Type *u = none && !inst ? NULL : ty_unify(&C->S->types, sp->ret, t);
         if (u == NULL)
           compile_error(C, s->loc, "TypingError",
                         "cannot unify return types %s and %s (the other return is at %d:%d)",

@@ -194,6 +194,78 @@ print(length(h), total(h), last_or_none(None) is None)
   end)
 end)
 
+describe("@jitclass a tree of optional(node_type) children", function()
+  local TREE = [[
+from numba import int64, float64, deferred_type, optional, njit
+from numba.experimental import jitclass
+
+tree_type = deferred_type()
+
+@jitclass([('key', int64), ('left', optional(tree_type)), ('right', optional(tree_type))])
+class Tree:
+    def __init__(self, key):
+        self.key = key
+        self.left = None
+        self.right = None
+
+    def insert(self, k):
+        t = self
+        while True:
+            if k < t.key:
+                if t.left is None:
+                    t.left = Tree(k)
+                    return
+                t = t.left
+            else:
+                if t.right is None:
+                    t.right = Tree(k)
+                    return
+                t = t.right
+
+tree_type.define(Tree.class_type.instance_type)
+
+@njit
+def find(t, k):
+    while t is not None:
+        if t.key == k:
+            return t
+        t = t.left if k < t.key else t.right
+    return None
+
+@njit
+def depth(t):
+    if t is None:
+        return 0
+    return 1 + max(depth(t.left), depth(t.right))
+
+@njit
+def build(keys):
+    t = Tree(keys[0])
+    for i in range(1, keys.size):
+        t.insert(keys[i])
+    return t
+]]
+  local m = lumba.load(TREE, { chunkname = "=tree.py" })
+
+  it("inserts, finds (None when absent) and recurses, as Python does", function()
+    local want, out = python_values(TREE, [[
+import numpy as np
+t = build(np.array([5, 3, 8, 1, 4, 9, 7, 2]))
+print(find(t, 4).key, find(t, 6) is None, depth(t), t.left.right.key, t.right.left.key)
+t.insert(6)
+print(depth(t), find(t, 6).key)
+]])
+    assert(#want == 7, out)
+    local t = m.build(lumba.array({ 5, 3, 8, 1, 4, 9, 7, 2 }, "int64"))
+    local got = { m.find(t, 4).key, m.find(t, 6) == nil and "True" or "False", m.depth(t), t.left.right.key,
+      t.right.left.key }
+    t:insert(6)
+    got[#got + 1] = m.depth(t)
+    got[#got + 1] = m.find(t, 6).key
+    assert.are.same(want, got)
+  end)
+end)
+
 describe("@jitclass optional numbers", function()
   local MAYBE = [[
 from numba import int64, float64, njit, optional
