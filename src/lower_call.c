@@ -6,12 +6,29 @@
 #include "builtin_hooks.h"
 
 /* arguments of a call to another specialization: arrays flattened */
-static int push_args(Lower *L, FuncSpec *callee, CallInfo *ci, LLVMValueRef *out, Val *vals) {
+/* the receiver of inst.method(...) or inst.property, when n is one, else NULL */
+static Node *receiver(Node *n, CallInfo *ci, const char **attr) {
+  if (n == NULL) return NULL;
+  Node *a = n->kind == ND_Call && n->func->kind == ND_Attribute ? n->func : n->kind == ND_Attribute ? n : NULL;
+  if (a == NULL || ci->nargs == 0 || ci->args[0] != a->value) return NULL;
+  *attr = a->name;
+  return a->value;
+}
+
+static int push_args(Lower *L, Node *n, FuncSpec *callee, CallInfo *ci, LLVMValueRef *out, Val *vals) {
   int k = 0;
+  const char *attr = NULL;
+  Node *recv = receiver(n, ci, &attr);
   for (int i = 0; i < ci->nargs; i++) {
     Type *pt = callee->argtypes[i];
     vals[i] = lower_cast(L, lower_expr(L, ci->args[i]), pt);
     lower_hold(L, vals[i]);  /* until the call (call_spec drops it): later arguments may raise */
+    if (i == 0 && recv && pt->kind == TY_CLASS) {  /* a method of None (an optional(node_type) field) */
+      char msg[200];
+      snprintf(msg, sizeof msg, "AttributeError: 'NoneType' object has no attribute '%s' (a %s instance was expected)",
+               attr, pt->cls->name);
+      lower_raise_if(L, LLVMBuildIsNull(L->b, vals[0].v, ""), LMERR_RAISE, msg);
+    }
     if (pt->kind == TY_ARRAY) {
       out[k++] = lower_arr_mi(L, vals[i].v);
       out[k++] = lower_arr_data(L, vals[i].v);
@@ -46,7 +63,7 @@ static Val call_spec(Lower *L, Node *n, FuncSpec *callee, LLVMValueRef fn, LLVMT
   args[0] = L->err;
   args[1] = ret;
   int mark = L->nheld;
-  int k = 2 + push_args(L, callee, ci, args + 2, vals);
+  int k = 2 + push_args(L, n, callee, ci, args + 2, vals);
   lower_unhold(L, mark);
   LLVMValueRef st = LLVMBuildCall2(L->b, fnty, fn, args, (unsigned)k, "");
   for (int i = 0; i < ci->nargs; i++) lower_release(L, vals[i]);

@@ -71,6 +71,10 @@ def last_or_none(head):
             found = cur
         cur = cur.next
     return found
+
+@njit
+def prepend_to_next(head, v):
+    return head.next.prepend(v)
 ]]
 
 -- the module run as plain Python: numba's names are shims, the class a class
@@ -171,6 +175,12 @@ print(length(h), total(h), last_or_none(None) is None)
     assert.is_false(ok)
     assert.matches("'NoneType' object has no attribute 'next'", err, 1, true)
     assert.matches("list%.py:47:%d+", err)
+    ok, err = pcall(m.prepend_to_next, m.make_list(1), 5)  -- a method of None
+    assert.is_false(ok)
+    assert.matches("AttributeError: 'NoneType' object has no attribute 'prepend' (a LinkedNode instance was expected)",
+      err, 1, true)
+    assert.matches("list%.py:67:%d+", err)
+    assert.are.equal(7, m.prepend_to_next(m.make_list(2), 7).data)
   end)
 
   it("frees every node, a long list without deep recursion, errors included", function()
