@@ -159,11 +159,12 @@ static bool number_fits(lua_State *L, int idx, DType dt) {
   return dt == DT_BOOL ? lt == LUA_TBOOLEAN : dtype_kinds[dt] == 'f' ? lt == LUA_TNUMBER : lua_isinteger(L, idx);
 }
 
-static int bad_number(lua_State *L, ClassInfo *c, int i, const char *what, int idx) {
+/* the error for a value that does not fit; where: "" or " at [2]" (a tuple's element) */
+static int bad_number(lua_State *L, ClassInfo *c, int i, const char *what, int idx, const char *where) {
   int lt = lua_type(L, idx);
   return luaL_error(L, "cannot set field '%s' of %s (%s) to %s%s%s", c->fnames[i], c->name, what,
                     lt == LUA_TNUMBER ? "the float " : luaL_typename(L, idx),
-                    lt == LUA_TNUMBER ? lua_tostring(L, idx) : "", lua_gettop(L) > 3 ? lua_tostring(L, 4) : "");
+                    lt == LUA_TNUMBER ? lua_tostring(L, idx) : "", where);
 }
 
 /* a tuple field from a table of its numbers */
@@ -173,15 +174,13 @@ static int set_tuple(lua_State *L, ClassInfo *c, int i, char *p) {
     return luaL_error(L, "cannot set field '%s' of %s (%s) to %s (a table of %d numbers expected)", c->fnames[i], c->name,
                       t->name, lua_istable(L, 3) ? lua_pushfstring(L, "a table of %d values", (int)lua_rawlen(L, 3))
                                                  : luaL_typename(L, 3), t->nelems);
-  char buf[LM_MAXARGS * 16];
+  _Alignas(16) char buf[LM_MAXARGS * 32];  /* elements of 16 bytes at most, each padded to its alignment */
   for (int k = 0; k < t->nelems; k++) {  /* all checked before any is stored */
     lua_rawgeti(L, 3, k + 1);
     DType dt = t->elems[k]->dtype;
     if (!number_fits(L, -1, dt)) {
-      lua_replace(L, 3);
-      lua_settop(L, 3);
-      lua_pushfstring(L, " at [%d]", k + 1);
-      return bad_number(L, c, i, t->name, 3);
+      int at = lua_gettop(L);
+      return bad_number(L, c, i, t->name, at, lua_pushfstring(L, " at [%d]", k + 1));
     }
     array_store_elem(L, dt, buf + ty_tuple_offset(t, k), lua_gettop(L), 3);
     lua_pop(L, 1);
@@ -230,8 +229,7 @@ static int jitclass_lua_set(lua_State *L) {
     p[dtype_sizes[t->dtype]] = 0;
     return 0;
   }
-  lua_settop(L, 3);
-  if (!number_fits(L, 3, t->dtype)) return bad_number(L, c, i, t->name, 3);
+  if (!number_fits(L, 3, t->dtype)) return bad_number(L, c, i, t->name, 3, "");
   array_store_elem(L, t->dtype, p, 3, 3);
   if (c->fopt[i]) p[dtype_sizes[t->dtype]] = 1;
   return 0;
