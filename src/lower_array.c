@@ -343,8 +343,9 @@ void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud) {
   if (nd == 0) return;
 }
 
-/* a new C-contiguous array from the NRT: nrt_alloc(bytes) → MemInfo {refct, data, ...} */
-Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
+/* a new C-contiguous array from the NRT: nrt_alloc(bytes) → MemInfo {refct, data, ...};
+** rt names nrt_alloc (zeroed) or nrt_alloc_uninit */
+static Val alloc_with(Lower *L, Type *t, LLVMValueRef *shape, const char *rt) {
   if (!L->refcount)
     compile_error(L->C, L->spec->def->loc, "UnsupportedError",
                   "arrays cannot be allocated inside CUDA kernels (use cuda.local.array or cuda.shared.array)");
@@ -372,7 +373,7 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
   lower_raise_if(L, ovf, LMERR_MEMORY, "array is too big");
   bytes = LLVMBuildSelect(L->b, empty, lower_i64(L, 0), bytes, "bytes");
   LLVMTypeRef p = i64;
-  LLVMValueRef f = lower_rt_fn(L, "nrt_alloc", i8pt(L), &p, 1);
+  LLVMValueRef f = lower_rt_fn(L, rt, i8pt(L), &p, 1);
   LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, &bytes, 1, "mi");
   lower_raise_if(L, LLVMBuildIsNull(L->b, mi, ""), LMERR_MEMORY, "cannot allocate the array");
   /* MemInfo.data sits after the 8-byte count */
@@ -388,6 +389,14 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
     s = LLVMBuildMul(L->b, s, shape[k], "");
   }
   return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), true};
+}
+
+Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
+  return alloc_with(L, t, shape, "nrt_alloc");
+}
+
+Val lower_alloc_uninit(Lower *L, Type *t, LLVMValueRef *shape) {
+  return alloc_with(L, t, shape, "nrt_alloc_uninit");
 }
 
 Val lower_attribute(Lower *L, Node *n) {

@@ -175,7 +175,7 @@ void ax_plan_run(Lower *L, AxPlan *p) {
   LLVMBuildCondBr(L->b, need, tmpb, join);
   LLVMPositionBuilderAtEnd(L->b, tmpb);
   Type *tt = ty_array(&L->C->S->types, dst.ty->dtype, nd, 'C');
-  Val tmp = lower_alloc(L, tt, d);
+  Val tmp = lower_alloc_uninit(L, tt, d);
   LLVMValueRef tv = tmp.v;
   if (p->inplace) ax_par_copy(L, dst, tmp);  /* the loop reads the target where it writes (ax_loop): a copy of it */
   LLVMBasicBlockRef tmpend = LLVMGetInsertBlock(L->b);
