@@ -32,6 +32,15 @@ static void extent(Lower *L, Val a, LLVMValueRef *lo, LLVMValueRef *hi, LLVMValu
   *hi = LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, base, up, ""), lower_i64(L, dtype_sizes[a.ty->dtype]), "");
 }
 
+LLVMValueRef ax_extents_meet(Lower *L, Val a, Val b) {
+  LLVMValueRef lo, hi, ea, l2, h2, eb;
+  extent(L, a, &lo, &hi, &ea);
+  extent(L, b, &l2, &h2, &eb);
+  LLVMValueRef meet = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, l2, hi, ""),
+                                   LLVMBuildICmp(L->b, LLVMIntULT, lo, h2, ""), "");
+  return LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, LLVMBuildOr(L->b, ea, eb, ""), ""), "");
+}
+
 LLVMValueRef ax_overlaps(Lower *L, Val v, LLVMValueRef *vs, Val dst, int nd, LLVMValueRef *shape) {
   LLVMValueRef lo, hi, dempty, l2, h2, e2;
   extent(L, dst, &lo, &hi, &dempty);
