@@ -120,6 +120,7 @@ describe("results allocated without zeroing, every element written", function()
       "def f():\n    b = np.arange(4096.0)\n    return b[b % 3 != 1]\n",
       "def f():\n" .. A .. "    return np.where(a > 2000.0, a, -a)\n",
       "def f():\n    return np.nonzero(np.arange(8192) % 2)[0]\n",
+      "def f():\n    return np.argwhere(np.arange(8192).reshape(64, 128) % 2 == 0)\n",
     }
   end)
 
@@ -169,10 +170,11 @@ def f(n):
     np.random.seed(3)
     return (np.random.random(n), np.random.normal(0.0, 1.0, n), np.random.randint(0, 10, n),
             np.random.permutation(n), np.random.permutation(np.arange(n)), np.random.choice(n, n, False),
-            np.random.multinomial(20, np.array([0.5, 0.25, 0.25]), n), np.random.uniform(2.0, 3.0, (64, 64)))
+            np.random.multinomial(20, np.array([0.5, 0.25, 0.25]), n), np.random.uniform(2.0, 3.0, (64, 64)),
+            np.random.choice(np.arange(n) + 0.5, n))
 ]])
     poison(4096 * 8)
-    local u, g, ri, p, pa, ch, mn, un = f(4096)
+    local u, g, ri, p, pa, ch, mn, un, ca = f(4096)
     local function each(a, ok)
       for _, v in ipairs(flat(a)) do
         if not ok(v) then return v end
@@ -182,6 +184,7 @@ def f(n):
     assert.is_nil(each(g, function(v) return v == v and math.abs(v) < 10 end))
     assert.is_nil(each(ri, function(v) return v >= 0 and v < 10 end))
     assert.is_nil(each(un, function(v) return v >= 2 and v < 3 end))
+    assert.is_nil(each(ca, function(v) return v >= 0.5 and v < 4096 and v % 1 == 0.5 end))
     for _, perm in ipairs { p, pa, ch } do
       local seen = {}
       for _, v in ipairs(flat(perm)) do
