@@ -207,6 +207,16 @@ static const IndexPlan *selection(Lower *L, Node *n) {
 
 bool lower_is_selection(Lower *L, Node *n) { return selection(L, n) != NULL; }
 
+/* element e of tuple t: of a temporary tuple ((a, b)[0], np.nonzero(x)[0]) it
+** takes its own reference and the tuple's are released, which else leaked */
+static Val tuple_elem_of(Lower *L, Val t, Val e) {
+  if (!t.owned) return e;
+  lower_incref(L, e);
+  lower_release(L, t);
+  e.owned = true;
+  return e;
+}
+
 Val lower_subscript(Lower *L, Node *n) {
   Type *bt = lower_ann(L, n->value)->ty;
   if (lower_record_key(L, n)) return lower_record_target(L, n)->record_field(L, n);
@@ -222,7 +232,7 @@ Val lower_subscript(Lower *L, Node *n) {
       if (L->C->opt.lua) k = infer_lua_tuple_index(k, bt->nelems);
       else if (k < 0) k += bt->nelems;
       Val e = {bt->elems[k], LLVMBuildExtractValue(L->b, t.v, (unsigned)k, ""), false};
-      return e;
+      return tuple_elem_of(L, t, e);
     }
     /* homogeneous tuple, runtime index: through memory, wrapped and checked */
     LLVMTypeRef tt = lower_type(L, bt), et = lower_type(L, bt->elems[0]);
@@ -236,7 +246,8 @@ Val lower_subscript(Lower *L, Node *n) {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, n_, ""), LMERR_RAISE, "IndexError: tuple index out of range");
     lower_unhold(L, mark);
     LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
-    return (Val){bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
+    Val e = {bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
+    return tuple_elem_of(L, t, e);
   }
   if (lower_ann(L, n)->ty->kind == TY_RECORD) {  /* an element of a record array: its address */
     Val base;
