@@ -236,13 +236,31 @@ int64_t array_check_size(lua_State *L, DType dt, int ndim, const int64_t *shape,
 ** user stopped the GC. Small arrays add up: their bytes accumulate (per
 ** thread: a pacing hint, never state) and are reported in 16 KiB steps.
 ** Without this a Lua heap grown large (many compiled functions) let
-** hundreds of thousands of small dead arrays wait for the next cycle. */
-static _Thread_local size_t unseen;
+** hundreds of thousands of small dead arrays wait for the next cycle.
+**
+** Steps are not enough in generational mode: a minor collection frees only
+** young objects, and an array still referenced at the step (the loop's last
+** temporary) turns old and waits for a major collection, which Lua starts
+** only when its own heap has doubled. A loop of 8 MB temporaries then held
+** gigabytes. So once the buffers made since the last full collection pass
+** FULL_GC_BYTES and the Lua heap's own size, a full collection runs: its
+** cost, in proportion to the Lua heap, is paid at most once per as many
+** buffer bytes. */
+#define FULL_GC_BYTES ((size_t)64 << 20)
+
+static _Thread_local size_t unseen, since_full;
 
 static void unseen_memory(lua_State *L, size_t bytes) {
   size_t add = sizeof(MemInfo) + NRT_ALIGN + bytes;
   unseen = add > SIZE_MAX - unseen ? SIZE_MAX : unseen + add;
+  since_full = add > SIZE_MAX - since_full ? SIZE_MAX : since_full + add;
   if (unseen < 16384 || !lua_gc(L, LUA_GCISRUNNING)) return;
+  size_t heap = (size_t)lua_gc(L, LUA_GCCOUNT) * 1024;
+  if (since_full > FULL_GC_BYTES && since_full > heap) {
+    unseen = since_full = 0;
+    lua_gc(L, LUA_GCCOLLECT);
+    return;
+  }
   size_t kb = unseen / 1024;
   unseen = 0;
   lua_gc(L, LUA_GCSTEP, (int)(kb > 1 << 30 ? 1 << 30 : kb));

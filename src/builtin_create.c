@@ -101,8 +101,10 @@ Val bcreate_lower_alloc(Lower *L, Node *n, CallInfo *ci) {
   } else {
     shape[0] = lower_cast(L, s, ty_int64).v;
   }
-  Val a = lower_alloc(L, t, shape);
-  /* nrt_alloc zeroes: empty and zeros are done */
+  /* zeros needs nrt_alloc's zero fill; ones and full overwrite every
+  ** element, and empty promises nothing (as NumPy's) */
+  bool zero = ci->bi == BI_numpy_zeros || ci->bi == BI_numpy_zeros_like;
+  Val a = zero ? lower_alloc(L, t, shape) : lower_alloc_uninit(L, t, shape);
   if (is_ones(ci->bi) || is_full(ci->bi)) {
     int mark = lower_hold(L, a);  /* the fill value may raise */
     Val fv = is_ones(ci->bi) ? (Val){ty_int64, lower_i64(L, 1), false} : lower_expr(L, ci->args[1]);
@@ -149,7 +151,7 @@ Val bcreate_lower_arange(Lower *L, Node *n, CallInfo *ci) {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), LMERR_MEMORY, "array is too big");
   }
   len = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, len, lower_i64(L, 0), ""), lower_i64(L, 0), len, "");
-  Val a = lower_alloc(L, t, &len);
+  Val a = lower_alloc_uninit(L, t, &len);
   LLVMValueRef caps[2] = {start, step};
   L->C->target->array_index_fill(L, a, caps, 2, arange_elem, t, "np.arange");
   return a;
@@ -294,7 +296,7 @@ Val bcreate_lower_linspace(Lower *L, Node *n, CallInfo *ci) {
   LLVMValueRef divf = LLVMBuildSIToFP(L->b, div, f64, "");
   LLVMValueRef haveDiv = LLVMBuildICmp(L->b, LLVMIntSGT, div, lower_i64(L, 0), "");
   LLVMValueRef step = LLVMBuildSelect(L->b, haveDiv, LLVMBuildFDiv(L->b, delta, divf, ""), delta, "");
-  Val out = lower_alloc(L, t, &num);
+  Val out = lower_alloc_uninit(L, t, &num);
   LLVMValueRef last = LLVMBuildSub(L->b, num, lower_i64(L, 1), "");
   LLVMValueRef caps[9] = {start, stop, step, divf, delta, haveDiv, endpoint, last, base};
   LinspaceKind k = {t, log};

@@ -153,7 +153,7 @@ static Val scan(Lower *L, Node *n, ScanKind kind, Val a) {
       s.nout = rt->nelems;
       LLVMValueRef tv = LLVMGetUndef(lower_type(L, rt));
       for (int k = 0; k < s.nout; k++) {
-        outs[k] = lower_alloc(L, int64_1d(C), &count);
+        outs[k] = lower_alloc_uninit(L, int64_1d(C), &count);
         lower_hold(L, outs[k]);
         s.out[k] = lower_arr_data(L, outs[k].v);
         tv = LLVMBuildInsertValue(L->b, tv, outs[k].v, (unsigned)k, "");
@@ -161,7 +161,7 @@ static Val scan(Lower *L, Node *n, ScanKind kind, Val a) {
       r = (Val){rt, tv, true};
     } else {
       LLVMValueRef shape[2] = {count, lower_i64(L, a.ty->ndim)};
-      r = lower_alloc(L, rt, shape);
+      r = lower_alloc_uninit(L, rt, shape);
       s.nout = 1;
       s.out[0] = lower_arr_data(L, r.v);
     }
@@ -248,7 +248,7 @@ static Val where3(Lower *L, Node *n, CallInfo *ci) {
       w.stride[i][k] = LLVMBuildSelect(L->b, s1, zero, lower_arr_stride(L, w.v[i].v, j), "");
     }
   }
-  w.res = lower_alloc(L, rt, shape);
+  w.res = lower_alloc_uninit(L, rt, shape);
   w.lin = lower_entry_alloca(L, i64t(L), "wlin");
   LLVMBuildStore(L->b, zero, w.lin);
   lower_nest(L, nd, shape, choose, &w);

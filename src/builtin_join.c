@@ -90,7 +90,7 @@ static Val join(Lower *L, Val *p, int n, int axis, Type *rt) {
       lower_raise_fmt_if(L, LLVMBuildICmp(L->b, LLVMIntNE, shape[k], d, ""), arena_strdup(L->C->A, fmt), vals, 2);
     }
   }
-  Val out = lower_alloc(L, rt, shape);
+  Val out = lower_alloc_uninit(L, rt, shape);
   LLVMValueRef off = lower_i64(L, 0), st = lower_arr_stride(L, out.v, axis);
   for (int i = 0; i < n; i++) {
     LLVMValueRef sh[LM_MAXDIM], sts[LM_MAXDIM];
@@ -513,7 +513,7 @@ static Val lower_diff(Lower *L, CallInfo *ci, Type *rt, Val a) {
     for (int k = 0; k < rt->ndim; k++) shape[k] = lower_arr_shape(L, cur.v, k);
     LLVMValueRef m = LLVMBuildSub(L->b, shape[axis], lower_i64(L, 1), "");
     shape[axis] = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, m, lower_i64(L, 0), ""), lower_i64(L, 0), m, "");
-    Val out = lower_alloc(L, rt, shape);
+    Val out = lower_alloc_uninit(L, rt, shape);
     lower_unhold(L, mark);
     DiffCtx d = {out, cur, axis};
     bshape_loop(L, shape, rt->ndim, diff_one, &d);
@@ -535,7 +535,7 @@ Val bjoin_lower_one(Lower *L, Node *n, CallInfo *ci) {
   Val out;
   switch (ci->bi) {
     case BI_numpy_roll: {
-      out = lower_alloc(L, rt, shape);
+      out = lower_alloc_uninit(L, rt, shape);
       if (axis < 0) {
         LLVMValueRef size = bshape_size(L, a);
         LLVMBasicBlockRef go = lower_block(L, "roll"), done = lower_block(L, "rolled");
@@ -559,12 +559,12 @@ Val bjoin_lower_one(Lower *L, Node *n, CallInfo *ci) {
       lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, x, zero, ""), LMERR_VALUE, "negative dimensions are not allowed");
       if (axis < 0) {
         LLVMValueRef size = LLVMBuildMul(L->b, bshape_size(L, a), x, "");
-        out = lower_alloc(L, rt, &size);
+        out = lower_alloc_uninit(L, rt, &size);
         RepCtx r = {rt->dtype, lower_arr_data(L, out.v), x, NULL};
         lower_foreach(L, (Val){a.ty, a.v, false}, repeat_elem, &r);
       } else {
         shape[axis] = LLVMBuildMul(L->b, shape[axis], x, "");
-        out = lower_alloc(L, rt, shape);
+        out = lower_alloc_uninit(L, rt, shape);
         BlockCtx b = {out, (Val){a.ty, a.v, false}, axis, lower_arr_shape(L, a.v, axis), x};
         bshape_loop(L, &x, 1, block_copy, &b);
       }
@@ -582,7 +582,7 @@ Val bjoin_lower_one(Lower *L, Node *n, CallInfo *ci) {
       int last = rt->ndim - 1;
       LLVMValueRef len = shape[last];
       shape[last] = LLVMBuildMul(L->b, len, x, "");
-      out = lower_alloc(L, rt, shape);
+      out = lower_alloc_uninit(L, rt, shape);
       BlockCtx b = {out, src, last, len, NULL};
       bshape_loop(L, &x, 1, block_copy, &b);
       break;

@@ -221,7 +221,7 @@ static Val draw(Lower *L, Type *rt, int32_t fn, LLVMValueRef dp, LLVMValueRef ip
     call_rt(L, fn, dp, ip, out, lower_i64(L, 1));
     return (Val){rt, LLVMBuildLoad2(L->b, t, out, ""), false};
   }
-  Val a = lower_alloc(L, rt, shape);
+  Val a = lower_alloc_uninit(L, rt, shape);
   int mark = lower_hold(L, a);  /* freed if a parameter check fails */
   call_rt(L, fn, dp, ip, lower_arr_data(L, a.v), count_of(L, rt->ndim, shape));
   lower_unhold(L, mark);
@@ -325,7 +325,7 @@ Val bnprand_lower_shuffle(Lower *L, Node *n, CallInfo *ci) {
   Val out;
   if (x.ty->kind != TY_ARRAY) {  /* permutation(n): a shuffled arange(n) */
     LLVMValueRef len = lower_cast(L, x, ty_int64).v;
-    out = lower_alloc(L, rt, &len);
+    out = lower_alloc_uninit(L, rt, &len);
     CreateLoop lp;
     LLVMValueRef i = bcreate_loop_begin(L, &lp, len);
     lower_store_elem(L, DT_INT64, LLVMBuildInBoundsGEP2(L->b, i64t(L), lower_arr_data(L, out.v), &i, 1, ""), i);
@@ -334,7 +334,7 @@ Val bnprand_lower_shuffle(Lower *L, Node *n, CallInfo *ci) {
     int mark = lower_hold(L, x);
     LLVMValueRef shape[LM_MAXDIM];
     for (int k = 0; k < rt->ndim; k++) shape[k] = lower_arr_shape(L, x.v, k);
-    out = lower_alloc(L, rt, shape);
+    out = lower_alloc_uninit(L, rt, shape);
     CopyCtx c = {out};
     lower_foreach(L, x, copy_elem, &c);
     lower_unhold(L, mark);
@@ -444,7 +444,7 @@ Val bnprand_lower_choice(Lower *L, Node *n, CallInfo *ci) {
     out = (Val){rt, lower_load_elem(L, dt, q), false};
   } else {
     lower_hold(L, idx);
-    out = lower_alloc(L, rt, shape);
+    out = lower_alloc_uninit(L, rt, shape);
     CreateLoop lp;
     LLVMValueRef i = bcreate_loop_begin(L, &lp, count);
     LLVMValueRef k = LLVMBuildLoad2(L->b, i64t(L), LLVMBuildInBoundsGEP2(L->b, i64t(L), lower_arr_data(L, idx.v), &i, 1, ""), "");
@@ -499,7 +499,7 @@ Val bnprand_lower_rows(Lower *L, Node *n, CallInfo *ci) {
   if (rt->ndim > 1) size_shape(L, size, shape);
   shape[rt->ndim - 1] = k;
   LLVMValueRef rows = count_of(L, rt->ndim - 1, shape);
-  Val out = lower_alloc(L, rt, shape);
+  Val out = lower_alloc_uninit(L, rt, shape);
   lower_hold(L, out);
   LLVMValueRef dp = LLVMBuildBitCast(L->b, lower_arr_data(L, v.v), LLVMPointerType(f64t(L), 0), "");
   call_rt(L, multi ? NPRAND_MULTINOMIAL : NPRAND_DIRICHLET, dp, first(L, i64t(L), ip), lower_arr_data(L, out.v), rows);

@@ -14,6 +14,7 @@
 #include "builtin_hooks.h"
 #include "frontend.h"
 #include "infer.h"
+#include "lower_arrayexpr.h"
 
 
 static Node *prelude_module(Compile *C) {
@@ -271,6 +272,10 @@ Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm) {
     case BI__lumba_ndim:  /* ndim(x): x.ndim, 0 for a scalar or None; a compile-time int (infer.c's static_int) */
       if (at[0]->kind != TY_ARRAY && at[0]->kind != TY_NONE) infer_scalar_arg(I, args[0], at[0], "_lumba.ndim");
       return ty_int64;
+    case BI__lumba_overlaps:  /* overlaps(a, b): the two arrays' memory extents meet (generated @stencil code) */
+      array_arg(I, args[0], at[0], b->member);
+      array_arg(I, args[1], at[1], b->member);
+      return ty_bool;
     case BI__lumba_shape_drop: {  /* shape_drop(a, k): a.shape without axis k */
       array_arg(I, args[0], at[0], b->member);
       int_arg(I, args[1], at[1], b->member);
@@ -353,6 +358,13 @@ Val bprelude_lower_intrinsic(Lower *L, Node *n, CallInfo *ci) {
     case BI__lumba_ndim: {  /* known at compile time; x is not evaluated */
       Type *x = lower_ann(L, ci->args[0])->ty;
       return (Val){ty_int64, lower_i64(L, x->kind == TY_ARRAY ? x->ndim : 0), false};
+    }
+    case BI__lumba_overlaps: {
+      Val a = lower_arg(L, ci, 0), b = lower_arg(L, ci, 1);
+      Val r = {ty_bool, ax_extents_meet(L, a, b), false};
+      lower_release(L, a);
+      lower_release(L, b);
+      return r;
     }
     case BI__lumba_shape_drop: {
       Val a = lower_arg(L, ci, 0);

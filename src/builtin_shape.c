@@ -121,7 +121,7 @@ Val bshape_lower_copy(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int n
   Type *rt = n ? lower_ann(L, n)->ty : ty_array(&L->C->S->types, t->dtype, t->ndim, 'C');
   LLVMValueRef shape[LM_MAXDIM];
   for (int k = 0; k < t->ndim; k++) shape[k] = lower_arr_shape(L, a.v, k);
-  Val dst = lower_alloc(L, rt, shape);
+  Val dst = lower_alloc_uninit(L, rt, shape);
   struct { DType dt, ddt; LLVMValueRef ddata; } c = {t->dtype, rt->dtype, lower_arr_data(L, dst.v)};
   lower_foreach(L, a, copy_into, &c);
   lower_release(L, a);

@@ -29,7 +29,7 @@
 /* ---- the per-state compiler ---- */
 
 /* runtime functions compiled code calls */
-static const char *const rt_names[] = {"nrt_alloc", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
+static const char *const rt_names[] = {"nrt_alloc", "nrt_alloc_uninit", "nrt_incref", "nrt_decref", "par_for", "par_max_workers",
                                        "simrun_ctx", "simrun_shared", "simrun_barrier", "simrun_syncwarp",
                                        "simrun_shfl", "simrun_vote", "simrun_activemask", "simrun_grid_sync",
                                        "stack_limit", "lm_prod_shape", "lm_prod", "lm_class_new", "lm_nprand",
@@ -58,7 +58,7 @@ LmJit *lmstate_jit(lua_State *L, LmState *S) {
   char *err = NULL;
   LmJit *J = jit_new(&err);
   if (J) {
-    void *addrs[] = {(void *)nrt_alloc, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
+    void *addrs[] = {(void *)nrt_alloc, (void *)nrt_alloc_uninit, (void *)nrt_incref, (void *)nrt_decref, (void *)par_for,
                      (void *)par_max_workers, (void *)simrun_ctx, (void *)simrun_shared, (void *)simrun_barrier,
                      (void *)simrun_syncwarp, (void *)simrun_shfl, (void *)simrun_vote, (void *)simrun_activemask,
                      (void *)simrun_grid_sync,

@@ -221,6 +221,12 @@ static inline bool compile_in_prelude(const Compile *C, const Node *def) {
   return C->prelude && def && def->loc.src == C->prelude->loc.src;
 }
 
+/* may def use the prelude's intrinsics (_lumba.*)? the prelude's defs, and
+** the drivers lumba.stencil writes (lua/lumba/stencil.lua: _lumba.overlaps) */
+static inline bool compile_sees_lumba(const Compile *C, const Node *def) {
+  return compile_in_prelude(C, def) || (def && def->name && strncmp(def->name, "__lumba_stencil_", 16) == 0);
+}
+
 /* infer.c */
 FuncSpec *infer_spec(Compile *C, Node *def, Type **argtypes, int nargs, Loc at);
 void infer_fix_ret(Compile *C, FuncSpec *spec, Type *ret);  /* an eager signature's return type */

@@ -131,7 +131,7 @@ static Type *infer_builtin(Infer *I, Node *n, const char *q, const BuiltinName *
   /* kernels' builtins: the GPU target's rows (all of numba.cuda), and unknown names there */
   if (((b && b->target == BT_GPU) || strncmp(q, "numba.cuda.", 11) == 0) && !C->opt.gpu)
     compile_error(C, n->loc, "UnsupportedError", "cuda.%s is only available inside cuda.jit kernels", q + 11);
-  if (strncmp(q, "_lumba.", 7) == 0 && !compile_in_prelude(C, I->spec->def))
+  if (strncmp(q, "_lumba.", 7) == 0 && !compile_sees_lumba(C, I->spec->def))
     compile_error(C, n->loc, "NameError", "name '_lumba' is not defined (it is lumba's prelude's own)");
   /* np.sum(a, axis=1): the calls a C row taking only the array does not take go to its prelude form */
   const BuiltinName *full = b && (n->args.len > 1 || n->keywords.len) ? builtin_find_member(q, ".prelude") : NULL;

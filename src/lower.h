@@ -177,6 +177,7 @@ void lower_store_subscript(Lower *L, Node *target, Val v);
 LLVMValueRef lower_elem_ptr(Lower *L, Node *n, Val *base);      /* element address of a full index */
 Val lower_index_view(Lower *L, Node *n, Val base, Type *rt);    /* the view part of subscript n, as type rt */
 Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape);        /* new C array */
+Val lower_alloc_uninit(Lower *L, Type *t, LLVMValueRef *shape); /* the same, contents undefined: all written first */
 Val lower_array_method(Lower *L, Node *n, BuiltinId id, Val a, Node **args, int nargs);  /* through the registry */
 void lower_fill(Lower *L, Val a, LLVMValueRef v);                /* every element of a = v */
 /* record dtypes (lower_array.c): n is r['x'] / a['x'], or r.x / a.x (a field,

@@ -207,6 +207,16 @@ static const IndexPlan *selection(Lower *L, Node *n) {
 
 bool lower_is_selection(Lower *L, Node *n) { return selection(L, n) != NULL; }
 
+/* element e of tuple t: of a temporary tuple ((a, b)[0], np.nonzero(x)[0]) it
+** takes its own reference and the tuple's are released, which else leaked */
+static Val tuple_elem_of(Lower *L, Val t, Val e) {
+  if (!t.owned) return e;
+  lower_incref(L, e);
+  lower_release(L, t);
+  e.owned = true;
+  return e;
+}
+
 Val lower_subscript(Lower *L, Node *n) {
   Type *bt = lower_ann(L, n->value)->ty;
   if (lower_record_key(L, n)) return lower_record_target(L, n)->record_field(L, n);
@@ -222,7 +232,7 @@ Val lower_subscript(Lower *L, Node *n) {
       if (L->C->opt.lua) k = infer_lua_tuple_index(k, bt->nelems);
       else if (k < 0) k += bt->nelems;
       Val e = {bt->elems[k], LLVMBuildExtractValue(L->b, t.v, (unsigned)k, ""), false};
-      return e;
+      return tuple_elem_of(L, t, e);
     }
     /* homogeneous tuple, runtime index: through memory, wrapped and checked */
     LLVMTypeRef tt = lower_type(L, bt), et = lower_type(L, bt->elems[0]);
@@ -236,7 +246,8 @@ Val lower_subscript(Lower *L, Node *n) {
     lower_raise_if(L, LLVMBuildICmp(L->b, LLVMIntUGE, i, n_, ""), LMERR_RAISE, "IndexError: tuple index out of range");
     lower_unhold(L, mark);
     LLVMValueRef p = LLVMBuildBitCast(L->b, tmp, LLVMPointerType(et, 0), "");
-    return (Val){bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
+    Val e = {bt->elems[0], LLVMBuildLoad2(L->b, et, LLVMBuildGEP2(L->b, et, p, &i, 1, ""), ""), false};
+    return tuple_elem_of(L, t, e);
   }
   if (lower_ann(L, n)->ty->kind == TY_RECORD) {  /* an element of a record array: its address */
     Val base;
@@ -343,8 +354,9 @@ void lower_foreach(Lower *L, Val a, ElemFn fn, void *ud) {
   if (nd == 0) return;
 }
 
-/* a new C-contiguous array from the NRT: nrt_alloc(bytes) → MemInfo {refct, data, ...} */
-Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
+/* a new C-contiguous array from the NRT: nrt_alloc(bytes) → MemInfo {refct, data, ...};
+** rt names nrt_alloc (zeroed) or nrt_alloc_uninit */
+static Val alloc_with(Lower *L, Type *t, LLVMValueRef *shape, const char *rt) {
   if (!L->refcount)
     compile_error(L->C, L->spec->def->loc, "UnsupportedError",
                   "arrays cannot be allocated inside CUDA kernels (use cuda.local.array or cuda.shared.array)");
@@ -372,7 +384,7 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
   lower_raise_if(L, ovf, LMERR_MEMORY, "array is too big");
   bytes = LLVMBuildSelect(L->b, empty, lower_i64(L, 0), bytes, "bytes");
   LLVMTypeRef p = i64;
-  LLVMValueRef f = lower_rt_fn(L, "nrt_alloc", i8pt(L), &p, 1);
+  LLVMValueRef f = lower_rt_fn(L, rt, i8pt(L), &p, 1);
   LLVMValueRef mi = LLVMBuildCall2(L->b, LLVMGlobalGetValueType(f), f, &bytes, 1, "mi");
   lower_raise_if(L, LLVMBuildIsNull(L->b, mi, ""), LMERR_MEMORY, "cannot allocate the array");
   /* MemInfo.data sits after the 8-byte count */
@@ -388,6 +400,14 @@ Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
     s = LLVMBuildMul(L->b, s, shape[k], "");
   }
   return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), true};
+}
+
+Val lower_alloc(Lower *L, Type *t, LLVMValueRef *shape) {
+  return alloc_with(L, t, shape, "nrt_alloc");
+}
+
+Val lower_alloc_uninit(Lower *L, Type *t, LLVMValueRef *shape) {
+  return alloc_with(L, t, shape, "nrt_alloc_uninit");
 }
 
 Val lower_attribute(Lower *L, Node *n) {

@@ -351,7 +351,7 @@ void ax_expr_plan(Lower *L, Node *n, AxPlan *p) {
   p->nd = ax_shape(L, x, n, p->shape);
   LM_ASSERT(p->nd == t->ndim);
   ax_strides(L, x, p->nd, p->shape);
-  p->out = lower_alloc(L, t, p->shape);
+  p->out = lower_alloc_uninit(L, t, p->shape);
   lower_hold(L, p->out);
 }
 

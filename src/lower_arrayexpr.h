@@ -78,6 +78,8 @@ void ax_store_plan(Lower *L, Node *target, OpKind op, Type *opty, Node *value, A
 void ax_plan_run(Lower *L, AxPlan *p);
 /* true when v (a leaf, with its loop strides vs) shares memory with dst other than
 ** each element at its own position (lower_arraystore.c) */
+/* true at run time when the memory spans of a and b meet (neither empty) */
+LLVMValueRef ax_extents_meet(Lower *L, Val a, Val b);
 LLVMValueRef ax_overlaps(Lower *L, Val v, LLVMValueRef *vs, Val dst, int nd, LLVMValueRef *shape);
 /* "<chunk>:line:col: in f\n    source line", for runtime messages */
 const char *ax_with_where(Lower *L, const char *text, Loc loc);  /* text, then lower_where */

@@ -32,6 +32,15 @@ static void extent(Lower *L, Val a, LLVMValueRef *lo, LLVMValueRef *hi, LLVMValu
   *hi = LLVMBuildAdd(L->b, LLVMBuildAdd(L->b, base, up, ""), lower_i64(L, dtype_sizes[a.ty->dtype]), "");
 }
 
+LLVMValueRef ax_extents_meet(Lower *L, Val a, Val b) {
+  LLVMValueRef lo, hi, ea, l2, h2, eb;
+  extent(L, a, &lo, &hi, &ea);
+  extent(L, b, &l2, &h2, &eb);
+  LLVMValueRef meet = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, l2, hi, ""),
+                                   LLVMBuildICmp(L->b, LLVMIntULT, lo, h2, ""), "");
+  return LLVMBuildAnd(L->b, meet, LLVMBuildNot(L->b, LLVMBuildOr(L->b, ea, eb, ""), ""), "");
+}
+
 LLVMValueRef ax_overlaps(Lower *L, Val v, LLVMValueRef *vs, Val dst, int nd, LLVMValueRef *shape) {
   LLVMValueRef lo, hi, dempty, l2, h2, e2;
   extent(L, dst, &lo, &hi, &dempty);
@@ -175,7 +184,7 @@ void ax_plan_run(Lower *L, AxPlan *p) {
   LLVMBuildCondBr(L->b, need, tmpb, join);
   LLVMPositionBuilderAtEnd(L->b, tmpb);
   Type *tt = ty_array(&L->C->S->types, dst.ty->dtype, nd, 'C');
-  Val tmp = lower_alloc(L, tt, d);
+  Val tmp = lower_alloc_uninit(L, tt, d);
   LLVMValueRef tv = tmp.v;
   if (p->inplace) ax_par_copy(L, dst, tmp);  /* the loop reads the target where it writes (ax_loop): a copy of it */
   LLVMBasicBlockRef tmpend = LLVMGetInsertBlock(L->b);

@@ -118,7 +118,7 @@ static void mask_offsets(Lower *L, Sel *s) {
   LLVMBuildStore(L->b, lower_i64(L, 0), s->cnt);
   lower_nest(L, p->advk, mshape, count_true, s);
   s->count = LLVMBuildLoad2(L->b, i64t(L), s->cnt, "");
-  s->offs = lower_alloc(L, ty_array(&L->C->S->types, DT_INT64, 1, 'C'), &s->count);
+  s->offs = lower_alloc_uninit(L, ty_array(&L->C->S->types, DT_INT64, 1, 'C'), &s->count);
   lower_hold(L, s->offs);
   LLVMBuildStore(L->b, lower_i64(L, 0), s->cnt);
   lower_nest(L, p->advk, mshape, note_true, s);
@@ -141,7 +141,7 @@ static void note_index(Lower *L, LLVMValueRef *ctr, void *ud) {
 /* an integer array: each index wrapped and checked (always: Numba checks these too) */
 static void index_offsets(Lower *L, Sel *s) {
   s->count = lower_arr_shape(L, s->index.v, 0);
-  s->offs = lower_alloc(L, ty_array(&L->C->S->types, DT_INT64, 1, 'C'), &s->count);
+  s->offs = lower_alloc_uninit(L, ty_array(&L->C->S->types, DT_INT64, 1, 'C'), &s->count);
   lower_hold(L, s->offs);
   lower_nest(L, 1, &s->count, note_index, s);
 }
@@ -201,7 +201,7 @@ Val lower_fancy_get(Lower *L, Node *n) {
   int mark = L->nheld;
   Sel s = {0};
   selection_of(L, n, &s);
-  Val res = lower_alloc(L, lower_ann(L, n)->ty, s.shape);
+  Val res = lower_alloc_uninit(L, lower_ann(L, n)->ty, s.shape);
   if (!s.cnt) s.cnt = lower_entry_alloca(L, i64t(L), "selcount");
   LLVMBuildStore(L->b, lower_i64(L, 0), s.cnt);
   Out o = {&s, res};

@@ -190,7 +190,7 @@ static const ParReduction *reduction(const ParLoop *p, int i) {
 static LLVMValueRef array_partial(Lower *L, Type *t, LLVMValueRef outer, ParInit init) {
   LLVMValueRef shape[LM_MAXDIM];
   for (int k = 0; k < t->ndim; k++) shape[k] = lower_arr_shape(L, outer, k);
-  Val a = lower_alloc(L, t, shape);
+  Val a = lower_alloc_uninit(L, t, shape);
   lower_fill(L, a, identity(L, ty_scalar(t->dtype), init));
   return a.v;
 }

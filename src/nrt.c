@@ -42,10 +42,10 @@ static void advise_huge(void *block, size_t size) {
   if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);  /* advice: failure changes nothing */
 }
 
-static MemInfo *alloc_lazy(size_t size) {
+static MemInfo *alloc_lazy(size_t size, bool zero) {
   if (size > SIZE_MAX - NRT_ALIGN) return NULL;
   MemInfo *mi = malloc(sizeof(MemInfo));
-  void *block = mi ? calloc(1, size + NRT_ALIGN - 1) : NULL;
+  void *block = mi ? (zero ? calloc(1, size + NRT_ALIGN - 1) : malloc(size + NRT_ALIGN - 1)) : NULL;
   if (block == NULL) {
     free(mi);
     return NULL;
@@ -89,7 +89,7 @@ static bool cacheable(const MemInfo *mi) {
   return mi->size >= CACHE_MIN && mi->size <= CACHE_MAX && (mi->dtor == NULL || mi->dtor == free_block);
 }
 
-static MemInfo *cache_take(size_t size) {
+static MemInfo *cache_take(size_t size, bool zero) {
   MemInfo *mi = NULL;
   pthread_mutex_lock(&cache.mu);
   for (int i = cache.n - 1; i >= 0; i--)
@@ -103,7 +103,7 @@ static MemInfo *cache_take(size_t size) {
   pthread_mutex_unlock(&cache.mu);
   if (mi == NULL) return NULL;
   atomic_init(&mi->refct, 1);
-  memset(mi->data, 0, size);
+  if (zero) memset(mi->data, 0, size);
   atomic_fetch_add(&live_count, 1);
   return mi;
 }
@@ -128,12 +128,12 @@ static void cache_put(MemInfo *mi) {
   }
 }
 
-MemInfo *nrt_alloc(size_t size) {
+static MemInfo *alloc(size_t size, bool zero) {
   if (size >= CACHE_MIN && size <= CACHE_MAX) {
-    MemInfo *mi = cache_take(size);
+    MemInfo *mi = cache_take(size, zero);
     if (mi) return mi;
   }
-  if (size >= NRT_LAZY) return alloc_lazy(size);
+  if (size >= NRT_LAZY) return alloc_lazy(size, zero);
   size_t body = (sizeof(MemInfo) + NRT_ALIGN - 1) & ~(size_t)(NRT_ALIGN - 1);
   if (size > SIZE_MAX - body - NRT_ALIGN) return NULL;
   size_t total = (body + size + NRT_ALIGN - 1) & ~(size_t)(NRT_ALIGN - 1);
@@ -144,10 +144,20 @@ MemInfo *nrt_alloc(size_t size) {
   mi->size = size;
   mi->dtor = NULL;
   mi->dtor_ud = NULL;
-  memset(mi->data, 0, size);
+  if (zero) memset(mi->data, 0, size);
   atomic_fetch_add(&live_count, 1);
   atomic_fetch_add(&made_count, 1);
   return mi;
+}
+
+MemInfo *nrt_alloc(size_t size) {
+  return alloc(size, true);
+}
+
+/* The zero fill is a full extra pass over the result for array expressions
+** and copies, which then write every element anyway. */
+MemInfo *nrt_alloc_uninit(size_t size) {
+  return alloc(size, false);
 }
 
 MemInfo *nrt_wrap(void *data, size_t size, MemInfoDtor dtor, void *ud) {

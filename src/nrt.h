@@ -25,6 +25,9 @@ typedef struct MemInfo {
 
 /* New owner with refct 1 and a zeroed, aligned buffer; NULL when out of memory. */
 MemInfo *nrt_alloc(size_t size);
+/* The same with the buffer's bytes undefined: only for a result every
+** element of which is written before anything reads it. */
+MemInfo *nrt_alloc_uninit(size_t size);
 /* Wrap foreign memory (a host program's buffer); dtor runs at the last release. */
 MemInfo *nrt_wrap(void *data, size_t size, MemInfoDtor dtor, void *ud);
 void nrt_incref(MemInfo *mi);  /* NULL is ignored */

@@ -505,7 +505,7 @@ Sym resolve_name(Compile *C, FuncSpec *spec, const char *name, Loc loc) {
   /* the prelude's defs see its defs, _lumba and the builtins: never the user's names */
   bool prelude = spec && compile_in_prelude(C, spec->def);
   Node *def = prelude ? module_def(C->prelude, name) : compile_find_def(C, name);
-  if (prelude && def == NULL && strcmp(name, "_lumba") == 0) return sym_of_qname(C, name);
+  if (spec && compile_sees_lumba(C, spec->def) && def == NULL && strcmp(name, "_lumba") == 0) return sym_of_qname(C, name);
   if (def && !prelude && sibling_dispatcher(C, def, name, &s)) return s;
   if (def) {
     s.kind = SYM_DEF;

@@ -160,4 +160,17 @@ def pick(a, i):
     out = nil
     check()
   end)
+
+  it("an element of a temporary tuple ((a, b)[0], np.nonzero(x)[0]) leaves the rest released", function()
+    local f = njit "import numpy as np\ndef f(a, i):\n    return (a + 1, a * 2)[0], np.nonzero(a)[0], (a, a - 1)[i], np.where(a > 1)[0]\n"
+    local a = lumba.array({ 0, 1, 2, 3 })
+    local out, check = no_leak(f, a, 1)
+    assert.is_true(out[1])
+    assert.are.same({ 1, 2, 3, 4 }, out[2]:totable())
+    assert.are.same({ 1, 2, 3 }, out[3]:totable())
+    assert.are.same({ -1, 0, 1, 2 }, out[4]:totable())
+    assert.are.same({ 2, 3 }, out[5]:totable())
+    out = nil
+    check()
+  end)
 end)

@@ -168,6 +168,163 @@ local function drivers(name, kname, ps, rel, first, ndim, lo, hi, o)
   return table.concat(alloc, "\n") .. "\n" .. table.concat(into, "\n")
 end
 
+-- text split at top-level occurrences of the character sep (brackets and
+-- strings respected); nil when the brackets do not balance
+local function split_top(text, sep)
+  local parts, depth, start, q = {}, 0, 1, nil
+  for i = 1, #text do
+    local c = text:sub(i, i)
+    if q then
+      if c == q then q = nil end
+    elseif c == "'" or c == '"' then q = c
+    elseif c == "(" or c == "[" or c == "{" then depth = depth + 1
+    elseif c == ")" or c == "]" or c == "}" then
+      depth = depth - 1
+      if depth < 0 then return nil end
+    elseif c == sep and depth == 0 then
+      parts[#parts + 1] = text:sub(start, i - 1)
+      start = i + 1
+    end
+  end
+  if depth ~= 0 or q then return nil end
+  parts[#parts + 1] = text:sub(start)
+  return parts
+end
+
+-- `dst = s(args)[lo:hi, ...]`, the statement alone on its line: the driver
+-- of that line, which computes the kernel at the selected points straight
+-- into dst (no full result, no copy), or nil. It falls back to the plain
+-- statement when dst has another rank or shape (broadcasting) or shares
+-- memory with an input (NumPy computes all of s(args) before the store).
+local function slice_store(info, site, stmt, line)
+  local pre = line:sub(1, stmt.col_offset)
+  if pre:find("%S") then return nil end
+  local text = line:sub(stmt.col_offset + 1):gsub("%s*#[^'\"]*$", ""):gsub("%s+$", "")
+  local halves = split_top(text, "=")
+  if not halves or #halves ~= 2 or halves[1]:find("[<>!=+%-*/%%&|^@]$") then return nil end
+  local dst, rhs = halves[1]:gsub("%s+$", ""), halves[2]:gsub("^%s+", "")
+  -- dst must be a view (a name sliced on every axis it names): an element or
+  -- a fancy selection would reach the driver as a value or a copy
+  local dsub = dst:match("^[%a_][%w_]*%s*(%b[])$")
+  local dparts = dsub and split_top(dsub:sub(2, -2), ",")
+  if not dparts then return nil end
+  for _, part in ipairs(dparts) do
+    local c = split_top(part, ":")
+    if not c or #c < 2 then return nil end
+  end
+  local name, args, sl = rhs:match("^([%a_][%w_]*)%s*(%b())%s*(%b[])$")
+  if name ~= info.name then return nil end
+  args, sl = args:sub(2, -2), sl:sub(2, -2)
+  local a = split_top(args, ",")
+  -- the driver's caller evaluates the first array twice: plain names and
+  -- subscripts only (no call, whose effects would happen twice)
+  if not a or #a ~= #info.ps or args:find("[=(]") then return nil end
+  local axes = split_top(sl, ",")
+  if not axes or #axes ~= info.ndim then return nil end
+  for _, ax in ipairs(axes) do
+    local c = split_top(ax, ":")
+    if not c or #c ~= 2 then return nil end  -- a plain index or a step: the general path
+  end
+  local nd, ps, first = info.ndim, info.ps, info.first
+  local base = dst:match("^([%a_][%w_]*)")
+  -- the kernel writes into the base array at the view's offsets (a C array
+  -- keeps its unit stride: the loop vectorizes); the view's first index per
+  -- axis comes from the caller, where the slice's names are defined
+  local direct = #dparts == nd
+  for _, part in ipairs(dparts) do direct = direct and #split_top(part, ":") == 2 end
+  local call = ("__lumba_stencil_at%d_%s"):format(site, name)
+  local dpar = {}
+  for k = 0, nd - 1 do dpar[k + 1] = "__d" .. k end
+  local rpar = {}
+  for k = 0, nd - 1 do rpar[k + 1] = "__r" .. k end
+  local d = { ("def %s(%s, __base, __dst, %s%s):"):format(call, table.concat(ps, ", "), table.concat(rpar, ", "),
+    direct and ", " .. table.concat(dpar, ", ") or "") }
+  local function add(depth, fmt, ...) d[#d + 1] = ("    "):rep(depth) .. fmt:format(...) end
+  if direct then
+    local ranks, apart, same = {}, {}, {}
+    for _, p in ipairs(ps) do
+      ranks[#ranks + 1] = ("%s.ndim == %d"):format(p, nd)
+      apart[#apart + 1] = ("_lumba.overlaps(%s, __dst)"):format(p)
+      for k = 0, nd - 1 do same[#same + 1] = ("%s.shape[%d] == %s.shape[%d]"):format(p, k, first, k) end
+    end
+    add(1, "if __dst.ndim == %d and __base.ndim == %d and %s:", nd, nd, table.concat(ranks, " and "))
+    add(2, "if not (%s) and %s:", table.concat(apart, " or "), table.concat(same, " and "))
+    local fit, edge, idx, at = {}, {}, {}, {}
+    for k = 0, nd - 1 do
+      fit[#fit + 1] = ("__r%d.shape[0] == __dst.shape[%d] and __d%d.shape[0] == __dst.shape[%d]"):format(k, k, k, k)
+    end
+    add(3, "if %s:", table.concat(fit, " and "))
+    for k = 0, nd - 1 do
+      -- source indices lo..hi-1 are inside (lo >= -low: LLVM drops the
+      -- negative-index wrap of i + low); o maps them to the base array
+      add(4, "__s%d = __r%d[0] if __r%d.shape[0] > 0 else 0", k, k, k)
+      add(4, "__lo%d = max(__s%d, %d)", k, k, -info.lo[k + 1])
+      add(4, "__hi%d = min(__s%d + __r%d.shape[0], %s.shape[%d] - %d)", k, k, k, first, k, info.hi[k + 1])
+      add(4, "__o%d = (__d%d[0] if __d%d.shape[0] > 0 else 0) - __s%d", k, k, k, k)
+      edge[#edge + 1] = ("__lo%d > __s%d or __hi%d < __s%d + __r%d.shape[0]"):format(k, k, k, k, k)
+      idx[#idx + 1] = ("__o%d + __i%d"):format(k, k)
+      at[#at + 1] = "__i" .. k
+    end
+    add(4, "if %s:", table.concat(edge, " or "))
+    add(5, "__dst[:] = %s", info.cval)
+    -- the usual case, dst[1:-1] = s(a)[1:-1]: the same index on both sides,
+    -- which LLVM knows is in range (no wrap selects: the loop vectorizes)
+    local zero = {}
+    for k = 0, nd - 1 do zero[k + 1] = ("__o%d == 0"):format(k) end
+    local function nest(depth, target)
+      for k = 0, nd - 1 do
+        add(depth + k, "for __i%d in %s(__lo%d, __hi%d):", k, k == 0 and "__lumba_prange" or "range", k, k)
+      end
+      add(depth + nd, "__base[%s] = %s(%s, %s)", target, info.kname, table.concat(ps, ", "), table.concat(at, ", "))
+    end
+    add(4, "if %s:", table.concat(zero, " and "))
+    nest(5, table.concat(at, ", "))
+    add(4, "else:")
+    nest(5, table.concat(idx, ", "))
+    add(4, "return")
+  end
+  -- the plain statement; its slices have step 1: start:start + length
+  local plain = {}
+  for k = 0, nd - 1 do
+    add(1, "__t%d = __r%d[0] if __r%d.shape[0] > 0 else 0", k, k, k)
+    plain[k + 1] = ("__t%d:__t%d + __r%d.shape[0]"):format(k, k, k)
+  end
+  add(1, "__dst[:] = %s(%s)[%s]", name, table.concat(ps, ", "), table.concat(plain, ", "))
+  -- the selected indices of each axis, computed where the slice's names live
+  local farg
+  for i, p in ipairs(ps) do
+    if p == first then farg = a[i] end
+  end
+  local cargs = { args, base, dst }
+  for k = 0, nd - 1 do cargs[#cargs + 1] = ("__lumba_np.arange((%s).shape[%d])[%s]"):format(farg, k, axes[k + 1]) end
+  if direct then
+    for k = 0, nd - 1 do cargs[#cargs + 1] = ("__lumba_np.arange(%s.shape[%d])[%s]"):format(base, k, dparts[k + 1]) end
+  end
+  return pre .. ("%s(%s)"):format(call, table.concat(cargs, ", ")), table.concat(d, "\n")
+end
+
+-- rewrites each `dst = s(args)[slices]` line (s a stencil whose parameters
+-- are all relatively indexed) into a call of its own driver; the drivers
+local function stored_slices(stencils, lines, inserts)
+  local by, drivers = {}, {}
+  for _, s in ipairs(stencils) do
+    if s.info then by[s.def.name] = s.info end
+  end
+  walk(stencils.tree, function(n)
+    if n.tag ~= "Assign" or #n.targets ~= 1 or n.targets[1].tag ~= "Subscript" then return end
+    local v = n.value
+    if v.tag ~= "Subscript" or v.value.tag ~= "Call" or v.value.func.tag ~= "Name" then return end
+    local info = by[v.value.func.id]
+    if not info or (v.value.keywords and #v.value.keywords > 0) or inserts[n.lineno] then return end
+    local text, driver = slice_store(info, #drivers + 1, n, lines[n.lineno])
+    if text then
+      lines[n.lineno] = text
+      drivers[#drivers + 1] = driver
+    end
+  end)
+  return drivers
+end
+
 -- src with every @stencil def rewritten (stencils: list of {def=, dec=} from
 -- the full parse); returns the new source
 function S.transform(src, chunk, stencils, const_value)
@@ -243,6 +400,12 @@ function S.transform(src, chunk, stencils, const_value)
     insert(def.lineno, close - 1, (#ps > 0 and ", " or "") .. table.concat(idx, ", "))
     insert(def.lineno, a - 1 + #dl:sub(a, b):match("^def%s+"), "__lumba_stencil_")
     s.driver = drivers(def.name, kname, ps, rel, first, ndim, lo, hi, o)
+    local allrel = true
+    for _, p in ipairs(ps) do allrel = allrel and rel[p] and not o.standard[p] end
+    if allrel then
+      s.info = { name = def.name, kname = kname, ps = ps, first = first, ndim = ndim, lo = lo, hi = hi,
+        cval = num_text(o.cval) }
+    end
     if not s.neighborhood then
       s.neighborhood = {}
       for k = 1, ndim do s.neighborhood[k] = { lo[k], hi[k] } end
@@ -258,6 +421,7 @@ function S.transform(src, chunk, stencils, const_value)
       end
     end
   end)
+  local sites = stored_slices(stencils, lines, inserts)
   for line, list in pairs(inserts) do
     table.sort(list, function(x, y) return x.col > y.col end)
     local l = lines[line]
@@ -266,6 +430,7 @@ function S.transform(src, chunk, stencils, const_value)
   end
   local out = { table.concat(lines, "\n") }
   for _, s in ipairs(stencils) do out[#out + 1] = s.driver end
+  for _, d in ipairs(sites) do out[#out + 1] = d end
   out[#out + 1] = "import numpy as __lumba_np"
   out[#out + 1] = "from numba import prange as __lumba_prange"
   return table.concat(out, "\n") .. "\n"
