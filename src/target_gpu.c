@@ -354,9 +354,12 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
       for (int k = 0; k < ci->ndims; k++) {
         char a = axes[k];
         LLVMValueRef ntid = sreg32(L, SREG_NTID, a);
+        /* products and sums of 32-bit registers in 64 bits never wrap: said so, a grid-stride
+        ** counter from cuda.grid by cuda.gridsize is known non-negative (no negative-index
+        ** wrap in its subscripts) */
         v[k] = ci->bi == BI_cuda_gridsize
-                   ? LLVMBuildMul(L->b, ntid, sreg32(L, SREG_NCTAID, a), "")
-                   : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, sreg32(L, SREG_CTAID, a), ntid, ""), sreg32(L, SREG_TID, a), "");
+                   ? LLVMBuildNSWMul(L->b, ntid, sreg32(L, SREG_NCTAID, a), "")
+                   : LLVMBuildNSWAdd(L->b, LLVMBuildNSWMul(L->b, sreg32(L, SREG_CTAID, a), ntid, ""), sreg32(L, SREG_TID, a), "");
       }
       if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
       LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));
