@@ -19,6 +19,10 @@
 --      BENCH_COMMIT   the commit recorded (else git rev-parse HEAD)
 --      PYTHON         the Python with numba-cuda (python3); np_shim is
 --                     imported first where PYTHONPATH finds it
+--      GPU_ONLY=heatcoop,warpreduce  only these figures: the CUDA C programs
+--                     that print them and the runners' figures (the runners
+--                     read it too); the report then goes to bench/out/gpu-only
+--                     unless BENCH_OUT says where
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/lib/?.lua;" .. package.path
 local sys = require "sys"
@@ -27,7 +31,13 @@ local report = require "gpu_report"
 
 local root = sys.line("cd " .. sys.quote(here .. "/..") .. " && pwd")
 local quick = os.getenv("BENCH_QUICK") == "1"
-local out_dir = os.getenv("BENCH_OUT") or (root .. "/bench")
+local only
+if (os.getenv("GPU_ONLY") or "") ~= "" then
+  only = {}
+  for id in os.getenv("GPU_ONLY"):gmatch("[^,%s]+") do only[id] = true end
+end
+-- a partial run does not replace bench/RESULTS-gpu.md
+local out_dir = os.getenv("BENCH_OUT") or (root .. (only and "/bench/out/gpu-only" or "/bench"))
 local build_dir = os.getenv("BENCH_BUILD") or (root .. "/bench/out/gpu")
 local python = os.getenv("PYTHON") or "python3"
 local cuda_home = os.getenv("CUDA_HOME") or "/usr/local/cuda"
@@ -105,15 +115,20 @@ local t0 = sys.cpu_sample().up
 if not m.nvcc then
   skipped.cuda = "nvcc not found (" .. nvcc .. ")"
 else
-  local jobs = {}
+  local jobs, programs = {}, {}
   for _, p in ipairs(catalog.programs(sizes)) do
+    local keep = not only
+    for _, id in ipairs(catalog.program_rows[p[1]] or { p[1] }) do keep = keep or only[id] end
+    if keep then programs[#programs + 1] = p end
+  end
+  for _, p in ipairs(programs) do
     local bin = build_dir .. "/" .. p[1]
     jobs[#jobs + 1] = string.format("(%s -O3 -arch=%s -o %s %s > %s 2>&1 || echo FAILED %s) &", sys.quote(nvcc), arch,
       sys.quote(bin), sys.quote(root .. "/bench/cuda/" .. p[1] .. ".cu"), sys.quote(bin .. ".log"), p[1])
   end
   local out = sys.shell(table.concat(jobs, " ") .. " wait")
-  m.nvcc_build_s = sys.cpu_sample().up - t0
-  for _, p in ipairs(catalog.programs(sizes)) do
+  m.nvcc_build_s, m.nvcc_programs = sys.cpu_sample().up - t0, #programs
+  for _, p in ipairs(programs) do
     -- a program that fails gives its reason to each figure it did not print
     local function failed(why)
       for _, id in ipairs(catalog.program_rows[p[1]] or { p[1] }) do

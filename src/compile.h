@@ -45,7 +45,16 @@ typedef enum SymKind {
   SYM_CONST,       // a number frozen at compile time (cty, ival/fval)
   SYM_CLASS,       // a @jitclass of lumba.load's module (cls)
   SYM_FROZEN,      // a module-level array or tuple (W = np.array([...]), SHAPE = (3, 4)): its value node (def)
+  SYM_DEVARRAY,    // a kernel's device array found in env/globals: its pointer, shape and strides (dev)
 } SymKind;
+
+/* a device array a kernel uses as a global, as numba-cuda does: its address and geometry at compile time */
+typedef struct DevGlobal {
+  uint64_t ptr;
+  DType dtype;
+  int ndim;
+  int64_t shape[LM_MAXDIM], strides[LM_MAXDIM];
+} DevGlobal;
 
 typedef struct Sym {
   SymKind kind;
@@ -59,6 +68,7 @@ typedef struct Sym {
   double fval;
   int slot;           // LOCAL
   ClassInfo *cls;     // CLASS
+  const DevGlobal *dev;  // DEVARRAY
 } Sym;
 
 /* A local variable of one specialization. */
@@ -165,6 +175,7 @@ struct Compile {
   int env_idx;             // stack index of the env table (0: none)
   int globals_idx;         // stack index of the caller's globals (0: none)
   int siblings_idx;        // stack index of lumba.load's dispatchers by name (0: none; resolve_name)
+  int disp_idx;            // stack index of the dispatcher compiled (0: none): keeps its device-array globals
   Node *root;              // the def this compilation is for
   bool *reaches_root;      // per module body index: the def can call root (NULL: not computed)
   int *def_table, def_cap; // the module's defs by name, with reaches_root (resolve.c def_index)

@@ -285,6 +285,8 @@ Type *infer_call(Infer *I, Node *n) {
       compile_error(C, f->loc, "TypingError", "a number is not callable");
     case SYM_FROZEN:
       compile_error(C, f->loc, "TypingError", "'%s' is a module-level array or tuple, not a function", f->name);
+    case SYM_DEVARRAY:
+      compile_error(C, f->loc, "TypingError", "'%s' is a device array, not a function", f->name);
     case SYM_MODULE:
       compile_error(C, f->loc, "TypingError", "module '%s' is not callable", s.qname);
     default: LM_UNREACHABLE();

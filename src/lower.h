@@ -43,6 +43,7 @@ typedef struct Lower {
   Val *held;                 // owned temporaries kept while more code is lowered (lower_hold)
   int nheld, capheld;
   bool in_par;               // lowering a body the thread pool runs: array loops inside stay serial
+  const Node *counter_step;  // GPU: the `i += e` of the while loop being lowered whose test compares i (lower_stmt.c)
 } Lower;
 
 /* n's annotations in the spec being lowered, as inference left them */

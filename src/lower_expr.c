@@ -448,6 +448,20 @@ static Val lower_ifexp(Lower *L, Node *n) {
 }
 
 Val lower_const_sym(Lower *L, const Sym *s) {
+  if (s->kind == SYM_DEVARRAY) {  /* a device array global: its address and geometry as constants */
+    const DevGlobal *g = s->dev;
+    Type *t = ty_array(&L->C->S->types, g->dtype, g->ndim, 'C');
+    LLVMTypeRef dpt = LLVMStructGetTypeAtIndex(lower_type(L, t), 1);
+    LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
+    for (int k = 0; k < g->ndim; k++) shape[k] = lower_i64(L, g->shape[k]), strides[k] = lower_i64(L, g->strides[k]);
+    LLVMValueRef addr = LLVMConstInt(LLVMInt64TypeInContext(L->ctx), g->ptr, 0), data;
+    if (L->C->target->gpu)  /* global memory: NVVM then loads and stores with ld.global/st.global */
+      data = LLVMConstAddrSpaceCast(LLVMConstIntToPtr(addr, LLVMPointerType(LLVMGetElementType(dpt), 1)), dpt);
+    else
+      data = LLVMConstIntToPtr(addr, dpt);
+    LLVMValueRef mi = LLVMConstNull(LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0));
+    return (Val){t, lower_arr_make(L, t, mi, data, shape, strides), false};
+  }
   if (s->cty == ty_float64) return (Val){ty_float64, LLVMConstReal(f64t(L), s->fval), false};
   if (s->cty == ty_bool) return (Val){ty_bool, LLVMConstInt(i1t(L), (unsigned long long)s->ival, 0), false};
   return (Val){ty_int64, lower_i64(L, s->ival), false};

@@ -47,8 +47,27 @@ static bool is_array(Lower *L, Node *n) {
   return t && t->kind == TY_ARRAY;
 }
 
+/* The counter's step of a GPU while loop (lower_while): cur op rhs as an add
+** or sub with no signed wrap, so that NVVM knows the trip count of a
+** grid-stride loop and unrolls it as it does CUDA C's (whose int64 counter
+** cannot overflow either); NULL when the operation is no int64 + or -. */
+static LLVMValueRef counter_step(Lower *L, const Node *s, OpKind op, Val cur, Val rhs, Type *rt) {
+  if (s != L->counter_step || rt != ty_int64 || !ty_is_int(cur.ty) || !ty_is_int(rhs.ty) || (op != OP_Add && op != OP_Sub))
+    return NULL;
+  LLVMValueRef x = lower_cast(L, cur, rt).v, y = lower_cast(L, rhs, rt).v;
+  return op == OP_Add ? LLVMBuildNSWAdd(L->b, x, y, "") : LLVMBuildNSWSub(L->b, x, y, "");
+}
+
 static void lower_assign(Lower *L, Node *s) {
   Node *t0 = s->targets.items[0];
+  if (s == L->counter_step) {  /* i = i + e (Lua's form of i += e) */
+    Node *e = s->value;
+    Val cur = lower_expr(L, e->left), rhs = lower_expr(L, e->right);
+    LLVMValueRef r = counter_step(L, s, e->op, cur, rhs, lower_ann(L, e)->ty);
+    Val v = {lower_ann(L, e)->ty, r ? r : lower_binop(L, e->op, cur, rhs, lower_ann(L, e)->ty, e->loc), false};
+    lower_store_target(L, t0, v);
+    return;
+  }
   if (s->targets.len == 1 && t0->kind == ND_Subscript && is_array(L, t0) && is_array(L, s->value) &&
       L->C->target->array_store) {
     L->C->target->array_store(L, t0, OP_None, NULL, s->value, NULL);  /* fused: the expression's loop writes the view */
@@ -79,7 +98,8 @@ static void lower_augassign(Lower *L, Node *s) {
     Val cur = {L->spec->locals[lower_ann(L, t)->slot].ty, LLVMBuildLoad2(L->b, lower_type(L, L->spec->locals[lower_ann(L, t)->slot].ty), L->slots[lower_ann(L, t)->slot], ""), false};
     cur.ty = lower_ann(L, t)->ty ? lower_ann(L, t)->ty : cur.ty;
     Val rhs = lower_expr(L, s->value);
-    Val r = {lower_ann(L, s)->ty, lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
+    LLVMValueRef step = counter_step(L, s, s->op, cur, rhs, lower_ann(L, s)->ty);
+    Val r = {lower_ann(L, s)->ty, step ? step : lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
     store_local(L, lower_ann(L, t)->slot, r);
     return;
   }
@@ -162,6 +182,29 @@ static bool has_loop(NodeList *body) {
   return false;
 }
 
+static bool same_name(const Node *a, const Node *b) {
+  return a && b && a->kind == ND_Name && b->kind == ND_Name && strcmp(a->name, b->name) == 0;
+}
+
+/* GPU code: the statement of while s's body (at its top level) that steps
+** the counter its test compares, `while i < n: ...; i += stride` (also
+** i -= e, and i = i + e / i = i - e as Lua writes it); NULL if none. */
+static const Node *find_counter_step(Lower *L, const Node *s) {
+  const Node *t = s->test;
+  if (!L->C->target->gpu || t->kind != ND_Compare || t->elts.len != 1 || t->left->kind != ND_Name) return NULL;
+  OpKind c = t->cmpops[0];
+  if (c != OP_Lt && c != OP_LtE && c != OP_Gt && c != OP_GtE) return NULL;
+  for (int i = 0; i < s->body.len; i++) {
+    const Node *st = s->body.items[i];
+    if (st->kind == ND_AugAssign && (st->op == OP_Add || st->op == OP_Sub) && same_name(st->target, t->left)) return st;
+    if (st->kind == ND_Assign && st->targets.len == 1 && same_name(st->targets.items[0], t->left) &&
+        st->value->kind == ND_BinOp && (st->value->op == OP_Add || st->value->op == OP_Sub) &&
+        same_name(st->value->left, t->left))
+      return st;
+  }
+  return NULL;
+}
+
 static void lower_while(Lower *L, Node *s) {
   LLVMBasicBlockRef head = lower_block(L, "while"), body = lower_block(L, "wbody"), els = lower_block(L, "welse"),
                     end = lower_block(L, "wend"), latch = lower_block(L, "wnext");
@@ -172,7 +215,10 @@ static void lower_while(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(L->b, body);
   LoopCtx lc = {end, latch, L->loop};
   L->loop = &lc;
+  const Node *outer_step = L->counter_step;
+  L->counter_step = find_counter_step(L, s);
   lower_body(L, &s->body);
+  L->counter_step = outer_step;
   L->loop = lc.outer;
   if (!lower_terminated(L)) LLVMBuildBr(L->b, latch);
   LLVMPositionBuilderAtEnd(L->b, latch);

@@ -171,6 +171,7 @@ static bool step_resolve(Job *job) {
   C->globals_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
   lua_getiuservalue(L, d, DISP_UV_SIBLINGS);
   C->siblings_idx = lua_istable(L, -1) ? lua_absindex(L, -1) : 0;
+  C->disp_idx = d;
   compile_collect_module_names(C);
   job->def = compile_find_def(C, job->name);
   if (job->def == NULL) luaL_error(L, "lumba: no function '%s' in the source", job->name);

@@ -9,6 +9,7 @@
 
 #include "builtins.h"
 #include "compile.h"
+#include "devarray.h"
 #include "dispatch.h"
 #include "frontend.h"
 
@@ -335,12 +336,62 @@ static bool frozen_lua_array(Compile *C, const NdArray *a, const char *name, Loc
   return true;
 }
 
+/* A device array a kernel uses as a global (at the top of the stack), as
+** numba-cuda does: its address, shape and strides become constants of the
+** kernel, which reads and writes the array itself (not a copy). The
+** dispatcher keeps the array alive (registry table lumba.kernel_globals,
+** weak in its dispatchers). */
+static bool device_global(Compile *C, const DevArray *dv, const char *name, Loc loc, Sym *s) {
+  lua_State *L = C->L;
+  if (dv->buf == NULL) compile_error(C, loc, "TypingError", "'%s' is a freed device array", name);
+  if (C->opt.cache)
+    compile_error(C, loc, "TypingError", "'%s' is a device array: a kernel with cache=true cannot use it as a global "
+                  "(its address is not part of the cache's key; pass it as an argument)", name);
+  DevGlobal *g = arena_alloc(C->A, sizeof *g);
+  memset(g, 0, sizeof *g);
+  g->ptr = (uint64_t)dv->data;
+  g->dtype = dv->dtype;
+  g->ndim = dv->ndim;
+  for (int k = 0; k < dv->ndim; k++) g->shape[k] = dv->shape[k], g->strides[k] = dv->strides[k];
+  if (C->disp_idx) {
+    int v = lua_absindex(L, -1);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "lumba.kernel_globals") != LUA_TTABLE) {
+      lua_pop(L, 1);
+      lua_newtable(L);
+      lua_newtable(L);
+      lua_pushliteral(L, "k");
+      lua_setfield(L, -2, "__mode");
+      lua_setmetatable(L, -2);
+      lua_pushvalue(L, -1);
+      lua_setfield(L, LUA_REGISTRYINDEX, "lumba.kernel_globals");
+    }
+    lua_pushvalue(L, C->disp_idx);
+    if (lua_rawget(L, -2) != LUA_TTABLE) {
+      lua_pop(L, 1);
+      lua_newtable(L);
+      lua_pushvalue(L, C->disp_idx);
+      lua_pushvalue(L, -2);
+      lua_rawset(L, -4);
+    }
+    lua_pushvalue(L, v);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+  }
+  s->kind = SYM_DEVARRAY;
+  s->dev = g;
+  return true;
+}
+
 /* a Lua value (at the top of the stack) as a frozen symbol; pops it */
 static bool sym_from_lua(Compile *C, Sym *s, const char *name, Loc loc) {
   lua_State *L = C->L;
   bool ok = true;
   const NdArray *arr;
-  if (C->opt.gpu && (arr = array_test(L, -1)) != NULL) {
+  const DevArray *dv;
+  if (C->opt.gpu && (dv = UDATA_TEST(L, -1, DevArray, DEVARRAY_MT, DEVARRAY_TAG)) != NULL) {
+    ok = device_global(C, dv, name, loc, s);
+  } else if (C->opt.gpu && (arr = array_test(L, -1)) != NULL) {
     ok = frozen_lua_array(C, arr, name, loc, s);
   } else if (lua_isinteger(L, -1)) {
     s->kind = SYM_CONST; s->cty = ty_int64; s->ival = lua_tointeger(L, -1);

@@ -289,13 +289,26 @@ static Val gpu_warp(Lower *L, Node *n, CallInfo *ci) {
   }
 }
 
+/* an inline PTX instruction on a u32 in global memory: $0 the result, $1 the address, $2 an operand */
+static LLVMValueRef ptx_global_u32(Lower *L, const char *text, LLVMValueRef p, LLVMValueRef v) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
+  LLVMTypeRef ps[2] = {LLVMTypeOf(p), i32};
+  LLVMTypeRef fty = LLVMFunctionType(i32, ps, v ? 2 : 1, 0);
+  const char *cons = v ? "=r,l,r,~{memory}" : "=r,l,~{memory}";
+  LLVMValueRef a = LLVMGetInlineAsm(fty, (char *)text, strlen(text), (char *)cons, strlen(cons), 1, 0,
+                                    LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef args[2] = {p, v};
+  return LLVMBuildCall2(L->b, fty, a, args, v ? 2 : 1, "");
+}
+
 /* cuda.cg.this_grid().sync(): a barrier of the whole grid, which a
 ** cooperative launch (kernel.c) makes safe by keeping every block resident.
 ** Each block meets at bar.sync; its thread 0 then adds to the module's
-** counter lumba_gridbar (block 0 adds 2^31 - (blocks - 1), the others 1,
-** so the last arrival flips the top bit) and spins until the top bit
-** differs from the one it saw; the block meets again. The counter is back
-** to a multiple of 2^31 after every sync, so launches can follow launches. */
+** counter lumba_gridbar with release semantics (block 0 adds 2^31 -
+** (blocks - 1), the others 1, so the last arrival flips the top bit) and
+** spins on acquire loads until the top bit differs from the one it saw;
+** the block meets again. The counter is back to a multiple of 2^31 after
+** every sync, so launches can follow launches. */
 static void grid_sync(Lower *L) {
   LLVMBuilderRef b = L->b;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(L->ctx);
@@ -306,7 +319,7 @@ static void grid_sync(Lower *L) {
     LLVMSetLinkage(g, LLVMInternalLinkage);
     LLVMSetAlignment(g, 4);
   }
-  LLVMValueRef p = LLVMBuildAddrSpaceCast(b, g, LLVMPointerType(i32, 0), "");
+  LLVMValueRef p = LLVMBuildPtrToInt(b, g, LLVMInt64TypeInContext(L->ctx), "");  /* a .global address */
   barrier(L, "llvm.nvvm.barrier0", NULL, 0);
   LLVMValueRef t = LLVMBuildOr(b, LLVMBuildOr(b, sreg32(L, SREG_TID, 'x'), sreg32(L, SREG_TID, 'y'), ""), sreg32(L, SREG_TID, 'z'), "");
   LLVMBasicBlockRef lead = lower_block(L, "gridlead"), spin = lower_block(L, "gridspin"), after = lower_block(L, "gridafter");
@@ -317,17 +330,14 @@ static void grid_sync(Lower *L) {
   nb = LLVMBuildTrunc(b, nb, i32, "");
   LLVMValueRef first = LLVMBuildSub(b, LLVMConstInt(i32, 0x80000000u, 0), LLVMBuildSub(b, nb, LLVMConstInt(i32, 1, 0), ""), "");
   LLVMValueRef add = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, lower_i64(L, 0), ""), first, LLVMConstInt(i32, 1, 0), "");
-  barrier(L, "llvm.nvvm.membar.gl", NULL, 0);
-  LLVMValueRef old = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, p, add, LLVMAtomicOrderingMonotonic, 0);
+  LLVMValueRef old = ptx_global_u32(L, "atom.add.release.gpu.global.u32 $0, [$1], $2;", p, add);
   LLVMBuildBr(b, spin);
   LLVMPositionBuilderAtEnd(b, spin);
-  LLVMValueRef now = LLVMBuildLoad2(b, i32, p, "gridbar");
-  LLVMSetVolatile(now, 1);
+  LLVMValueRef now = ptx_global_u32(L, "ld.acquire.gpu.global.u32 $0, [$1];", p, NULL);
   LLVMValueRef flipped = LLVMBuildAnd(b, LLVMBuildXor(b, old, now, ""), LLVMConstInt(i32, 0x80000000u, 0), "");
   LLVMBasicBlockRef done = lower_block(L, "griddone");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, flipped, LLVMConstInt(i32, 0, 0), ""), done, spin);
   LLVMPositionBuilderAtEnd(b, done);
-  barrier(L, "llvm.nvvm.membar.gl", NULL, 0);
   LLVMBuildBr(b, after);
   LLVMPositionBuilderAtEnd(b, after);
   barrier(L, "llvm.nvvm.barrier0", NULL, 0);
@@ -344,9 +354,12 @@ static Val gpu_call(Lower *L, Node *n, CallInfo *ci) {
       for (int k = 0; k < ci->ndims; k++) {
         char a = axes[k];
         LLVMValueRef ntid = sreg32(L, SREG_NTID, a);
+        /* products and sums of 32-bit registers in 64 bits never wrap: said so, a grid-stride
+        ** counter from cuda.grid by cuda.gridsize is known non-negative (no negative-index
+        ** wrap in its subscripts) */
         v[k] = ci->bi == BI_cuda_gridsize
-                   ? LLVMBuildMul(L->b, ntid, sreg32(L, SREG_NCTAID, a), "")
-                   : LLVMBuildAdd(L->b, LLVMBuildMul(L->b, sreg32(L, SREG_CTAID, a), ntid, ""), sreg32(L, SREG_TID, a), "");
+                   ? LLVMBuildNSWMul(L->b, ntid, sreg32(L, SREG_NCTAID, a), "")
+                   : LLVMBuildNSWAdd(L->b, LLVMBuildNSWMul(L->b, sreg32(L, SREG_CTAID, a), ntid, ""), sreg32(L, SREG_TID, a), "");
       }
       if (ci->ndims == 1) return (Val){ty_int64, v[0], false};
       LLVMValueRef t = LLVMGetUndef(lower_type(L, lower_ann(L, n)->ty));

@@ -210,6 +210,45 @@ def k(out):
     assert.are.equal(8, o[1])
   end)
 
+  it("uses a device array named as a global through its pointer: reads and writes reach the array", function()
+    local acc = cuda.to_device(lumba.zeros(4))
+    local scale = cuda.to_device(lumba.array({ 1.0, 2.0, 3.0, 4.0 }))
+    local k = cuda.jit [[
+def k(x):
+    i = cuda.grid(1)
+    if i < acc.shape[0]:
+        acc[i] += x[i] * scale[i]
+]]
+    k[{ 1, 32 }](cuda.to_device(lumba.array({ 10.0, 20.0, 30.0, 40.0 })))
+    assert.are.same({ 10.0, 40.0, 90.0, 160.0 }, acc:copy_to_host():totable())
+    -- not frozen: the kernel sees the array's new contents and adds to its own result
+    scale:copy_to_device(lumba.array({ 0.0, 0.0, 0.0, 1.0 }))
+    k[{ 1, 32 }](lumba.ones(4))
+    assert.are.same({ 10.0, 40.0, 90.0, 161.0 }, acc:copy_to_host():totable())
+    -- env too, 2-d; the kernel keeps the array alive after the caller drops it
+    local k2 = cuda.jit({ env = { G = cuda.to_device(lumba.arange(6, "int64"):reshape({ 2, 3 })) } },
+      "def k2(out):\n    out[0] = G[1, 2] * 10 + G.shape[1]\n    G[0, 0] = 7\n")
+    collectgarbage()
+    local o = lumba.zeros(1, "int64")
+    k2[{ 1, 1 }](o)
+    assert.are.equal(53, o[1])
+    local k3 = cuda.jit({ env = { H = cuda.to_device(lumba.zeros(1)) } }, "def k3(out):\n    out[0] = H.size\n")
+    k3[{ 1, 1 }](o)
+    assert.are.equal(1, o[1])
+  end)
+
+  it("refuses a freed device array global and one in a cached kernel", function()
+    local d = cuda.to_device(lumba.zeros(3))
+    d:free()
+    local k = cuda.jit "def k(out):\n    out[0] = d[0]\n"
+    local err = H.error_of(function() k[{ 1, 1 }](lumba.zeros(1)) end)
+    assert.truthy(err:find("'d' is a freed device array", 1, true), err)
+    local e = cuda.to_device(lumba.zeros(3))
+    local kc = cuda.jit({ cache = true }, "def kc(out):\n    out[0] = e[0]\n")
+    err = H.error_of(function() kc[{ 1, 1 }](lumba.zeros(1)) end)
+    assert.truthy(err:find("'e' is a device array: a kernel with cache=true cannot use it as a global", 1, true), err)
+  end)
+
   it("refuses Lua arrays it cannot freeze, saying to pass them as arguments", function()
     local big = lumba.zeros(10000)
     local k = cuda.jit "def k(out):\n    out[0] = big[0]\n"

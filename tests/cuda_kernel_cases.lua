@@ -78,6 +78,21 @@ def histogram(values, bins):
         cuda.atomic.add(bins, values[i] % bins.shape[0], 1)
         i += stride
 ]], "(int64[::1], int32[::1])" },
+  -- grid-stride loops up and down: on the GPU unrolled 4 times (the step is
+  -- add nsw), so every remainder of the trip count must still be right
+  grid_stride = { [[
+@cuda.jit
+def grid_stride(x, up, down):
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    while i < x.shape[0]:
+        up[i] += x[i] + 1
+        i += stride
+    j = x.shape[0] - 1 - cuda.grid(1)
+    while j >= 0:
+        down[j] = down[j] + 2 * x[j]
+        j = j - stride
+]], "(int64[::1], int64[::1], int64[::1])" },
   reverse = { [[
 @cuda.jit
 def reverse(a, out):
@@ -279,6 +294,38 @@ def scale(a, f):
     k[{ 1, 64 }](out)
     local h = out:copy_to_host()
     for t = 0, 63 do assert.are.equal(100 + t // 32 * 32 + (t + 1) % 32, h[t + 1]) end
+  end)
+
+  it("grid-stride loops visit each element once, whatever the remainder of the trip count", function()
+    local k = cuda.jit(KERNELS.grid_stride[1])
+    -- 3 blocks of 32: n below, at and around multiples of 96 and 4 * 96 (the unrolled loop)
+    for _, n in ipairs { 1, 50, 96, 97, 383, 384, 385, 1000, 1153 } do
+      local x = lumba.arange(n) * 3
+      local up, down = cuda.to_device(lumba.zeros(n, "int64")), cuda.to_device(lumba.ones(n, "int64"))
+      k[{ 3, 32 }](cuda.to_device(x), up, down)
+      local u, d = up:copy_to_host(), down:copy_to_host()
+      for i = 1, n do
+        if u[i] ~= x[i] + 1 or d[i] ~= 1 + 2 * x[i] then
+          error(("n = %d, element %d: up %d (want %d), down %d (want %d)"):format(n, i, u[i], x[i] + 1, d[i], 1 + 2 * x[i]))
+        end
+      end
+    end
+  end)
+
+  it("a Lua grid-stride loop (i = i + step) visits each element once", function()
+    local k = cuda.jit(function(x, out)
+      local i = cuda.grid(1)
+      while i <= #x do
+        out[i] = out[i] + x[i]
+        i = i + cuda.gridsize(1)
+      end
+    end)
+    for _, n in ipairs { 5, 64, 257, 1001 } do
+      local x = lumba.arange(n) + 1
+      local out = cuda.to_device(lumba.zeros(n, "int64"))
+      k[{ 2, 32 }](cuda.to_device(x), out)
+      assert.are.same(x:totable(), out:copy_to_host():totable())
+    end
   end)
 
   it("float and integer atomics under contention: add, max, min and compare-and-swap", function()

@@ -86,6 +86,59 @@ def acc(x, out, out32):
     pending("[needs libNVVM] float atomics")
   end
 
+  -- NVVM unrolls a grid-stride loop only if the counter's step cannot wrap (as
+  -- CUDA C's int64 i += stride): the step is add nsw, and cuda.grid and
+  -- cuda.gridsize are known non-negative, so x[i] needs no negative-index wrap
+  it("a while loop's counter step is an add nsw in GPU code (Python and Lua syntax)", function()
+    local k = cuda.jit [[
+def k(a, start, step):
+    i = start
+    while i < a.shape[0]:
+        a[i] = 1.0
+        i += step
+]]
+    k:compile("(float64[::1], int64, int64)")
+    assert.truthy(k:inspect_llvm():find("add nsw i64", 1, true))
+    local down = cuda.jit "def k(a, step):\n    i = a.shape[0] - 1\n    while i >= 0:\n        a[i] = 1.0\n        i -= step\n"
+    down:compile("(float64[::1], int64)")
+    assert.truthy(down:inspect_llvm():find("sub nsw i64", 1, true))
+    local l = cuda.jit(function(a, step)
+      local i = 1
+      while i <= #a do
+        a[i] = 1.0
+        i = i + step
+      end
+    end)
+    l:compile("void(float64[::1], int64)")
+    assert.truthy(l:inspect_llvm():find("add nsw i64", 1, true))
+    -- a name the test does not compare keeps wrapping arithmetic
+    local other = cuda.jit "def k(a, n):\n    j = 0\n    i = 0\n    while i < n:\n        i = n\n        j += 1\n    a[0] = j\n"
+    other:compile("(int64[::1], int64)")
+    assert.is_nil(other:inspect_llvm():find("add nsw i64", 1, true))
+  end)
+
+  if have_nvvm then
+    it("a grid-stride reduction loop is unrolled, without negative-index wrap", function()
+      local k = cuda.jit [[
+def k(x, out):
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    acc = 0.0
+    while i < x.shape[0]:
+        acc += x[i]
+        i += stride
+    out[cuda.grid(1)] = acc
+]]
+      k:compile("(float64[::1], float64[::1])")
+      local ptx = k:inspect_ptx(nil, { cc = { 9, 0 } })
+      local _, loads = ptx:gsub("ld%.global%.f64", "")
+      assert.is_true(loads >= 4, ptx)
+      assert.is_nil(ptx:find("shr.s64", 1, true), ptx)
+    end)
+  else
+    pending("[needs libNVVM] unrolled grid-stride loop")
+  end
+
   if have_nvvm then
     -- inspect_ptx shows the code a launch runs: libNVVM gets the kernel's fastmath
     it("inspect_ptx of a fastmath kernel has the approximate reciprocal square root", function()

@@ -282,7 +282,7 @@ function M.markdown(ctx, two_gpus)
   w("module), then a second new kernel. The driver's JIT cache is off (`CUDA_CACHE_DISABLE=1`), so both")
   w("include the driver turning PTX into machine code, as a user's first run does; later processes may")
   w(string.format("find that step in the cache. CUDA C compiles ahead of time (nvcc built the %d programs in %.1f s,",
-    #ctx.catalog.programs(z), m.nvcc_build_s or 0))
+    m.nvcc_programs or #ctx.catalog.programs(z), m.nvcc_build_s or 0))
   w("in parallel); its first launch is the driver loading the module.")
   w(string.format("Transfers: %d MiB between one device array and a pageable (malloc'd, touched) or pinned host",
     z.GPU_XFER_BYTES // (1 << 20)))

@@ -5,7 +5,8 @@
 -- line per figure, in seconds (bench/run_gpu.lua reads them):
 --   ROW <id> median=<s> min=<s> max=<s> reps=<n> [check=<v>]
 --   SKIP <id> <reason> / ERROR <id> <message> / NOTE <text>
--- Sizes come from the environment (GPU_N, GPU_MATMUL_N, ... see run_gpu.lua).
+-- Sizes come from the environment (GPU_N, GPU_MATMUL_N, ... see run_gpu.lua);
+-- GPU_ONLY=id,id,... runs only those figures.
 -- usage: lua5.4 bench/lumba/run_cuda.lua
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local root = here .. "/../.."
@@ -50,8 +51,26 @@ local function row(id, t, check)
   io.stdout:flush()
 end
 
+-- GPU_ONLY=heatcoop,warpreduce: only these figures run (and the figures
+-- they sit inside, which then print their own rows too)
+local only
+if (os.getenv("GPU_ONLY") or "") ~= "" then
+  only = {}
+  for id in os.getenv("GPU_ONLY"):gmatch("[^,%s]+") do only[id] = true end
+end
+local inside = { expdecay2 = "expdecay", reduce = "expdecay", vadd4 = "vadd", dynsmem = "warpreduce",
+  launch0 = "launch", launch1 = "launch", launch3 = "launch" }
+local function wanted(id)
+  if not only or only[id] then return true end
+  for child, outer in pairs(inside) do
+    if outer == id and only[child] then return true end
+  end
+  return false
+end
+
 -- one figure: fn() prints its ROW; an error becomes that figure's ERROR line
 local function figure(id, fn)
+  if not wanted(id) then return end
   local ok, err = xpcall(fn, debug.traceback)
   if not ok then
     print("ERROR " .. id .. " " .. one_line(err))

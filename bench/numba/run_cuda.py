@@ -5,7 +5,8 @@ device-to-device copy roof and host <-> device transfers. One process; one
 line per figure, in seconds (bench/run_gpu.lua reads them):
   ROW <id> median=<s> min=<s> max=<s> reps=<n> [check=<v>]
   SKIP <id> <reason> / ERROR <id> <message> / NOTE <text>
-Sizes come from the environment (GPU_N, GPU_MATMUL_N, ...; see run_gpu.lua).
+Sizes come from the environment (GPU_N, GPU_MATMUL_N, ...; see run_gpu.lua);
+GPU_ONLY=id,id,... runs only those figures.
 On a NumPy that numba-cuda predates, np_shim (found on PYTHONPATH) is
 imported first: it puts back the aliases numba-cuda registers overloads for.
 usage: python3 bench/numba/run_cuda.py
@@ -60,7 +61,20 @@ def row(ident, t, check=None):
     out(line)
 
 
+# GPU_ONLY=heatcoop,warpreduce: only these figures run (and the figures
+# they sit inside, which then print their own rows too)
+ONLY = set(filter(None, os.environ.get("GPU_ONLY", "").replace(",", " ").split()))
+INSIDE = {"expdecay2": "expdecay", "reduce": "expdecay", "vadd4": "vadd", "dynsmem": "warpreduce",
+          "launch0": "launch", "launch1": "launch", "launch3": "launch"}
+
+
+def wanted(ident):
+    return not ONLY or ident in ONLY or any(INSIDE.get(c) == ident for c in ONLY)
+
+
 def figure(ident, fn):
+    if not wanted(ident):
+        return
     try:
         fn()
     except Exception:
