@@ -24,6 +24,7 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
     case DT_INT64: case DT_UINT64: return LLVMInt64TypeInContext(L->ctx);
     case DT_FLOAT32: return LLVMFloatTypeInContext(L->ctx);
     case DT_FLOAT64: return LLVMDoubleTypeInContext(L->ctx);
+    case DT_FLOAT16: return LLVMHalfTypeInContext(L->ctx);  /* kernels compute in half, as numba-cuda */
     case DT_COMPLEX64: case DT_COMPLEX128: {  /* Numba's {real, imag} struct */
       LLVMTypeRef f = dt == DT_COMPLEX64 ? LLVMFloatTypeInContext(L->ctx) : LLVMDoubleTypeInContext(L->ctx);
       LLVMTypeRef el[2] = {f, f};
