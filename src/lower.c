@@ -100,6 +100,14 @@ LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int n
 LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n) {
   char intr[32];
   snprintf(intr, sizeof intr, "llvm.%s", base);
+  if (LLVMGetTypeKind(LLVMTypeOf(args[0])) == LLVMHalfTypeKind) {  /* float16: in float32, rounded back */
+    LLVMTypeRef f32t = LLVMFloatTypeInContext(L->ctx);
+    LLVMValueRef w[4];
+    for (int i = 0; i < n && i < 4; i++)
+      w[i] = LLVMGetTypeKind(LLVMTypeOf(args[i])) == LLVMHalfTypeKind ? LLVMBuildFPExt(L->b, args[i], f32t, "") : args[i];
+    LLVMValueRef r = L->C->target->math_call(L, base, intr, w, n, true);
+    return LLVMTypeOf(r) == f32t ? LLVMBuildFPTrunc(L->b, r, LLVMTypeOf(args[0]), "") : r;
+  }
   bool f32 = LLVMGetTypeKind(LLVMTypeOf(args[0])) == LLVMFloatTypeKind;
   return L->C->target->math_call(L, base, intr, args, n, f32);
 }
