@@ -8,6 +8,7 @@
 ** float32 and round back, as cuda_fp16.h's.
 */
 #include <stdio.h>
+#include <string.h>
 
 #include "builtin_hooks.h"
 
@@ -52,11 +53,26 @@ static LLVMValueRef call_f32(Lower *L, const char *name, LLVMValueRef x) {
   return LLVMBuildCall2(L->b, LLVMGlobalGetValueType(fn), fn, &x, 1, "");
 }
 
+/* one PTX f16 instruction on 16-bit registers (libNVVM has no llvm.fma.f16
+** or llvm.maxnum.f16): numba-cuda's inline assembly */
+static LLVMValueRef ptx_f16(Lower *L, const char *text, LLVMValueRef *x, int n) {
+  LLVMTypeRef i16 = LLVMInt16TypeInContext(L->ctx), ht = LLVMTypeOf(x[0]);
+  LLVMTypeRef ps[3] = {i16, i16, i16};
+  LLVMValueRef a[3];
+  for (int i = 0; i < n; i++) a[i] = LLVMBuildBitCast(L->b, x[i], i16, "");
+  const char *cons = n == 3 ? "=h,h,h,h" : "=h,h,h";
+  LLVMTypeRef fty = LLVMFunctionType(i16, ps, (unsigned)n, 0);
+  LLVMValueRef asmv = LLVMGetInlineAsm(fty, (char *)text, strlen(text), (char *)cons, strlen(cons), 0, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+  return LLVMBuildBitCast(L->b, LLVMBuildCall2(L->b, fty, asmv, a, (unsigned)n, ""), ht, "");
+}
+
 Val bfp16_lower(Lower *L, Node *n, CallInfo *ci) {
   const FpFn *f = &fp_fns[ci->bi];
   Type *h = ty_scalar(DT_FLOAT16);
   LLVMTypeRef ht = lower_type(L, h), f32 = LLVMFloatTypeInContext(L->ctx);
   LLVMValueRef x[3];
+  bool gpu = L->C->target->gpu;
   int nin = builtin_entries[ci->bi].lo;
   for (int i = 0; i < nin; i++) x[i] = lower_cast(L, lower_arg(L, ci, i), h).v;
   LLVMValueRef r;
@@ -66,10 +82,17 @@ Val bfp16_lower(Lower *L, Node *n, CallInfo *ci) {
     case FP_MUL: r = LLVMBuildFMul(L->b, x[0], x[1], ""); break;
     case FP_DIV: r = LLVMBuildFDiv(L->b, x[0], x[1], ""); break;
     case FP_NEG: r = LLVMBuildFNeg(L->b, x[0], ""); break;
-    case FP_ABS: r = lower_intrinsic(L, "llvm.fabs", &ht, 1, x, 1); break;
-    case FP_FMA: r = lower_intrinsic(L, "llvm.fma", &ht, 1, x, 3); break;
-    case FP_MAX: r = lower_intrinsic(L, "llvm.maxnum", &ht, 1, x, 2); break;
-    case FP_MIN: r = lower_intrinsic(L, "llvm.minnum", &ht, 1, x, 2); break;
+    case FP_ABS: {  /* the sign bit cleared: NaN stays NaN on every target */
+      LLVMTypeRef i16 = LLVMInt16TypeInContext(L->ctx);
+      LLVMValueRef bits = LLVMBuildAnd(L->b, LLVMBuildBitCast(L->b, x[0], i16, ""), LLVMConstInt(i16, 0x7fff, 0), "");
+      r = LLVMBuildBitCast(L->b, bits, ht, "");
+      break;
+    }
+    case FP_FMA:
+      r = gpu ? ptx_f16(L, "fma.rn.f16 $0, $1, $2, $3;", x, 3) : lower_intrinsic(L, "llvm.fma", &ht, 1, x, 3);
+      break;
+    case FP_MAX: r = gpu ? ptx_f16(L, "max.f16 $0, $1, $2;", x, 2) : lower_intrinsic(L, "llvm.maxnum", &ht, 1, x, 2); break;
+    case FP_MIN: r = gpu ? ptx_f16(L, "min.f16 $0, $1, $2;", x, 2) : lower_intrinsic(L, "llvm.minnum", &ht, 1, x, 2); break;
     case FP_CMP:
       return (Val){ty_scalar(DT_BOOL), LLVMBuildFCmp(L->b, (LLVMRealPredicate)f->pred, x[0], x[1], ""), false};
     default: {  /* float32 math, rounded back once */
