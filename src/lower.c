@@ -606,7 +606,7 @@ static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
     return lower_complex_make(L, t, re, im);
   }
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, raw, lt, "");
-  if (t->dtype == DT_FLOAT32)
+  if (t->dtype == DT_FLOAT32 || t->dtype == DT_FLOAT16)  /* a double in the slot */
     return LLVMBuildFPTrunc(L->b, LLVMBuildBitCast(L->b, raw, LLVMDoubleTypeInContext(L->ctx), ""), lt, "");
   if (t->dtype == DT_BOOL) return LLVMBuildICmp(L->b, LLVMIntNE, raw, lower_i64(L, 0), "");
   if (t->dtype == DT_INT64 || t->dtype == DT_UINT64) return raw;
@@ -618,7 +618,7 @@ static LLVMValueRef scalar_to_slot(Lower *L, Type *t, LLVMValueRef v) {
   if (t->kind == TY_CPTR) return v;
   if (t->kind == TY_CLASS || t->kind == TY_RECORD) return LLVMBuildPtrToInt(L->b, v, i64, "");  /* its reference goes with it */
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, v, i64, "");
-  if (t->dtype == DT_FLOAT32)
+  if (t->dtype == DT_FLOAT32 || t->dtype == DT_FLOAT16)
     return LLVMBuildBitCast(L->b, LLVMBuildFPExt(L->b, v, LLVMDoubleTypeInContext(L->ctx), ""), i64, "");
   if (t->dtype == DT_BOOL || dtype_kinds[t->dtype] == 'u') return LLVMBuildZExt(L->b, v, i64, "");
   if (t->dtype == DT_INT64) return v;

@@ -330,6 +330,25 @@ describe("float16 kernels #gpu", function()
     assert(#bad == 0, table.concat(bad, "\n"))
   end)
 
+  it("keep float16 in shared and local arrays, np.float16 converting", function()
+    local k = cuda.jit [[
+import numpy as np
+from numba import cuda
+def k(a, out):
+    s = cuda.shared.array(4, np.float16)
+    l = cuda.local.array(2, np.float16)
+    i = cuda.threadIdx.x
+    s[i] = a[i] * np.float16(3)
+    cuda.syncthreads()
+    l[0] = s[3 - i]
+    out[i] = l[0] + np.float16(0.1)
+]]
+    local out = cuda.device_array(4, "float16")
+    k[{ 1, 4 }](cuda.to_device(lumba.array({ 1, 2.5, 2049, -0.0 }, "float16")), out)
+    -- float16 products and sums: 2048 * 3 = 6144, 6144 + 0.1 = 6144; 7.5 + 0.1 = 7.6 rounded (7.6015625)
+    assert.are.same({ 0.0999755859375, 6144.0, 7.6015625, 3.099609375 }, out:copy_to_host():totable())
+  end)
+
   it("say which argument of a cuda.fp16 function is not a number", function()
     local k = cuda.jit [[
 from numba import cuda
