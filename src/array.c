@@ -26,7 +26,7 @@ const RecordHooks *array_records;
 /* NumPy's short codes and Python's builtin names, besides the full names */
 static const struct { const char *name; DType dt; } dtype_aliases[] = {
   {"float", DT_FLOAT64}, {"double", DT_FLOAT64}, {"f8", DT_FLOAT64},
-  {"f4", DT_FLOAT32}, {"single", DT_FLOAT32}, {"int", DT_INT64},
+  {"f4", DT_FLOAT32}, {"single", DT_FLOAT32}, {"f2", DT_FLOAT16}, {"half", DT_FLOAT16}, {"int", DT_INT64},
   {"i1", DT_INT8}, {"i2", DT_INT16}, {"i4", DT_INT32}, {"i8", DT_INT64},
   {"u1", DT_UINT8}, {"u2", DT_UINT16}, {"u4", DT_UINT32}, {"u8", DT_UINT64},
   {"?", DT_BOOL}, {"complex", DT_COMPLEX128}, {"c16", DT_COMPLEX128}, {"c8", DT_COMPLEX64},

@@ -39,6 +39,7 @@
 #include "array.h"
 #include "array_impl.h"
 #include "complex_lua.h"
+#include "half_rt.h"
 
 /* complex elements: two floats, real part first */
 static Num load_complex(DType dt, const void *p) {
@@ -72,6 +73,13 @@ static void store_complex(DType dt, void *p, Num v) {
 Num array_load(DType dt, const void *p) {
   Num v = {'i', 0, 0, 0};
   if (dtype_kinds[dt] == 'c') return load_complex(dt, p);
+  if (dt == DT_FLOAT16) {  /* stored as its bits */
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    v.kind = 'f';
+    v.f = lm_h2d(h);
+    return v;
+  }
   switch (dt) {
 #define DTYPE(e, name, ctype, size, K) \
     case DT_##e: {                                                     \
@@ -121,6 +129,11 @@ void array_cast(lua_State *L, DType dt, void *p, Num v) {
   if (v.kind == 'c') {  /* NumPy drops the imaginary part (ComplexWarning); bool looks at both */
     if (dtype_kinds[dt] == 'b') v.f = v.f != 0 || v.im != 0;
     v.kind = 'f';
+  }
+  if (dt == DT_FLOAT16) {  /* round to nearest even, as NumPy */
+    uint16_t h = lm_d2h(v.kind == 'f' ? v.f : v.kind == 'u' ? (double)(uint64_t)v.i : (double)v.i);
+    memcpy(p, &h, sizeof h);
+    return;
   }
   switch (dt) {
 #define DTYPE(e, name, ctype, size, K) \

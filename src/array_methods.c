@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "half_rt.h"
 #include "array.h"
 #include "array_impl.h"
 #include "complex_lua.h"
@@ -326,7 +327,8 @@ static int array_lua_slice(lua_State *L) {
 
 /* ---- reductions ---- */
 
-/* a:sum(): float dtypes sum in double (a Lua float); integer dtypes in
+/* a:sum(): float dtypes sum in double (a Lua float; float16's rounded to
+** float16); integer dtypes in
 ** int64 with wrap-around, as NumPy (uint64 by its bits); bool counts */
 static int array_lua_sum(lua_State *L) {
   NdArray *a = array_check(L, 1);
@@ -343,6 +345,7 @@ static int array_lua_sum(lua_State *L) {
   } else if (dtype_kinds[a->dtype] == 'f') {
     double s = 0;
     for (char *p; (p = array_iter_next(&it)) != NULL;) s += array_load(a->dtype, p).f;
+    if (a->dtype == DT_FLOAT16) s = lm_h2d(lm_d2h(s));  /* a float16 value, as NumPy's (double would hold more) */
     lua_pushnumber(L, s);
   } else {
     uint64_t s = 0;

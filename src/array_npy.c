@@ -28,6 +28,7 @@ static const struct { DType dt; const char *code; } npy_dtypes[] = {
   {DT_INT8, "i1"}, {DT_INT16, "i2"}, {DT_INT32, "i4"}, {DT_INT64, "i8"},
   {DT_UINT8, "u1"}, {DT_UINT16, "u2"}, {DT_UINT32, "u4"}, {DT_UINT64, "u8"},
   {DT_FLOAT32, "f4"}, {DT_FLOAT64, "f8"}, {DT_COMPLEX64, "c8"}, {DT_COMPLEX128, "c16"},
+  {DT_FLOAT16, "f2"},
 };
 
 static const char npy_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};

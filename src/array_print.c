@@ -21,6 +21,7 @@
 
 #include "array.h"
 #include "array_impl.h"
+#include "half_rt.h"
 
 #define LINEWIDTH 75
 #define PRECISION 8
@@ -40,7 +41,7 @@ typedef struct Fmt {
   char kind;       // dtype kind ('f' for either part of a complex)
   int part;        // complex: 0 formats the real parts, 1 the imaginary ones
   bool plus;       // the imaginary parts: '+' before non-negative values
-  bool f32;        // float32: shortest digits that read back as a float
+  int fbits;       // 16, 32, 64: shortest digits that read back as that float
   bool zerod;      // 0-d array: "True" instead of " True"
   int width;       // integers: right-aligned width
   bool exp;        // floats: scientific notation
@@ -76,13 +77,15 @@ static void parse_e(const char *buf, Digits *D) {
 
 /* Shortest digits that read back as x, at most PRECISION+1 significant
 ** ones when capped (scientific mode's limit). */
-static void shortest(double x, bool f32, bool cap, Digits *D) {
+static void shortest(double x, int fbits, bool cap, Digits *D) {
   char buf[64];
   D->neg = signbit(x);
   x = fabs(x);
   for (int p = 1; p <= 17; p++) {
     snprintf(buf, sizeof buf, "%.*e", p - 1, x);
-    if (f32 ? strtof(buf, NULL) == (float)x : strtod(buf, NULL) == x) break;
+    if (fbits == 32 ? strtof(buf, NULL) == (float)x
+        : fbits == 16 ? lm_d2h(strtod(buf, NULL)) == lm_d2h(x) : strtod(buf, NULL) == x)
+      break;
     if (cap && p == PRECISION + 1) break;
   }
   parse_e(buf, D);
@@ -91,7 +94,7 @@ static void shortest(double x, bool f32, bool cap, Digits *D) {
 /* positional digits: integer part (with '-') and fractional part */
 static void positional(const Fmt *F, double x, char *ip, char *fp) {
   Digits D;
-  shortest(x, F->f32, false, &D);
+  shortest(x, F->fbits, false, &D);
   char *q = ip;
   if (D.neg) *q++ = '-';
   else if (F->plus) *q++ = '+';
@@ -124,7 +127,7 @@ static void positional(const Fmt *F, double x, char *ip, char *fp) {
 /* scientific digits: "-1", "25" and exponent -3 for -1.25e-03 */
 static void scientific(const Fmt *F, double x, char *ip, char *fp, int *e) {
   Digits D;
-  shortest(x, F->f32, true, &D);
+  shortest(x, F->fbits, true, &D);
   char *q = ip;
   if (D.neg) *q++ = '-';
   else if (F->plus) *q++ = '+';
@@ -224,7 +227,8 @@ static void setup(Out *O) {
   Fmt *F = &O->F;
   memset(F, 0, sizeof *F);
   F->kind = dtype_kinds[O->a->dtype];
-  F->f32 = O->a->dtype == DT_FLOAT32 || O->a->dtype == DT_COMPLEX64;
+  DType dt = O->a->dtype;
+  F->fbits = dt == DT_FLOAT16 ? 16 : dt == DT_FLOAT32 || dt == DT_COMPLEX64 ? 32 : 64;
   F->zerod = O->a->ndim == 0;
   F->min_abs = -1;
   if (F->kind == 'b') return;
@@ -272,6 +276,16 @@ static int format_float(const Fmt *F, double x, char *w) {
   if (F->exp) {
     int e;
     scientific(F, x, ip, fp, &e);
+    if ((int)strlen(fp) < F->precision) {  /* NumPy pads with the exact value's next digits (Dragon4's
+                                             min_digits), not zeros: float16's 1.19e-07 beside 1.5e+00 */
+      char buf[64];
+      snprintf(buf, sizeof buf, "%.*e", F->precision, fabs(x));
+      ip[strlen(ip) - 1] = buf[0];
+      char *ex = strchr(buf, 'e');
+      *ex = '\0';
+      strcpy(fp, buf + 2);
+      e = atoi(ex + 1);
+    }
     return sprintf(w, "%*s.%s%.*se%c%0*d", F->pad_left, ip, fp,
                    F->precision - (int)strlen(fp), "00000000000000000000",
                    e < 0 ? '-' : '+', F->exp_size, abs(e));

@@ -23,6 +23,7 @@
 
 #include "array_impl.h"
 #include "complex_lua.h"
+#include "half_rt.h"
 
 /* ---- operations ---- */
 
@@ -129,6 +130,7 @@ static DType promote(DType a, DType b) {
     if (ka == 'f' && kb == 'f') return sa > sb ? a : b;
     DType f = ka == 'f' ? a : b, i = ka == 'f' ? b : a;
     if (f == DT_FLOAT64 || dtype_sizes[i] > 2) return DT_FLOAT64;
+    if (f == DT_FLOAT16 && dtype_sizes[i] == 1) return DT_FLOAT16;  /* float16 holds every 8-bit integer */
     return DT_FLOAT32;
   }
   if (ka == kb) return sa >= sb ? a : b;
@@ -195,7 +197,8 @@ static DType scalar_min_type(const Opnd *o, DType adt) {
   if (o->dt == DT_BOOL) return DT_BOOL;
   if (o->dt == DT_FLOAT64) {
     double v = fabs(o->buf.f);
-    return (v <= 3.4028234663852886e38 || isinf(v) || isnan(v)) ? DT_FLOAT32 : DT_FLOAT64;
+    if (v < 65000 || !isfinite(v)) return DT_FLOAT16;  /* NumPy's min_scalar_type bound */
+    return v <= 3.4028234663852886e38 ? DT_FLOAT32 : DT_FLOAT64;
   }
   int64_t v = o->buf.i;
   if (v < 0) {
@@ -241,7 +244,7 @@ static bool safe_cast(DType from, DType to) {
   int sf = dtype_sizes[from], st = dtype_sizes[to];
   if (kt == 'b') return false;
   if (kf == 'f') return kt == 'f' && st >= sf;
-  if (kt == 'f') return to == DT_FLOAT64 || sf <= 2;
+  if (kt == 'f') return to == DT_FLOAT64 || sf <= (to == DT_FLOAT16 ? 1 : 2);
   if (kf == kt) return st >= sf;
   return kf == 'u' && kt == 'i' && st > sf;
 }
@@ -253,6 +256,7 @@ static bool scalar_fits(const Opnd *o, DType t) {
   if (o->dt == DT_FLOAT64) {
     if (k != 'f') return false;
     double v = fabs(o->buf.f);
+    if (t == DT_FLOAT16) return v < 65000 || !isfinite(v);
     return t == DT_FLOAT64 || v <= 3.4028234663852886e38 || isinf(v) || isnan(v);
   }
   int64_t v = o->buf.i;
@@ -266,6 +270,7 @@ static bool scalar_fits(const Opnd *o, DType t) {
     case DT_UINT16: return v >= 0 && v <= UINT16_MAX;
     case DT_UINT32: return v >= 0 && v <= UINT32_MAX;
     case DT_UINT64: return v >= 0;
+    case DT_FLOAT16: return v >= INT8_MIN && v <= UINT8_MAX;
     case DT_FLOAT32: return v >= INT16_MIN && v <= UINT16_MAX;
     default: return true;
   }
@@ -276,7 +281,7 @@ static bool scalar_fits(const Opnd *o, DType t) {
 ** every operand casts to safely (scalars by value, when value-based) */
 static DType loop_search(const Opnd *o, int n, DType first) {
   static const DType order[] = {DT_BOOL, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32,
-                                DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT32, DT_FLOAT64};
+                                DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT16, DT_FLOAT32, DT_FLOAT64};
   int arank = -1, srank = -1;
   for (int i = 0; i < n; i++) {
     int r = kind_rank(o[i].dt);
@@ -297,7 +302,9 @@ static DType loop_search(const Opnd *o, int n, DType first) {
   return DT_FLOAT64;
 }
 
-/* NumPy's float type for a float function of integers (float16 is float32 here) */
+/* NumPy's float type for a float function of integers; 8-bit integers take
+** float32, Numba's loop (NumPy's float16 one is not on Numba's CPU target),
+** so host and compiled code agree */
 static DType float_of(DType d) {
   if (dtype_kinds[d] == 'f') return d;
   return dtype_sizes[d] <= 2 ? DT_FLOAT32 : DT_FLOAT64;
@@ -308,12 +315,14 @@ static DType float_of(DType d) {
 typedef union V { double f; int64_t i; uint64_t u; } V;
 
 /* domain: 'f' doubles, 'i' int64, 'u' uint64 */
-static inline V load(DType dt, const char *p, char dom, bool f32) {
+/* ct: the loop's dtype; a float32 or float16 loop first rounds its inputs to it */
+static inline V load(DType dt, const char *p, char dom, DType ct) {
   Num n = array_load(dt, p);
   V v;
   if (dom == 'f') {
     v.f = n.kind == 'f' ? n.f : n.kind == 'u' ? (double)(uint64_t)n.i : (double)n.i;
-    if (f32) v.f = (double)(float)v.f;
+    if (ct == DT_FLOAT32) v.f = (double)(float)v.f;
+    else if (ct == DT_FLOAT16 && dt != DT_FLOAT16) v.f = lm_h2d(lm_d2h(v.f));
   } else {
     v.i = n.kind == 'f' ? (int64_t)n.f : n.i;
   }
@@ -328,7 +337,9 @@ static inline void store(DType dt, char *p, V v, char dom) {
 #define DTYPE(e, name, ctype, size, K)                                          \
     case DT_##e: {                                                              \
       ctype x;                                                                  \
-      if (K == 'f')                                                             \
+      if (DT_##e == DT_FLOAT16)                                                 \
+        x = (ctype)lm_d2h(n.kind == 'f' ? n.f : n.kind == 'u' ? (double)(uint64_t)n.i : (double)n.i); \
+      else if (K == 'f')                                                        \
         x = (ctype)(n.kind == 'f' ? n.f : n.kind == 'u' ? (double)(uint64_t)n.i \
                                                       : (double)n.i);           \
       else if (K == 'b')                                                        \
@@ -595,7 +606,8 @@ static void run(lua_State *L, const Plan *P, Opnd *o, int n, NdArray *out) {
   int nd = out->ndim;
   int64_t total = out->s.nitems;
   if (total == 0) return;
-  bool f32 = P->ct == DT_FLOAT32, uns = dtype_kinds[P->ct] == 'u', negpow = false;
+  DType ct = P->ct;
+  bool uns = dtype_kinds[P->ct] == 'u', negpow = false;
   int64_t idx[LM_MAXDIM] = {0};
   char *p[4];
   for (int i = 0; i < n; i++) p[i] = o[i].data;
@@ -618,7 +630,7 @@ static void run(lua_State *L, const Plan *P, Opnd *o, int n, NdArray *out) {
     for (int i = 0; fast && i < 2; i++) {
       if (o[i].dt == P->ct) continue;
       if (!o[i].scalar) { fast = NULL; break; }
-      store(P->ct, sbuf[i], load(o[i].dt, o[i].data, P->dom, f32), P->dom);
+      store(P->ct, sbuf[i], load(o[i].dt, o[i].data, P->dom, ct), P->dom);
       o[i].dt = P->ct;
       p[i] = sbuf[i];
     }
@@ -632,10 +644,10 @@ static void run(lua_State *L, const Plan *P, Opnd *o, int n, NdArray *out) {
       if (n == 3) {  /* where */
         Num c = array_load(o[0].dt, q[0]);
         bool t = c.kind == 'f' ? c.f != 0 : c.i != 0;
-        r = load(o[t ? 1 : 2].dt, q[t ? 1 : 2], P->dom, f32);
+        r = load(o[t ? 1 : 2].dt, q[t ? 1 : 2], P->dom, ct);
       } else {
-        V a = load(o[0].dt, q[0], P->dom, f32);
-        V b = n == 2 ? load(o[1].dt, q[1], P->dom, f32) : a;
+        V a = load(o[0].dt, q[0], P->dom, ct);
+        V b = n == 2 ? load(o[1].dt, q[1], P->dom, ct) : a;
         if (P->boolnot) r.i = a.i == 0;
         else if (P->dom == 'f') r = apply_f(P->op, a, b);
         else r = apply_i(P->op, a, b, uns, &negpow);

@@ -62,6 +62,8 @@ Val bufunc_elem(Lower *L, Node *n, CallInfo *ci, Val *x);
 LLVMValueRef bmath_float_call(Lower *L, BuiltinId id, LLVMValueRef *xs, Type *ft);
 
 /* builtin_libdevice.c: cuda.libdevice.NAME (libdevice.def) */
+Type *bfp16_infer(Infer *I, Node *n, const BuiltinName *nm);
+Val bfp16_lower(Lower *L, Node *n, CallInfo *ci);
 Type *blibdevice_infer(Infer *I, Node *n, const BuiltinName *nm);
 Val blibdevice_lower(Lower *L, Node *n, CallInfo *ci);
 

@@ -43,15 +43,17 @@ Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm) {
   CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
   ci->bi = nm->id;
   if (!infer_arg_types(I, n->args.items, m->arity, at)) return NULL;
-  bool f32 = true;
+  bool f32 = true, f16 = true;
   for (int i = 0; i < m->arity; i++) {
     infer_scalar_arg(I, n->args.items[i], at[i], name);
     f32 = f32 && at[i]->dtype == DT_FLOAT32;
+    f16 = f16 && at[i]->dtype == DT_FLOAT16;
   }
   switch (m->result) {
     case 'B': return ty_bool;
     case 'I': return ty_int64;
-    default: return f32 ? ty_scalar(DT_FLOAT32) : ty_float64;
+    /* float16 stays float16 (numba-cuda's fp16 math), computed in float32 */
+    default: return f16 ? ty_scalar(DT_FLOAT16) : f32 ? ty_scalar(DT_FLOAT32) : ty_float64;
   }
 }
 
@@ -176,6 +178,7 @@ Val bmath_lower_math(Lower *L, Node *n, CallInfo *ci) {
   Type *ft = ty_is_float(rt) ? rt : ty_float64;
   LLVMValueRef xs[2];
   Val a0 = lower_arg(L, ci, 0);
+  if (a0.ty->dtype == DT_FLOAT16 && a0.ty->kind == TY_SCALAR) a0 = lower_cast(L, a0, ty_scalar(DT_FLOAT32));
   if (m->result == 'B') {
     if (!ty_is_float(a0.ty))
       return (Val){ty_bool, LLVMConstInt(LLVMInt1TypeInContext(L->ctx), ci->bi == BI_math_isfinite, 0), false};
@@ -189,7 +192,8 @@ Val bmath_lower_math(Lower *L, Node *n, CallInfo *ci) {
     return (Val){ty_bool, r, false};
   }
   if (m->result == 'I' && ty_is_int(a0.ty)) return lower_cast(L, a0, ty_int64);
-  Type *opt = a0.ty->dtype == DT_FLOAT32 && (m->arity == 1 || ft->dtype == DT_FLOAT32) ? ty_scalar(DT_FLOAT32) : ty_float64;
+  Type *opt = a0.ty->dtype == DT_FLOAT32 && (m->arity == 1 || ft->dtype == DT_FLOAT32 || ft->dtype == DT_FLOAT16)
+                ? ty_scalar(DT_FLOAT32) : ty_float64;
   if (m->result == 'I') opt = ty_is_float(a0.ty) ? a0.ty : ty_float64;
   xs[0] = lower_cast(L, a0, opt).v;
   if (m->arity == 2) xs[1] = lower_cast(L, lower_arg(L, ci, 1), opt).v;

@@ -145,7 +145,7 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
   }
   if (t->kind == TY_SCALAR) {
     int64_t v = slots[(*k)++];
-    if (t->dtype == DT_FLOAT64 || t->dtype == DT_FLOAT32) {
+    if (dtype_kinds[t->dtype] == 'f') {  /* a double in the slot */
       double d;
       memcpy(&d, &v, sizeof d);
       lua_pushnumber(L, d);

@@ -38,6 +38,9 @@
 #include "jit_cpu.h"
 #include "jit_impl.h"
 #include "libgcc.h"
+#include "half_rt.h"
+
+typedef struct ExtHalf { const char *name; void *addr; } ExtHalf;
 #include "lm.h"
 #include "maps.h"
 
@@ -101,10 +104,12 @@ static void report_session_error(void *ctx, LLVMErrorRef e) {
 ** every LmJit defines them from the copies this library links. */
 
 static int define_helpers(LmJit *J, char **err) {
-  const char *const names[] = {"__powidf2", "__powisf2", "__divti3",
-                               "__modti3",  "__udivti3", "__umodti3"};
-  void *const addrs[] = {(void *)__powidf2, (void *)__powisf2, (void *)__divti3,
-                         (void *)__modti3,  (void *)__udivti3, (void *)__umodti3};
+  static const ExtHalf half[] = {LM_HALF_SYMS};  /* float16 <-> float (half_rt.h) */
+  const char *names[6 + lm_countof(half)] = {"__powidf2", "__powisf2", "__divti3",
+                                             "__modti3",  "__udivti3", "__umodti3"};
+  void *addrs[6 + lm_countof(half)] = {(void *)__powidf2, (void *)__powisf2, (void *)__divti3,
+                                       (void *)__modti3,  (void *)__udivti3, (void *)__umodti3};
+  for (size_t i = 0; i < lm_countof(half); i++) names[6 + i] = half[i].name, addrs[6 + i] = half[i].addr;
   return jit_define_symbols(J, names, addrs, (int)lm_countof(names), err);
 }
 

@@ -9,6 +9,7 @@
 
 #include <lauxlib.h>
 
+#include "half_rt.h"
 #include "backend.h"
 #include "complex_lua.h"
 #include "devarray.h"
@@ -344,6 +345,7 @@ static int kernel_lua_call(lua_State *L) {
     switch (t->dtype) {
       case DT_FLOAT64: { double x = lua_tonumber(L, idx); memcpy(&v, &x, 8); break; }
       case DT_FLOAT32: { float x = (float)lua_tonumber(L, idx); memcpy(&v, &x, 4); size = 4; break; }
+      case DT_FLOAT16: { uint16_t x = lm_d2h(lua_tonumber(L, idx)); memcpy(&v, &x, 2); size = 2; break; }
       case DT_BOOL: v = (uint64_t)lua_toboolean(L, idx); size = 1; break;
       default: v = (uint64_t)lua_tointeger(L, idx); size = dtype_sizes[t->dtype]; break;
     }

@@ -24,6 +24,7 @@ LLVMTypeRef lower_mem_type(Lower *L, DType dt) {
     case DT_INT64: case DT_UINT64: return LLVMInt64TypeInContext(L->ctx);
     case DT_FLOAT32: return LLVMFloatTypeInContext(L->ctx);
     case DT_FLOAT64: return LLVMDoubleTypeInContext(L->ctx);
+    case DT_FLOAT16: return LLVMHalfTypeInContext(L->ctx);  /* kernels compute in half, as numba-cuda */
     case DT_COMPLEX64: case DT_COMPLEX128: {  /* Numba's {real, imag} struct */
       LLVMTypeRef f = dt == DT_COMPLEX64 ? LLVMFloatTypeInContext(L->ctx) : LLVMDoubleTypeInContext(L->ctx);
       LLVMTypeRef el[2] = {f, f};
@@ -99,6 +100,14 @@ LLVMValueRef lower_intrinsic(Lower *L, const char *name, LLVMTypeRef *tys, int n
 LLVMValueRef lower_fmath(Lower *L, const char *base, LLVMValueRef *args, int n) {
   char intr[32];
   snprintf(intr, sizeof intr, "llvm.%s", base);
+  if (LLVMGetTypeKind(LLVMTypeOf(args[0])) == LLVMHalfTypeKind) {  /* float16: in float32, rounded back */
+    LLVMTypeRef f32t = LLVMFloatTypeInContext(L->ctx);
+    LLVMValueRef w[4];
+    for (int i = 0; i < n && i < 4; i++)
+      w[i] = LLVMGetTypeKind(LLVMTypeOf(args[i])) == LLVMHalfTypeKind ? LLVMBuildFPExt(L->b, args[i], f32t, "") : args[i];
+    LLVMValueRef r = L->C->target->math_call(L, base, intr, w, n, true);
+    return LLVMTypeOf(r) == f32t ? LLVMBuildFPTrunc(L->b, r, LLVMTypeOf(args[0]), "") : r;
+  }
   bool f32 = LLVMGetTypeKind(LLVMTypeOf(args[0])) == LLVMFloatTypeKind;
   return L->C->target->math_call(L, base, intr, args, n, f32);
 }
@@ -598,7 +607,7 @@ static LLVMValueRef scalar_from_slot(Lower *L, Type *t, LLVMValueRef raw) {
     return lower_complex_make(L, t, re, im);
   }
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, raw, lt, "");
-  if (t->dtype == DT_FLOAT32)
+  if (t->dtype == DT_FLOAT32 || t->dtype == DT_FLOAT16)  /* a double in the slot */
     return LLVMBuildFPTrunc(L->b, LLVMBuildBitCast(L->b, raw, LLVMDoubleTypeInContext(L->ctx), ""), lt, "");
   if (t->dtype == DT_BOOL) return LLVMBuildICmp(L->b, LLVMIntNE, raw, lower_i64(L, 0), "");
   if (t->dtype == DT_INT64 || t->dtype == DT_UINT64) return raw;
@@ -610,7 +619,7 @@ static LLVMValueRef scalar_to_slot(Lower *L, Type *t, LLVMValueRef v) {
   if (t->kind == TY_CPTR) return v;
   if (t->kind == TY_CLASS || t->kind == TY_RECORD) return LLVMBuildPtrToInt(L->b, v, i64, "");  /* its reference goes with it */
   if (t->dtype == DT_FLOAT64) return LLVMBuildBitCast(L->b, v, i64, "");
-  if (t->dtype == DT_FLOAT32)
+  if (t->dtype == DT_FLOAT32 || t->dtype == DT_FLOAT16)
     return LLVMBuildBitCast(L->b, LLVMBuildFPExt(L->b, v, LLVMDoubleTypeInContext(L->ctx), ""), i64, "");
   if (t->dtype == DT_BOOL || dtype_kinds[t->dtype] == 'u') return LLVMBuildZExt(L->b, v, i64, "");
   if (t->dtype == DT_INT64) return v;

@@ -13,6 +13,7 @@
 
 #include "complex_lua.h"
 #include "libgcc.h"
+#include "half_rt.h"
 #include "lapack_rt.h"
 #include "linalg_rt.h"
 #include "nprandom_rt.h"
@@ -42,6 +43,7 @@ static const ExtSym table[] = {
     /* libgcc */
     {"__powidf2", (void *)__powidf2}, {"__powisf2", (void *)__powisf2}, {"__divti3", (void *)__divti3},
     {"__modti3", (void *)__modti3}, {"__udivti3", (void *)__udivti3}, {"__umodti3", (void *)__umodti3},
+    LM_HALF_SYMS,  /* float16 conversions (half_rt.h) */
     /* lumba's runtime in core.so (par_for and the simulator's are in backend.so: such code is not loaded here) */
     {"nrt_alloc", (void *)nrt_alloc}, {"nrt_alloc_uninit", (void *)nrt_alloc_uninit}, {"nrt_incref", (void *)nrt_incref}, {"nrt_decref", (void *)nrt_decref},
     {"stack_limit", (void *)stack_limit}, {"lm_interrupt_poll", (void *)lm_interrupt_poll},

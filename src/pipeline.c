@@ -194,11 +194,31 @@ static bool has_record(const Type *t) {
   return false;
 }
 
+static bool has_float16(const Type *t) {
+  if ((t->kind == TY_SCALAR || t->kind == TY_ARRAY) && t->dtype == DT_FLOAT16) return true;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
+    if (has_float16(t->elems[i])) return true;
+  return false;
+}
+
+/* Numba's CPU target has no float16 arithmetic: @njit refuses it by name
+** (kernels, on the GPU and in the simulator, take it) */
+static void refuse_float16(Job *job) {
+  Node *def = job->def;
+  for (int i = 0; i < job->nargs && i < def->args.len; i++)
+    if (has_float16(job->argtypes[i]))
+      compile_error(&job->C, def->args.items[i]->loc, "TypingError",
+                    "argument '%s' of %s() is %s: float16 is not supported on the CPU target (as in Numba); "
+                    "pass a:astype(\"float32\"), or use it in a CUDA kernel",
+                    def->args.items[i]->name, def->name, tyname(&job->C, job->argtypes[i]));
+}
+
 /* the typed specialization, and the result it will fill */
 static bool step_infer(Job *job) {
   Compile *C = &job->C;
   lua_State *L = C->L;
   Node *def = job->def;
+  if (!job->gpu && !job->sim) refuse_float16(job);
   FuncSpec *spec = infer_spec(C, def, job->argtypes, job->nargs, def->loc);
   if (spec->ret && has_record(spec->ret))
     compile_error(C, def->loc, "UnsupportedError",

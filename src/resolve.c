@@ -29,7 +29,7 @@ static const struct { const char *name, *qname; } global_names[] = {
 /* attribute names that are modules rather than functions */
 static const char *const module_qnames[] = {
     "math", "cmath", "numpy", "numba", "numba.cuda", "numba.cuda.shared", "numba.cuda.local",
-    "numba.cuda.atomic", "numba.cuda.cg", "numba.cuda.const", "numba.cuda.libdevice", "numba.cuda.random", "numba.cuda.threadIdx", "numba.cuda.blockIdx",
+    "numba.cuda.atomic", "numba.cuda.cg", "numba.cuda.const", "numba.cuda.fp16", "numba.cuda.libdevice", "numba.cuda.random", "numba.cuda.threadIdx", "numba.cuda.blockIdx",
     "numba.cuda.blockDim", "numba.cuda.gridDim", "numba.types", "numpy.linalg", "numpy.random",
     "_lumba",  /* the prelude's intrinsics (builtin_prelude.c) */
 };

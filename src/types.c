@@ -163,10 +163,9 @@ Type *ty_arith(const Type *a, const Type *b) {
     return ty_complex_of(r);
   }
   if (ty_is_float(a) || ty_is_float(b)) {
-    if ((a->dtype == DT_FLOAT32 || !ty_is_float(a)) && (b->dtype == DT_FLOAT32 || !ty_is_float(b))) {
-      /* float32 with float32 stays float32; float32 with an int goes to float64 */
-      if (a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32) return ty_scalar(DT_FLOAT32);
-    }
+    /* two floats: the wider (float16 with float16 stays float16, numba-cuda's);
+    ** a float with an int goes to float64 */
+    if (ty_is_float(a) && ty_is_float(b)) return dtype_sizes[a->dtype] >= dtype_sizes[b->dtype] ? (Type *)a : (Type *)b;
     return ty_float64;
   }
   bool ua = dtype_kinds[a->dtype] == 'u', ub = dtype_kinds[b->dtype] == 'u';
@@ -178,7 +177,7 @@ Type *ty_arith(const Type *a, const Type *b) {
 Type *ty_truediv(const Type *a, const Type *b) {
   if (!ty_is_number(a) || !ty_is_number(b)) return NULL;
   if (ty_is_complex(a) || ty_is_complex(b)) return ty_arith(a, b);
-  if (a->dtype == DT_FLOAT32 && b->dtype == DT_FLOAT32) return ty_scalar(DT_FLOAT32);
+  if (ty_is_float(a) && ty_is_float(b)) return ty_arith(a, b);  /* float16 / float16 stays float16 */
   return ty_float64;
 }
 
@@ -260,7 +259,7 @@ static const struct { const char *alias; DType dt; } dtype_aliases[] = {
     {"i2", DT_INT16}, {"i1", DT_INT8}, {"u8", DT_UINT64}, {"u4", DT_UINT32},
     {"u2", DT_UINT16}, {"u1", DT_UINT8}, {"boolean", DT_BOOL}, {"bool_", DT_BOOL},
     {"b1", DT_BOOL}, {"uintp", DT_UINT64}, {"intc", DT_INT32}, {"uintc", DT_UINT32},
-    {"complex", DT_COMPLEX128}, {"c16", DT_COMPLEX128}, {"c8", DT_COMPLEX64},
+    {"complex", DT_COMPLEX128}, {"c16", DT_COMPLEX128}, {"c8", DT_COMPLEX64}, {"f2", DT_FLOAT16}, {"half", DT_FLOAT16},
 };
 
 static Type *parse_type(SigParser *P);

@@ -164,7 +164,7 @@ describe("array fields", function()
 
   it("lists the dtypes", function()
     same({"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex64", "complex128"}, lumba.dtypes)
+          "float32", "float64", "complex64", "complex128", "float16"}, lumba.dtypes)
   end)
 end)
 
@@ -181,6 +181,7 @@ describe("dtype round trips Lua -> array -> Lua", function()
     {"uint64", {0, 1, math.maxinteger}},
     {"float32", {1.5, -0.25, 3.4028234663852886e38, 0.0}},
     {"float64", {math.pi, -1e308, 5e-324, -0.0}},
+    {"float16", {1.5, -0.25, 65504.0, 2.0 ^ -24, -0.0}},
   }
   for _, c in ipairs(cases) do
     it(c[1], function()

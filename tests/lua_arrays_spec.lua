@@ -87,7 +87,7 @@ local function run_cases(cases)
   return #cases
 end
 
-local function rtol_of(dt) return dt == "float32" and 2e-6 or dt == "complex64" and 1e-5 or 1e-12 end
+local function rtol_of(dt) return dt == "float16" and 1e-3 or dt == "float32" and 2e-6 or dt == "complex64" and 1e-5 or 1e-12 end
 
 describe("Lua-side array reductions", function()
   check("compute NumPy's values and dtypes, with and without an axis, on views too", function()
@@ -148,7 +148,9 @@ describe("Lua-side array arithmetic", function()
       { "^", function(a, b) return a ^ b end, "a ** b" },
     }
     local pairs_of = { { "int32", "int32" }, { "int8", "int64" }, { "uint8", "int8" }, { "float32", "int16" },
-                       { "float32", "float64" }, { "uint16", "float32" }, { "int64", "float64" }, { "uint32", "uint64" } }
+                       { "float32", "float64" }, { "uint16", "float32" }, { "int64", "float64" }, { "uint32", "uint64" },
+                       { "float16", "int8" }, { "uint8", "float16" }, { "float16", "int16" }, { "float16", "float32" },
+                       { "float16", "float16" }, { "uint64", "float16" } }
     for _, p in ipairs(pairs_of) do
       local a, ia = input("a", p[1], { 2, 3 }, 1)
       local b, ib = input("b", p[2], { 3 }, 2)
@@ -162,7 +164,7 @@ describe("Lua-side array arithmetic", function()
       end
     end
     -- Lua numbers are Python scalars: int32 + 1 stays int32, + 1.5 is float64
-    for _, dt in ipairs { "bool", "int8", "int16", "int32", "uint8", "uint64", "float32", "float64" } do
+    for _, dt in ipairs { "bool", "int8", "int16", "int32", "uint8", "uint64", "float16", "float32", "float64" } do
       local a, ia = input("a", dt, { 4 }, 3)
       for _, s in ipairs { 1, 2, 300, 1.5 } do
         local ps = math.type(s) == "float" and "1.5" or tostring(s)
