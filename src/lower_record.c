@@ -22,6 +22,24 @@ static LLVMValueRef field_ptr(Lower *L, LLVMValueRef rec, DType recdt, int f) {
   return LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, r->types[f]), 0), "");
 }
 
+/* a field's load and store: at its natural alignment in an aligned record,
+** at 1 in a packed one (Numba's rule: a GPU traps on a misaligned access) */
+static unsigned field_align(DType recdt, DType ft) {
+  return record_info(recdt)->aligned ? (unsigned)dtype_alignment(ft) : 1u;
+}
+
+static LLVMValueRef load_field(Lower *L, DType recdt, DType ft, LLVMValueRef p) {
+  LLVMValueRef v = LLVMBuildLoad2(L->b, lower_mem_type(L, ft), p, "");
+  LLVMSetAlignment(v, field_align(recdt, ft));
+  if (ft == DT_BOOL) v = LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), "");
+  return v;
+}
+
+static void store_field(Lower *L, DType recdt, DType ft, LLVMValueRef p, LLVMValueRef v) {
+  if (ft == DT_BOOL) v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
+  LLVMSetAlignment(LLVMBuildStore(L->b, v, p), field_align(recdt, ft));
+}
+
 /* the view of field f of the record array a: its strides, the field's dtype */
 static Val field_view(Lower *L, Val a, int f, Type *rt) {
   const RecordInfo *r = record_info(a.ty->dtype);
@@ -48,7 +66,7 @@ Val lower_record_field(Lower *L, Node *n) {
   if (base.ty->kind == TY_ARRAY) return field_view(L, base, f, rt);
   LLVMValueRef p = field_ptr(L, base.v, base.ty->dtype, f);
   if (rt->kind == TY_RECORD) return (Val){rt, p, false};
-  return (Val){rt, lower_load_elem(L, rt->dtype, p), false};
+  return (Val){rt, load_field(L, base.ty->dtype, rt->dtype, p), false};
 }
 
 /* r.x = v, r['x'] = v, and op= (op != OP_None: v is the right side, the
@@ -74,9 +92,9 @@ void lower_record_store(Lower *L, Node *target, Val v, OpKind op, Type *ty) {
   }
   LLVMValueRef p = field_ptr(L, base.v, base.ty->dtype, f);
   if (op != OP_None) {
-    Val cur = {ft, lower_load_elem(L, ft->dtype, p), false};
+    Val cur = {ft, load_field(L, base.ty->dtype, ft->dtype, p), false};
     v = (Val){ty, lower_binop(L, op, cur, v, ty, target->loc), false};
   }
-  lower_store_elem(L, ft->dtype, p, lower_cast(L, v, ft).v);
+  store_field(L, base.ty->dtype, ft->dtype, p, lower_cast(L, v, ft).v);
 }
 

@@ -225,6 +225,8 @@ const Target target_sim = {
     .math_call = sim_math,
     .sreg = sim_sreg,
     .cuda_call = sim_call,
+    .record_field = lower_record_field,
+    .record_store = lower_record_store,
 };
 
 /* ---- kernel entries: i32 entry(LmErr *err, void **params) ---- */
