@@ -16,7 +16,7 @@ local FIELDS = { { "b", "bool" }, { "x", "float64" }, { "u", "uint8" }, { "n", "
   { "k", "int64" }, { "y", "float32" }, { "z", "complex128" } }
 local N = 40
 
-local MODULE = [[
+local MODULE = [==[
 import numpy as np
 from numba import cuda
 
@@ -40,11 +40,17 @@ def step(a):
         a[i].z = a[i].z * 1j
 
 @cuda.jit
+def gather(a, b):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        b[i] = a[(7 * i + 3) % a.shape[0]]
+
+@cuda.jit
 def by_ref(a):
     i = cuda.grid(1)
     if i < a.shape[0]:
         bump(a[i], 0.25)
-]]
+]==]
 
 -- element i (0-based) before the kernels
 local function input(i)
@@ -107,6 +113,15 @@ local function kernel_cases()
       local back = d:copy_to_host()
       assert.are.equal(rec, back.dtype)
       assert.are.same(expect(after_step), values(back))
+    end)
+
+    it("copy whole records of a " .. what .. " array with b[i] = a[j]", function()
+      local a = make(rec)
+      local d, out = cuda.to_device(a), cuda.device_array(N, rec)
+      m.gather[{ 2, 32 }](d, out)
+      local want, src = {}, values(a)
+      for i = 0, N - 1 do want[i + 1] = src[(7 * i + 3) % N + 1] end
+      assert.are.same(want, values(out:copy_to_host()))
     end)
 
     it("pass a[i] of a " .. what .. " array to a device function by reference", function()
@@ -202,6 +217,7 @@ def k(a):
     if i < a.shape[0]:
         a[i].x = a[i]['y'] * 2
         a[i].n += 3
+        a[a.shape[0] - 1 - i] = a[i]
 ]])
       local ptx = k:inspect_ptx(nil, { cc = { 9, 0 } })
       assert.are.equal(not align, ptx:find("ld.global.f64", 1, true) == nil)
