@@ -132,8 +132,60 @@ local function kernel_cases()
   end
 end
 
+-- explicit signatures naming the module's record dtype, as numba-cuda takes them
+local SIG_MODULE = [==[
+import numpy as np
+import numba
+from numba import cuda, from_dtype, void, float64, int32
+rec = np.dtype([('x', np.float64), ('y', 'f4'), ('n', np.int32)], align=True)
+rec_t = numba.from_dtype(rec)
+sig = "void(rec[:], float64)"
+
+@cuda.jit("void(rec, float64)", device=True)
+def put_x(r, v):
+    r.x = v
+
+@cuda.jit("void(rec[:], float64)")
+def by_name(a, v):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        put_x(a[i], v * i)
+
+@cuda.jit(void(rec_t[::1], float64))
+def by_type(a, v):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i].y = v + i
+
+@cuda.jit(sig)
+def by_variable(a, v):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i]['n'] = v - i
+
+@cuda.jit(void(from_dtype(rec)[:], int32))
+def by_call(a, v):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i].n += v
+]==]
+
 describe("record arrays in CUDA kernels #gpu", function()
   kernel_cases()
+
+  it("take explicit signatures naming the module's record: its name, from_dtype, a variable", function()
+    local m = lumba.load(SIG_MODULE)
+    local rec = lumba.dtype({ { "x", "float64" }, { "y", "float32" }, { "n", "int32" } }, { align = true })
+    assert.are.equal("(" .. rec.name .. "[:], float64) -> none", m.by_name.signatures[1])
+    local d = cuda.to_device(lumba.zeros(N, rec))
+    m.by_name[{ 2, 32 }](d, 1.5)
+    m.by_type[{ 2, 32 }](d, 2)
+    m.by_variable[{ 2, 32 }](d, 100)
+    m.by_call[{ 2, 32 }](d, 7)
+    local want = {}
+    for i = 0, N - 1 do want[i + 1] = { x = 1.5 * i, y = 2 + i, n = 107 - i } end
+    assert.are.same(want, d:copy_to_host():totable())
+  end)
 end)
 
 describe("record arrays in simulated kernels", function()
@@ -181,6 +233,32 @@ for e in a:
     assert.are.equal(N, i, out)
   end)
 
+  it("type @njit functions with from_dtype(rec) in their signature", function()
+    local m = lumba.load [==[
+import numpy as np
+from numba import njit, from_dtype, float64
+rec = np.dtype([('x', np.float64), ('n', np.int32)])
+
+@njit(float64(from_dtype(rec)[:]))
+def total(a):
+    s = 0.0
+    for r in a:
+        s += r.x * r.n
+    return s
+]==]
+    local a = lumba.zeros(3, lumba.dtype { { "x", "float64" }, { "n", "int32" } })
+    for i = 1, 3 do a[i] = { i + 0.5, i } end
+    assert.are.equal(1.5 + 2 * 2.5 + 3 * 3.5, m.total(a))
+  end)
+
+  it("refuse a record name no dtype was made for, naming it", function()
+    local err = H.error_of(function()
+      cuda.jit({ "void(Record(q[type=int8;offset=0];1;False)[:])" }, "def k(a):\n    a[0].q = 1\n")
+    end)
+    assert.truthy(err:find("unknown record type 'Record(q[type=int8;offset=0];1;False)' (make its dtype first)", 1,
+      true), err)
+  end)
+
   it("name a field that is not there, with its line, as Numba's TypingError", function()
     local line = debug.getinfo(1, "l").currentline + 6  -- the line of a[0].w in this file
     local m = lumba.load [[
@@ -197,6 +275,22 @@ def k(a):
     assert.truthy(err:find(want, 1, true), err)
   end)
 end)
+
+-- ptxas for sm_90 accepts ptx (true where there is no ptxas to ask)
+local function assembles(ptx)
+  local ptxas = (os.getenv("CUDA_HOME") or "/usr/local/cuda") .. "/bin/ptxas"
+  local f = io.open(ptxas)
+  if not f then return true end
+  f:close()
+  local path = os.tmpname()
+  H.spit(path, ptx)
+  local p = io.popen(ptxas .. " -arch=sm_90 -o /dev/null " .. path .. " 2>&1")
+  local out = p:read("a")
+  local ok = p:close()
+  os.remove(path)
+  assert(ok, out)
+  return ok
+end
 
 describe("record fields in PTX", function()
   local toolkit = cuda._toolkit()
@@ -222,6 +316,17 @@ def k(a):
       local ptx = k:inspect_ptx(nil, { cc = { 9, 0 } })
       assert.are.equal(not align, ptx:find("ld.global.f64", 1, true) == nil)
       assert.are.equal(not align, ptx:find("ld.global.u8", 1, true) ~= nil)
+      assert.is_true(assembles(ptx))
     end)
   end
+
+  local it_ = toolkit.nvvm and toolkit.libdevice and it or pending
+  it_("compile the kernels of explicit record signatures to PTX that ptxas assembles", function()
+    local m = lumba.load(SIG_MODULE)
+    for _, k in ipairs({ "by_name", "by_type", "by_variable", "by_call" }) do
+      local ptx = m[k]:inspect_ptx(nil, { cc = { 9, 0 } })
+      assert.truthy(ptx:find(".visible .entry", 1, true), k)
+      assert.is_true(assembles(ptx), k)
+    end
+  end)
 end)
