@@ -251,6 +251,46 @@ def total(a):
     assert.are.equal(1.5 + 2 * 2.5 + 3 * 3.5, m.total(a))
   end)
 
+  it("refuse record arrays as @vectorize and @guvectorize inputs and outputs, by name", function()
+    local m = lumba.load [==[
+from numba import vectorize, guvectorize, float64
+
+@vectorize(["float64(float64)"])
+def twice(x):
+    return 2 * x
+
+@vectorize
+def lazy(x, y):
+    return x + y
+
+@vectorize(["float64(float64)"], target="cuda")
+def ctwice(x):
+    return 2 * x
+
+@guvectorize(["(float64[:], float64[:])"], "(n)->(n)")
+def copy(x, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i]
+]==]
+    local rec = lumba.dtype { { "x", "float64" }, { "n", "int32" } }
+    local a = lumba.zeros(3, rec)
+    local what = "an array of record dtype " .. rec.name .. ": ufuncs take numbers; pass one of its fields, such as a.x)"
+    local cases = {
+      { "ufunc 'twice'", 1, function() return m.twice(a) end },
+      { "ufunc 'twice'", 2, function() return m.twice(lumba.zeros(3), a) end },
+      { "ufunc 'twice'", 1, function() return m.twice(a[1]) end },
+      { "ufunc 'lazy'", 2, function() return m.lazy(1, a) end },
+      { "'reduce'", 1, function() return m.lazy:reduce(a) end },
+      { "ufunc 'ctwice'", 1, function() return m.ctwice(cuda.to_device(a)) end },
+      { "gufunc 'copy'", 1, function() return m.copy(a) end },
+    }
+    for _, c in ipairs(cases) do
+      local err = H.error_of(c[3])
+      assert.truthy(err:find(("bad argument #%d to %s (%s"):format(c[2], c[1], what), 1, true), err)
+    end
+    assert.are.same({ 0, 0, 0 }, m.twice(a.x):totable())  -- a field is an array of numbers
+  end)
+
   it("refuse a record name no dtype was made for, naming it", function()
     local err = H.error_of(function()
       cuda.jit({ "void(Record(q[type=int8;offset=0];1;False)[:])" }, "def k(a):\n    a[0].q = 1\n")
