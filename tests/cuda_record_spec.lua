@@ -170,8 +170,27 @@ def by_call(a, v):
         a[i].n += v
 ]==]
 
+local VIEW_KERNEL = [==[
+def k(a):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        xs = a['x']
+        xs[i] = a.n[i] * 2.5
+]==]
+
 describe("record arrays in CUDA kernels #gpu", function()
   kernel_cases()
+
+  it("use a field of an aligned record array as an array (a['x'][i], a.n[i])", function()
+    local rec = lumba.dtype({ { "x", "float64" }, { "n", "int32" } }, { align = true })
+    local a = lumba.zeros(N, rec)
+    for i = 1, N do a[i].n = i end
+    local d = cuda.to_device(a)
+    cuda.jit(VIEW_KERNEL)[{ 2, 32 }](d)
+    local want = {}
+    for i = 1, N do want[i] = { x = 2.5 * i, n = i } end
+    assert.are.same(want, d:copy_to_host():totable())
+  end)
 
   it("take explicit signatures naming the module's record: its name, from_dtype, a variable", function()
     local m = lumba.load(SIG_MODULE)
@@ -289,6 +308,14 @@ def copy(x, out):
       assert.truthy(err:find(("bad argument #%d to %s (%s"):format(c[2], c[1], what), 1, true), err)
     end
     assert.are.same({ 0, 0, 0 }, m.twice(a.x):totable())  -- a field is an array of numbers
+  end)
+
+  it("refuse a packed record's field as an array in a kernel, where it may be misaligned", function()
+    local rec = lumba.dtype { { "x", "float64" }, { "n", "int32" } }  -- itemsize 12: x of a[1] at byte 12
+    local err = H.error_of(function() cuda.jit(VIEW_KERNEL)[{ 1, 4 }](lumba.zeros(4, rec)) end)
+    assert.truthy(err:find("UnsupportedError: field 'x' of the packed " .. rec.name .. " as an array may be "
+      .. "misaligned on a GPU: in a kernel read it through the elements (a[i].x), or make the dtype with align=True",
+      1, true), err)
   end)
 
   it("refuse a record name no dtype was made for, naming it", function()
