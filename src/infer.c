@@ -274,9 +274,12 @@ static void infer_store(Infer *I, Node *target, Type *t, Node *value) {
     case ND_Subscript: {
       Type *elem = infer_subscript(I, target, true);
       if (elem == NULL || t == NULL) return;
-      if (elem->kind == TY_RECORD)
-        compile_error(C, target->loc, "UnsupportedError",
-                      "storing a whole record is not supported: store its fields (a[i].x = ...)");
+      if (elem->kind == TY_RECORD) {  /* a[i] = b[j]: a copy of a record of the same dtype */
+        if (t->kind != TY_RECORD || t->dtype != elem->dtype)
+          compile_error(C, target->loc, "TypingError", "cannot store %s into an element of %s", tyname(C, t),
+                        tyname(C, infer_ann(I, target->value)->ty));
+        return;
+      }
       note_int_store(I, target, t);
       if (elem->kind == TY_ARRAY) {
         if (!ty_is_number(t) && t->kind != TY_ARRAY)  /* a value of more axes: they must be 1 (checked at run time) */

@@ -102,6 +102,9 @@ bool infer_vectorize_call(Infer *I, Node *n, Node *def, Type **result) {
   int nd = -1, top = 0;
   for (int i = 0; i < nin; i++) {
     bool arr = at[i]->kind == TY_ARRAY;
+    if (at[i]->kind == TY_RECORD || (arr && dtype_is_record(at[i]->dtype)))  /* ufuncs loop over numbers */
+      compile_error(C, n->args.items[i]->loc, "TypingError", "ufunc '%s' takes numbers, not records (%s): pass a field",
+                    name, tyname(C, at[i]));
     if (!ty_is_number(at[i]) && !arr)
       compile_error(C, n->args.items[i]->loc, "TypingError", "ufunc '%s' needs numbers or arrays, not %s", name,
                     tyname(C, at[i]));

@@ -289,6 +289,17 @@ void lower_store_subscript(Lower *L, Node *target, Val v) {
     lower_record_target(L, target)->record_store(L, target, v, OP_None, NULL);
     return;
   }
+  if (lower_ann(L, target)->ty->kind == TY_RECORD) {  /* a[i] = b[j]: the element's bytes */
+    const RecordInfo *r = record_info(v.ty->dtype);
+    unsigned align = r->aligned ? (unsigned)r->alignment : 1u;
+    Val base;
+    int mark = lower_hold(L, v);
+    LLVMValueRef p = lower_elem_ptr(L, target, &base);
+    lower_unhold(L, mark);
+    LLVMBuildMemCpy(L->b, lower_record_elem(L, p, v.ty).v, align, v.v, align, lower_i64(L, r->itemsize));
+    lower_release(L, base);
+    return;
+  }
   if (lower_ann(L, target)->ty->kind == TY_SCALAR) {
     Val base;
     LLVMValueRef p = lower_elem_ptr(L, target, &base);

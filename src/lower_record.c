@@ -22,9 +22,35 @@ static LLVMValueRef field_ptr(Lower *L, LLVMValueRef rec, DType recdt, int f) {
   return LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, r->types[f]), 0), "");
 }
 
-/* the view of field f of the record array a: its strides, the field's dtype */
-static Val field_view(Lower *L, Val a, int f, Type *rt) {
+/* a field's load and store: at its natural alignment in an aligned record,
+** at 1 in a packed one (Numba's rule: a GPU traps on a misaligned access) */
+static unsigned field_align(DType recdt, DType ft) {
+  return record_info(recdt)->aligned ? (unsigned)dtype_alignment(ft) : 1u;
+}
+
+static LLVMValueRef load_field(Lower *L, DType recdt, DType ft, LLVMValueRef p) {
+  LLVMValueRef v = LLVMBuildLoad2(L->b, lower_mem_type(L, ft), p, "");
+  LLVMSetAlignment(v, field_align(recdt, ft));
+  if (ft == DT_BOOL) v = LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), "");
+  return v;
+}
+
+static void store_field(Lower *L, DType recdt, DType ft, LLVMValueRef p, LLVMValueRef v) {
+  if (ft == DT_BOOL) v = LLVMBuildZExt(L->b, v, LLVMInt8TypeInContext(L->ctx), "");
+  LLVMSetAlignment(LLVMBuildStore(L->b, v, p), field_align(recdt, ft));
+}
+
+/* the view of field f of the record array a: its strides, the field's dtype.
+** A kernel's view loads elements at their natural alignment, which a
+** packed record's field may lack (a GPU faults): refused there, n says where */
+static Val field_view(Lower *L, Node *n, Val a, int f, Type *rt) {
   const RecordInfo *r = record_info(a.ty->dtype);
+  int64_t fa = dtype_alignment(r->types[f]);
+  if (L->C->target->cuda_call && !r->aligned && (r->offsets[f] % fa != 0 || r->itemsize % fa != 0))
+    compile_error(L->C, n->loc, "UnsupportedError",
+                  "field '%s' of the packed %s as an array may be misaligned on a GPU: in a kernel read it "
+                  "through the elements (a[i].%s), or make the dtype with align=True", r->names[f], r->name,
+                  r->names[f]);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx), i8p = LLVMPointerType(i8, 0);
   LLVMValueRef data = LLVMBuildBitCast(L->b, lower_arr_data(L, a.v), i8p, "");
   LLVMValueRef off = lower_i64(L, r->offsets[f]);
@@ -45,10 +71,10 @@ Val lower_record_field(Lower *L, Node *n) {
   const RecordInfo *r = record_info(base.ty->dtype);
   int f = record_field(r, field_name(n));
   Type *rt = lower_ann(L, n)->ty;
-  if (base.ty->kind == TY_ARRAY) return field_view(L, base, f, rt);
+  if (base.ty->kind == TY_ARRAY) return field_view(L, n, base, f, rt);
   LLVMValueRef p = field_ptr(L, base.v, base.ty->dtype, f);
   if (rt->kind == TY_RECORD) return (Val){rt, p, false};
-  return (Val){rt, lower_load_elem(L, rt->dtype, p), false};
+  return (Val){rt, load_field(L, base.ty->dtype, rt->dtype, p), false};
 }
 
 /* r.x = v, r['x'] = v, and op= (op != OP_None: v is the right side, the
@@ -61,7 +87,7 @@ void lower_record_store(Lower *L, Node *target, Val v, OpKind op, Type *ty) {
   const RecordInfo *r = record_info(base.ty->dtype);
   int f = record_field(r, field_name(target));
   if (base.ty->kind == TY_ARRAY) {
-    Val view = field_view(L, base, f, ft);
+    Val view = field_view(L, target, base, f, ft);
     if (v.ty->kind == TY_ARRAY) {
       if (L->C->target->array_store == NULL)
         compile_error(L->C, target->loc, "UnsupportedError", "storing an array into a field is not supported on this target");
@@ -74,9 +100,9 @@ void lower_record_store(Lower *L, Node *target, Val v, OpKind op, Type *ty) {
   }
   LLVMValueRef p = field_ptr(L, base.v, base.ty->dtype, f);
   if (op != OP_None) {
-    Val cur = {ft, lower_load_elem(L, ft->dtype, p), false};
+    Val cur = {ft, load_field(L, base.ty->dtype, ft->dtype, p), false};
     v = (Val){ty, lower_binop(L, op, cur, v, ty, target->loc), false};
   }
-  lower_store_elem(L, ft->dtype, p, lower_cast(L, v, ft).v);
+  store_field(L, base.ty->dtype, ft->dtype, p, lower_cast(L, v, ft).v);
 }
 

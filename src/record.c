@@ -38,6 +38,15 @@ const RecordInfo *record_info(int dt) {
   return records[dt - DT__COUNT];
 }
 
+int record_by_name(const char *s, size_t n) {
+  pthread_mutex_lock(&lock);
+  int dt = -1;
+  for (int k = 0; k < nrecords && dt < 0; k++)
+    if (strlen(records[k]->name) == n && memcmp(records[k]->name, s, n) == 0) dt = DT__COUNT + k;
+  pthread_mutex_unlock(&lock);
+  return dt;
+}
+
 int record_field(const RecordInfo *r, const char *name) {
   for (int i = 0; i < r->nfields; i++)
     if (strcmp(r->names[i], name) == 0) return i;

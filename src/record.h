@@ -31,6 +31,9 @@ typedef struct RecordInfo {
 
 /* the record of dt, or NULL for a scalar dtype */
 const RecordInfo *record_info(int dt);
+/* the record dtype whose Numba name (RecordInfo.name) is the n bytes at
+** s, as numba.from_dtype(rec) prints it; -1 if none was made */
+int record_by_name(const char *s, size_t n);
 /* the index of field name in r, or -1 */
 int record_field(const RecordInfo *r, const char *name);
 

@@ -475,4 +475,6 @@ const Target target_gpu = {
     .sreg = gpu_sreg,
     .cuda_call = gpu_call,
     .complex_call = tgpu_complex_call,
+    .record_field = lower_record_field,
+    .record_store = lower_record_store,
 };

@@ -225,6 +225,8 @@ const Target target_sim = {
     .math_call = sim_math,
     .sreg = sim_sreg,
     .cuda_call = sim_call,
+    .record_field = lower_record_field,
+    .record_store = lower_record_store,
 };
 
 /* ---- kernel entries: i32 entry(LmErr *err, void **params) ---- */
@@ -311,6 +313,8 @@ static void spec_prep(void *ud, LLVMBuilderRef b, LLVMValueRef params) {
       LLVMValueRef z = LLVMBuildInsertValue(b, LLVMGetUndef(lower_type(L, t)), param_as(b, params, p, pt, L->ctx), 0, "");
       sb->args[n++] = LLVMBuildInsertValue(b, z, param_as(b, params, p + 1, pt, L->ctx), 1, "");
       p += 2;
+    } else if (t->kind == TY_RECORD) {  /* a device function's record: the element's address */
+      sb->args[n++] = param_as(b, params, p++, lower_type(L, t), L->ctx);
     } else {
       LLVMValueRef v = param_as(b, params, p++, lower_mem_type(L, t->dtype), L->ctx);
       if (t->dtype == DT_BOOL) v = LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "");

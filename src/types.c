@@ -341,6 +341,17 @@ static Type *parse_type(SigParser *P) {
     return ty_cptr(el->dtype);
   }
   int dt = -1;
+  if (strcmp(name, "Record") == 0 && *P->p == '(') {  /* a record dtype by its Numba name (from_dtype) */
+    int depth = 0;
+    const char *e = P->p;
+    do depth += *e == '(' ? 1 : *e == ')' ? -1 : 0;
+    while (*++e && depth > 0);
+    if (depth != 0 || (dt = record_by_name(s, (size_t)(e - s))) < 0) {
+      snprintf(P->err, P->errlen, "unknown record type '%.*s' (make its dtype first)", (int)(e - s), s);
+      return NULL;
+    }
+    P->p = e;
+  }
   for (int i = 0; i < DT__COUNT && dt < 0; i++)
     if (strcmp(name, dtype_names[i]) == 0) dt = i;
   for (size_t i = 0; i < lm_countof(dtype_aliases) && dt < 0; i++)

@@ -353,6 +353,41 @@ print('{%r, %r, %d, {%s}, {%s}}' % (repr(body), body.itemsize, a.dtype.fields['m
     assert.are.equal(5, m.total(c))
   end)
 
+  it("copies whole records with a[i] = b[j] and r = a[i]; b[j] = r as NumPy", function()
+    local cm = lumba.load(MODULE .. [[
+
+@njit
+def shuffle(a, b):
+    n = a.shape[0]
+    for i in range(n):
+        b[i] = a[(3 * i + 1) % n]
+    r = a[n - 1]
+    b[0] = r
+    a[1] = a[1]
+]])
+    local a, b = m.make(5), m.make(5)
+    cm.shuffle(a, b)
+    local want = py(VALUES_PY .. [[
+rec = np.dtype([('x', np.float64), ('y', np.float64), ('n', np.int32)])
+a = np.zeros(5, dtype=rec)
+for i in range(5):
+    a[i]['x'] = i * 0.5; a[i]['y'] = i - 1.0; a[i]['n'] = 3 * i
+b = a.copy()
+for i in range(5):
+    b[i] = a[(3 * i + 1) % 5]
+b[0] = a[4]
+a[1] = a[1]
+print('{%s, %s}' % (rt(a), rt(b)))
+]])
+    assert.are.same(want[1], values(a))
+    assert.are.same(want[2], values(b))
+    local bad = lumba.load(MODULE .. "\n@njit\ndef bad(a, b):\n    a[0] = b[0]\n")
+    local ok, e = pcall(bad.bad, m.make(2), lumba.zeros(2, lumba.dtype { { "x", "float64" } }))
+    assert.is_false(ok)
+    assert.matches(":%d+:5: TypingError: cannot store Record%(x%[type=float64;offset=0%];8;False%) into an element of "
+      .. "Record%(x%[type=float64;offset=0%],y", e)
+  end)
+
   it("names an unknown field and its line, as Numba's TypingError", function()
     local bad = lumba.load(MODULE .. "\n@njit\ndef bad(a):\n    return a[0].z\n")
     local ok, e = pcall(bad.bad, m.make(2))
@@ -369,7 +404,7 @@ print('{%r, %r, %d, {%s}, {%s}}' % (repr(body), body.itemsize, a.dtype.fields['m
       { "return np.ones(k, rec)", "ones%(%) does not support record dtypes" },
       { "a = np.zeros(k, rec)\n    return a + 1", "cannot add Record" },
       { "a = np.zeros(k, rec)\n    return a.sum()", "sum%(%) is not supported on arrays of Record" },
-      { "a = np.zeros(k, rec)\n    a[0] = 1.0\n    return a", "storing a whole record is not supported" },
+      { "a = np.zeros(k, rec)\n    a[0] = 1.0\n    return a", "cannot store float64 into an element of Record" },
       { "a = np.zeros(k, rec)\n    return a[0]", "a record cannot be returned to Lua" },
     }
     for _, c in ipairs(cases) do

@@ -274,7 +274,13 @@ local function sig_text(node, mod, depth)
   depth = (depth or 0) + 1
   if depth > 32 then return nil end
   local tag = node.tag
-  if tag == "Constant" then return type(node.value) == "string" and node.value or nil end
+  if tag == "Constant" then
+    return type(node.value) == "string" and require("lumba.sigrecord").substitute(node.value, mod, lumba) or nil
+  end
+  if tag == "Name" or tag == "Call" then  -- a module's record dtype, numba.from_dtype(rec)
+    local rn = require("lumba.sigrecord").name(node, mod, lumba)
+    if rn then return rn end
+  end
   if tag == "Name" then
     local v = not mod.names[node.id] and mod.values[node.id]
     if v then return sig_text(v, mod, depth) end

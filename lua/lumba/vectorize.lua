@@ -117,6 +117,19 @@ local function as_array(x)
   return x
 end
 
+-- ufuncs loop over numbers: a record array (host or device) is refused by
+-- name, as argument i of what, an error at level (Numba's ufuncs have no
+-- loop for a record dtype either)
+local function no_record(x, i, what, level)
+  if not (is_array(x) or is_dev(x)) then return end
+  local dt = x.dtype  -- a record's dtype object (a device array's: its name)
+  local name = type(dt) ~= "string" and dt.name or dt:match("^Record%(") and dt
+  if name then
+    error(("bad argument #%d to %s (an array of record dtype %s: ufuncs take numbers; pass one of its fields, "
+      .. "such as a.x)"):format(i, what, name), level + 1)
+  end
+end
+
 -- ---- the wrappers ----
 
 -- an error raised in a wrapper's own lines is about the call: its message
@@ -194,9 +207,11 @@ local function ufunc_call(u, ...)
     if type(a) ~= "number" and type(a) ~= "boolean" and not is_array(a) and not (st.target == "cuda" and is_dev(a)) then
       error(("bad argument #%d to ufunc '%s' (number, table or array expected, got %s)"):format(i, st.name, type(a)), 2)
     end
+    no_record(a, i, ("ufunc '%s'"):format(st.name), 2)
     args[i] = a
     any_array = any_array or is_array(a)
   end
+  if args[nin + 1] ~= nil then no_record(args[nin + 1], nin + 1, ("ufunc '%s'"):format(st.name), 2) end
   if st.target == "cuda" then return V.cuda_ufunc_call(u, st, args, nin) end
   if u._lazy then add_loop(u, args, nin, any_array) end
   local out = args[nin + 1]
@@ -285,6 +300,7 @@ end
 local function array_axis(a, axis, method, scalar_msg)
   a = as_array(a)
   if not is_array(a) then error(("bad argument #1 to '%s' (array or table expected)"):format(method), 3) end
+  no_record(a, 1, ("'%s'"):format(method), 3)
   local nd = a.ndim
   if nd == 0 then error(scalar_msg, 3) end
   axis = axis or 0
@@ -318,6 +334,8 @@ function ufunc_methods.outer(u, a, b)
   a, b = as_array(a), as_array(b)
   if type(a) == "number" or type(a) == "boolean" then return ufunc_call(u, a, b) end
   if not is_array(a) then error("bad argument #1 to 'outer' (array, table or number expected)", 2) end
+  no_record(a, 1, "'outer'", 2)
+  no_record(b, 2, "'outer'", 2)
   local shape = {}
   for k = 1, a.ndim do shape[k] = a.shape[k] end
   for _ = 1, is_array(b) and b.ndim or 0 do shape[#shape + 1] = 1 end
@@ -584,6 +602,7 @@ local function gufunc_call(g, ...)
     if type(args[i]) ~= "number" and not is_array(args[i]) and not (st.target == "cuda" and is_dev(args[i])) then
       error(("bad argument #%d to gufunc '%s' (number, table or array expected, got %s)"):format(i, st.name, type(args[i])), 2)
     end
+    no_record(args[i], i, ("gufunc '%s'"):format(st.name), 2)
   end
   -- the loop: the first signature every input casts to safely
   local loop
