@@ -42,6 +42,16 @@ static int add_local(Compile *C, FuncSpec *spec, const char *name) {
   return spec->nlocals++;
 }
 
+int infer_hidden_local(Infer *I, const char *what, Node *n, Type *t) {
+  char name[64];
+  if (n->loc.line > 0) snprintf(name, sizeof name, "%s@%d:%d", what, n->loc.line, n->loc.col + 1);
+  else snprintf(name, sizeof name, "%s@%p", what, (void *)n);
+  int slot = spec_local(I->spec, name);
+  if (slot < 0) slot = add_local(I->C, I->spec, arena_strdup(I->C->A, name));
+  infer_set_local(I, slot, t, n->loc);
+  return slot;
+}
+
 Sym infer_frozen(Infer *I, Node *name, Node *value) {
   Sym s = {0};
   s.kind = SYM_LOCAL;
@@ -345,13 +355,7 @@ static void infer_for(Infer *I, Node *s) {
       ** iterator does: the body may rebind the name iterated over, and the
       ** cleanup path releases a temporary array when the function leaves
       ** the loop by return or by an error */
-      char name[64];
-      if (it->loc.line > 0) snprintf(name, sizeof name, "$iter@%d:%d", it->loc.line, it->loc.col + 1);
-      else snprintf(name, sizeof name, "$iter@%p", (void *)it);
-      int slot = spec_local(I->spec, name);
-      if (slot < 0) slot = add_local(C, I->spec, arena_strdup(C->A, name));
-      infer_ann(I, s)->slot = slot;
-      infer_set_local(I, slot, t, it->loc);
+      infer_ann(I, s)->slot = infer_hidden_local(I, "$iter", it, t);
     }
     if (t && t->kind == TY_ARRAY) {
       Type *el = t->ndim == 1 ? ty_scalar(t->dtype)

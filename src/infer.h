@@ -51,6 +51,9 @@ bool infer_record_has(const Type *base, const char *name);
 void infer_record_store(Compile *C, Node *target, Type *base, Type *ft, const char *name, Type *t);
 void infer_raise(Infer *I, Node *s);
 void infer_set_local(Infer *I, int slot, Type *t, Loc loc);
+/* a hidden local "what@line:col" of type t, for a value the code at n keeps
+** until it runs again or the function returns (cleanup releases it): its slot */
+int infer_hidden_local(Infer *I, const char *what, Node *n, Type *t);
 /* a module constant (SYM_FROZEN) used by name: a hidden local of that name, its value computed at entry (infer.c) */
 Sym infer_frozen(Infer *I, Node *name, Node *value);
 void infer_frozen_value(Infer *I, int slot);  /* types the value again, each pass */

@@ -153,7 +153,15 @@ Type *infer_subscript(Infer *I, Node *n, bool store) {
   if (nidx > base->ndim)
     compile_error(C, n->loc, "TypingError", "too many indices for array: array is %d-dimensional, but %d were indexed",
                   base->ndim, nidx);
-  if (nints == base->ndim) return infer_ann(I, n)->ty = ty_scalar(base->dtype);
+  if (nints == base->ndim) {
+    /* a record is the address of its element: of a temporary array
+    ** (np.zeros(k, rec)[0]) a hidden local keeps the array while it lives */
+    if (!store && dtype_is_record(base->dtype) && n->value->kind != ND_Name) {
+      int slot = infer_hidden_local(I, "$recbase", n, base);
+      infer_ann(I, n)->slot = slot;
+    }
+    return infer_ann(I, n)->ty = ty_scalar(base->dtype);
+  }
   char layout = infer_index_layout(base, idx, NULL, nidx);
   return infer_ann(I, n)->ty = ty_array(&C->S->types, base->dtype, base->ndim - nints, layout);
 }

@@ -271,6 +271,8 @@ const char *lower_wrapper(Compile *C, FuncSpec *entry);
 void lower_body(Lower *L, NodeList *body);
 /* target = v, as an assignment stores it (a name takes its own reference) */
 void lower_store_target(Lower *L, Node *t, Val v);
+/* v into local slot: the slot takes a reference (v's own if owned), its old value drops one */
+void lower_store_local(Lower *L, int slot, Val v);
 /* Target.array_fuse of the CPU (lower_parfuse.c) */
 int lower_parfuse(Lower *L, NodeList *body, int at);
 /* len(range(start, stop, step)) for step != 0, never overflowing (an unsigned count) */

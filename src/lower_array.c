@@ -253,7 +253,10 @@ Val lower_subscript(Lower *L, Node *n) {
     Val base;
     LLVMValueRef p = lower_elem_ptr(L, n, &base);
     Val r = lower_record_elem(L, p, lower_ann(L, n)->ty);
-    lower_release(L, base);
+    /* a temporary array goes to the hidden local infer_subscript made: r
+    ** points into it, which the release here freed under r's feet */
+    if (base.owned && lower_ann(L, n)->slot >= 0) lower_store_local(L, lower_ann(L, n)->slot, base);
+    else lower_release(L, base);
     return r;
   }
   if (lower_ann(L, n)->ty->kind == TY_SCALAR) {

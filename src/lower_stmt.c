@@ -8,7 +8,7 @@
 
 
 /* stores v into a local slot: the slot takes a reference, the old value drops one */
-static void store_local(Lower *L, int slot, Val v) {
+void lower_store_local(Lower *L, int slot, Val v) {
   Type *lt = L->spec->locals[slot].ty;
   if (L->poison) L->poison[slot] = 0;
   Val cv = lower_cast(L, v, lt);
@@ -24,7 +24,7 @@ static void store_local(Lower *L, int slot, Val v) {
 
 void lower_store_target(Lower *L, Node *t, Val v) {
   switch (t->kind) {
-    case ND_Name: store_local(L, lower_ann(L, t)->slot, v); return;
+    case ND_Name: lower_store_local(L, lower_ann(L, t)->slot, v); return;
     case ND_Tuple: case ND_List:
       for (int i = 0; i < t->elts.len; i++) {
         Val e = {v.ty->elems[i], LLVMBuildExtractValue(L->b, v.v, (unsigned)i, ""), false};
@@ -100,7 +100,7 @@ static void lower_augassign(Lower *L, Node *s) {
     Val rhs = lower_expr(L, s->value);
     LLVMValueRef step = counter_step(L, s, s->op, cur, rhs, lower_ann(L, s)->ty);
     Val r = {lower_ann(L, s)->ty, step ? step : lower_binop(L, s->op, cur, rhs, lower_ann(L, s)->ty, s->loc), false};
-    store_local(L, lower_ann(L, t)->slot, r);
+    lower_store_local(L, lower_ann(L, t)->slot, r);
     return;
   }
   if (lower_record_key(L, t) || (t->kind == ND_Attribute && lower_record_attr(L, t, false))) {  /* r.x op= v */
@@ -293,7 +293,7 @@ static void lower_for_range(Lower *L, Node *s) {
   LLVMPositionBuilderAtEnd(L->b, body);
   /* start + k * step wraps only where the true value is in int64 anyway */
   LLVMValueRef i = unit ? c : LLVMBuildAdd(L->b, start, LLVMBuildMul(L->b, c, step, ""), "i");
-  store_local(L, lower_ann(L, s->target)->slot, (Val){ty_int64, i, false});
+  lower_store_local(L, lower_ann(L, s->target)->slot, (Val){ty_int64, i, false});
   LoopCtx lc = {end, latch, L->loop};
   L->loop = &lc;
   lower_body(L, &s->body);
@@ -318,7 +318,7 @@ static void lower_for_iter(Lower *L, Node *s) {
   Val seq = lower_expr(L, s->iter);
   if (lower_ann(L, s)->slot >= 0) {
     /* the loop's hidden local takes the reference (see infer_for) */
-    store_local(L, lower_ann(L, s)->slot, seq);
+    lower_store_local(L, lower_ann(L, s)->slot, seq);
     seq.owned = false;
   }
   LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);

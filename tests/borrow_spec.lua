@@ -173,4 +173,52 @@ def pick(a, i):
     out = nil
     check()
   end)
+
+  it("a record of a temporary record array (np.zeros(k, rec)[i]) keeps the array while it lives", function()
+    -- the record is the element's address: the array freed under it let the
+    -- next allocation of its size (w, 40 kB: from the MemInfo cache) take its bytes
+    local m = lumba.load [[
+import numpy as np
+rec = np.dtype([('x', np.float64), ('y', np.float64), ('n', np.int32)])
+
+def f(k):
+    s = 0.0
+    for i in range(3):
+        r = np.zeros(k, rec)[i]
+        w = np.zeros(k * 5, np.float32)
+        r.x = 2.5 + i
+        r.n += 7
+        s += r.x + r.n + w.sum()
+    return s + np.zeros(k, rec)[1].x + copy_of(k)
+
+def copy_of(k):
+    a = np.zeros(1, rec)
+    a[0] = made(k)[k - 1]
+    return a[0].n
+
+def made(k):
+    b = np.zeros(k, rec)
+    b[k - 1].n = 1
+    return b
+]]
+    -- r.x + r.n over i = 0, 1, 2: (2.5 + 7) + (3.5 + 7) + (4.5 + 7); w stays zeros
+    local out, check = no_leak(m.f, 2000)
+    assert.is_true(out[1], tostring(out[2]))
+    assert.are.equal(31.5 + 0.0 + 1, out[2])
+    out = nil
+    check()
+  end)
+
+  it("from Lua, an element of a temporary record array is a view that holds the array", function()
+    local rec = lumba.dtype { { "x", "float64" }, { "n", "int32" } }
+    local r = lumba.zeros(3000, rec)[2]
+    collectgarbage()
+    collectgarbage()
+    local w = lumba.zeros(3000 * 3, "float32")  -- 36 kB, the size the array had
+    r.x = 4.5
+    r.n = r.n + 2
+    assert.are.equal(4.5, r.x)
+    assert.are.equal(2, r.n)
+    assert.are.equal(0.0, w:sum())
+  end)
 end)
