@@ -259,13 +259,7 @@ local function module_names(stmts)
 end
 
 -- a decorator's name with the module's aliases undone: "@nb.jit" → "numba.jit"
-local function qualified(node, mod)
-  if node.tag == "Name" then return mod.names[node.id] or node.id end
-  if node.tag == "Attribute" then
-    local base = qualified(node.value, mod)
-    return base and (base .. "." .. node.attr)
-  end
-end
+local qualified = require("lumba.sigrecord").qualified
 
 -- a signature written with Numba's type objects as the text lumba's
 -- signatures are written in: int32(int32, int32), float64[:](nb.float64[:, ::1]),

@@ -11,14 +11,16 @@ local NP_NAMES = { bool_ = "bool", float_ = "float64", int_ = "int64", double = 
   intc = "int32", uintc = "uint32", longlong = "int64", ulonglong = "uint64", byte = "int8", ubyte = "uint8",
   short = "int16", ushort = "uint16", complex_ = "complex128", cdouble = "complex128", csingle = "complex64" }
 
--- the qualified name of a call's function: "numpy.dtype", "numba.from_dtype"
-local function qualified(node, mod)
+-- a name with the module's import aliases undone: "np.dtype" → "numpy.dtype",
+-- "@nb.jit" → "numba.jit" (init.lua's decorators use it too)
+function M.qualified(node, mod)
   if node.tag == "Name" then return mod.names[node.id] or node.id end
   if node.tag == "Attribute" then
-    local base = qualified(node.value, mod)
+    local base = M.qualified(node.value, mod)
     return base and (base .. "." .. node.attr)
   end
 end
+local qualified = M.qualified
 
 local record
 
