@@ -276,7 +276,9 @@ fuzz-smoke: fuzz
 # arrays in one state, then a small round under valgrind: lua_close frees all
 SOAK_FUNCS ?= 100000
 SOAK_ARRAYS ?= 1000000
-VALGRIND = valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite \
+# --num-callers=30: the stacks reach the lumba function that dlopened a library,
+# which tests/valgrind.supp's libNVVM entry names (the default 12 stop short)
+VALGRIND = valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite --num-callers=30 \
            --suppressions=tests/valgrind.supp
 .PHONY: soak valgrind
 soak: $(MODULE)
