@@ -74,7 +74,7 @@ GLUE = $(BUILD)/glue/core_api_calls.o
 # needs LLVM or libomp and is opened at the first compilation (src/backend.h).
 # A new file of the compiler (what runs at compilation, or needs LLVM) goes in
 # BACKEND_SRCS, by a wildcard below or by name; every other file is core's.
-BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/builtins.c src/compile.c src/pipeline.c \
+BACKEND_SRCS := $(wildcard src/infer*.c src/lower*.c src/target_*.c src/builtin_*.c) src/builtins.c src/builtins_infer.c src/compile.c src/pipeline.c \
   src/parfor.c src/resolve.c \
   src/jit_cpu.c src/jit_code.c src/parallel.c src/cache.c src/backend.c src/dispatch_calls.c src/fastmath.c src/vecmath.c \
   src/simrun.c src/cudasim.c src/cfunc_jit.c src/libdevice_sim.c

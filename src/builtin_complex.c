@@ -11,11 +11,7 @@
 #include "lower_complex.h"
 
 static CallInfo *checked(Infer *I, Node *n, const BuiltinName *nm) {
-  const Builtin *b = builtin_of(nm);
-  infer_nargs(I, n, b->member, b->lo, b->hi);
-  infer_no_keywords(I, n, b->member);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
-  ci->bi = nm->id;
+  CallInfo *ci = builtin_infer_checked(I, n, nm);
   ci->nargs = n->args.len;
   ci->args = n->args.items;
   return ci;

@@ -29,18 +29,8 @@ static const FpFn fp_fns[BI__COUNT] = {
 };
 
 Type *bfp16_infer(Infer *I, Node *n, const BuiltinName *nm) {
-  Compile *C = I->C;
-  const Builtin *b = builtin_of(nm);
   Type *at[3];
-  infer_nargs(I, n, b->member, b->lo, b->hi);
-  infer_no_keywords(I, n, b->member);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
-  ci->bi = nm->id;
-  if (!infer_arg_types(I, n->args.items, b->lo, at)) return NULL;
-  for (int i = 0; i < b->lo; i++)
-    if (!ty_is_number(at[i]) || ty_is_complex(at[i]))
-      compile_error(C, n->args.items[i]->loc, "TypingError", "%s() argument %d must be a real number (float16), not %s",
-                    b->member, i + 1, tyname(C, at[i]));
+  if (!builtin_infer_numbers(I, n, nm, at, true, "a real number (float16)")) return NULL;
   return fp_fns[nm->id].op == FP_CMP ? ty_scalar(DT_BOOL) : ty_scalar(DT_FLOAT16);
 }
 

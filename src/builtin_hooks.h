@@ -37,6 +37,16 @@ extern const BuiltinHooks builtin_table[BI__COUNT];
 
 static inline Val lower_arg(Lower *L, CallInfo *ci, int i) { return lower_expr(L, ci->args[i]); }
 
+/* ---- what the families' typing hooks share (builtins_infer.c) ---- */
+
+/* a call of row nm checked against it (lo..hi positional arguments, no
+** keywords): its CallInfo, bi set */
+CallInfo *builtin_infer_checked(Infer *I, Node *n, const BuiltinName *nm);
+/* the same for a row of fixed arity (lo) taking numbers: their types into
+** at, false while one is not typed yet; one that is no number (or complex,
+** when real) is a TypingError saying the argument must be what ("a real number") */
+bool builtin_infer_numbers(Infer *I, Node *n, const BuiltinName *nm, Type **at, bool real, const char *what);
+
 /* ---- the families' hooks: what builtins.def names ---- */
 
 /* builtin_math.c: scalar math and Python's builtins */

@@ -39,11 +39,7 @@ static Type *check_types(Infer *I, Node *n, int64_t what, Type **t) {
 
 Type *blapack_infer(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;
-  const Builtin *b = builtin_of(nm);
-  infer_nargs(I, n, b->member, b->lo, b->hi);
-  infer_no_keywords(I, n, b->member);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
-  ci->bi = nm->id;
+  CallInfo *ci = builtin_infer_checked(I, n, nm);
   ci->args = n->args.items;
   ci->nargs = n->args.len;
   Node *op = n->args.items[0];

@@ -40,18 +40,10 @@ static bool is_out(char c) { return c >= 'A' && c <= 'Z'; }
 
 Type *blibdevice_infer(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;
-  const Builtin *b = builtin_of(nm);
   const LdFn *f = &ld_fns[nm->id];
   Type *at[LD_MAXIN];
-  infer_nargs(I, n, b->member, b->lo, b->hi);
-  infer_no_keywords(I, n, b->member);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
-  ci->bi = nm->id;
-  if (!infer_arg_types(I, n->args.items, b->lo, at)) return NULL;
-  for (int i = 0; i < b->lo; i++)
-    if (!ty_is_number(at[i]))  /* any real number converts, as to numba-cuda's one signature */
-      compile_error(C, n->args.items[i]->loc, "TypingError", "%s() argument %d must be a real number, not %s",
-                    b->member, i + 1, tyname(C, at[i]));
+  /* any number converts, as to numba-cuda's one signature */
+  if (!builtin_infer_numbers(I, n, nm, at, false, "a real number")) return NULL;
   Type *el[LD_MAXOUT];
   int nel = 0;
   if (f->ret[0] != 'v') el[nel++] = letter_type(f->ret[0]);

@@ -57,16 +57,6 @@ Type *bmath_infer_math(Infer *I, Node *n, const BuiltinName *nm) {
   }
 }
 
-/* the CallInfo of a builtin whose arguments are checked against its row */
-static CallInfo *checked_info(Infer *I, Node *n, const BuiltinName *nm) {
-  const Builtin *b = builtin_of(nm);
-  infer_nargs(I, n, b->member, b->lo, b->hi);
-  infer_no_keywords(I, n, b->member);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
-  ci->bi = nm->id;
-  return ci;
-}
-
 Type *bmath_infer_minmax(Infer *I, Node *n, const BuiltinName *nm) {
   const char *name = builtin_of(nm)->member;
   infer_no_keywords(I, n, name);
@@ -99,7 +89,7 @@ Type *bmath_infer_minmax(Infer *I, Node *n, const BuiltinName *nm) {
 Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;
   Type *at[1];
-  checked_info(I, n, nm);
+  builtin_infer_checked(I, n, nm);
   if (!infer_arg_types(I, n->args.items, 1, at)) return NULL;
   if ((at[0]->kind != TY_ARRAY && at[0]->kind != TY_TUPLE) || (at[0]->kind == TY_ARRAY && at[0]->ndim == 0))
     compile_error(C, n->args.items[0]->loc, "TypingError", "object of type %s has no len()", tyname(C, at[0]));
@@ -111,7 +101,7 @@ Type *bmath_infer_len(Infer *I, Node *n, const BuiltinName *nm) {
 Type *bmath_infer_number(Infer *I, Node *n, const BuiltinName *nm) {
   Type *at[1];
   if (nm->flags & BF_NUMPY) return bufunc_infer(I, n, nm);
-  checked_info(I, n, nm);
+  builtin_infer_checked(I, n, nm);
   if (!infer_arg_types(I, n->args.items, 1, at)) return NULL;
   infer_scalar_arg(I, n->args.items[0], at[0], builtin_of(nm)->member);
   switch (nm->id) {
@@ -129,7 +119,7 @@ Type *bmath_infer_round(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;
   Type *at[2];
   const char *q = builtin_of(nm)->member;
-  checked_info(I, n, nm);
+  builtin_infer_checked(I, n, nm);
   if (!infer_arg_types(I, n->args.items, n->args.len, at)) return NULL;
   infer_scalar_arg(I, n->args.items[0], at[0], q);
   if (n->args.len == 2) {

@@ -247,10 +247,7 @@ static DType like_dtype(Infer *I, Node *n, Type *t) {
 Type *bprelude_infer_intrinsic(Infer *I, Node *n, const BuiltinName *nm) {
   Compile *C = I->C;
   const Builtin *b = builtin_of(nm);
-  infer_nargs(I, n, b->member, b->lo, b->hi);
-  infer_no_keywords(I, n, b->member);
-  CallInfo *ci = infer_new_info(I, n, CALL_BUILTIN, b->name);
-  ci->bi = nm->id;
+  builtin_infer_checked(I, n, nm);
   Node **args = n->args.items;
   Type *at[3];
   int typed = nm->id == BI__lumba_empty ? 2 : n->args.len;  /* empty's rule is a string literal */
