@@ -7,11 +7,7 @@ local lumba = require "lumba"
 local H = require "helpers"
 local njit = lumba.njit
 
-local function live_now()
-  collectgarbage()
-  collectgarbage()
-  return lumba._live_meminfos()
-end
+local live_now = H.live_meminfos
 
 -- runs f(...) and returns its results, checking that every MemInfo made
 -- meanwhile is gone once the results are dropped

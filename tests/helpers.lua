@@ -172,4 +172,91 @@ function H.same_values(want, got, loose)
   return true
 end
 
+-- MemInfos alive once the garbage is collected (twice: a finalizer may free more)
+function H.live_meminfos()
+  collectgarbage()
+  collectgarbage()
+  return lumba._live_meminfos()
+end
+
+-- how many more MemInfos are alive after f() than before it
+function H.live_after(f)
+  local before = H.live_meminfos()
+  f()
+  return H.live_meminfos() - before
+end
+
+-- the elements of a record array as plain tables, a complex field as {re, im}
+function H.record_values(a)
+  local t = a:totable()
+  for _, e in ipairs(t) do
+    for k, v in pairs(e) do
+      if type(v) == "userdata" then e[k] = { v.real, v.imag } end
+    end
+  end
+  return t
+end
+
+-- ptxas -arch=sm_90 on the text ptx: true, or false and what it said; nil
+-- and a reason where the toolkit has no ptxas
+function H.ptxas(ptx)
+  local ptxas = (os.getenv("CUDA_HOME") or "/usr/local/cuda") .. "/bin/ptxas"
+  local f = io.open(ptxas)
+  if not f then return nil, "no " .. ptxas end
+  f:close()
+  local path = os.tmpname()
+  H.spit(path, ptx)
+  local p = io.popen(ptxas .. " -arch=sm_90 -o /dev/null " .. path .. " 2>&1")
+  local out = p:read("a")
+  local ok = p:close()
+  os.remove(path)
+  return ok == true, out
+end
+
+-- a pasted @jitclass module run as plain Python (H.jitclass_python): numba's
+-- names shimmed away, a class a class, spec types (deferred_type, optional,
+-- UniTuple, Tuple) placeholders
+H.JITCLASS_PY_SHIM = [[
+import sys, types
+numba = types.ModuleType("numba")
+numba.njit = lambda f=None, **k: f if callable(f) else (lambda g: g)
+for name in ("int32", "int64", "float32", "float64", "boolean"):
+    setattr(numba, name, name)
+numba.deferred_type = lambda: types.SimpleNamespace(define=lambda t: None)
+numba.optional = lambda t: t
+nbtypes = types.ModuleType("numba.types")
+nbtypes.UniTuple = lambda t, n: t
+nbtypes.Tuple = lambda ts: ts
+numba.types = nbtypes
+sys.modules["numba.types"] = nbtypes
+def _jitclass(spec=None):
+    def deco(c):
+        c.class_type = types.SimpleNamespace(instance_type=c)
+        return c
+    return deco(spec) if isinstance(spec, type) else deco
+exp = types.ModuleType("numba.experimental")
+exp.jitclass = _jitclass
+numba.experimental = exp
+sys.modules["numba"] = numba
+sys.modules["numba.experimental"] = exp
+]]
+
+-- what module then script print as plain Python, as a list of words
+-- (numbers where they read as one), and the whole output
+function H.jitclass_python(module, script)
+  local out = require("numpy_oracle").run_python(H.JITCLASS_PY_SHIM .. module .. "\n" .. script)
+  local vals = {}
+  for x in out:gmatch("%S+") do vals[#vals + 1] = tonumber(x) or x end
+  return vals, out
+end
+
+-- the error of loading header, then a class P with @jitclass(spec) on the
+-- next line but one (chunk "p.py"), failing the test when it loads
+function H.jitclass_error(header, spec)
+  local src = header .. "\n@jitclass(" .. spec .. ")\nclass P:\n    def __init__(self):\n        pass\n"
+  local ok, err = pcall(lumba.load, src, { chunkname = "=p.py" })
+  if ok then error("expected an error, got none", 2) end
+  return err
+end
+
 return H

@@ -5,7 +5,7 @@
 -- module run as plain Python (numba's names shimmed away); instances are
 -- reference counted (no MemInfo left behind, however long the list).
 local lumba = require "lumba"
-local oracle = require "numpy_oracle"
+local H = require "helpers"
 
 local LIST = [[
 from numba import int64, njit, deferred_type, optional
@@ -77,54 +77,11 @@ def prepend_to_next(head, v):
     return head.next.prepend(v)
 ]]
 
--- the module run as plain Python: numba's names are shims, the class a class
-local PY_SHIM = [[
-import sys, types
-numba = types.ModuleType("numba")
-numba.njit = lambda f=None, **k: f if callable(f) else (lambda g: g)
-for name in ("int32", "int64", "float32", "float64", "boolean"):
-    setattr(numba, name, name)
-numba.deferred_type = lambda: types.SimpleNamespace(define=lambda t: None)
-numba.optional = lambda t: t
-nbtypes = types.ModuleType("numba.types")
-nbtypes.UniTuple = lambda t, n: t
-nbtypes.Tuple = lambda ts: ts
-numba.types = nbtypes
-sys.modules["numba.types"] = nbtypes
-def _jitclass(spec=None):
-    def deco(c):
-        c.class_type = types.SimpleNamespace(instance_type=c)
-        return c
-    return deco(spec) if isinstance(spec, type) else deco
-exp = types.ModuleType("numba.experimental")
-exp.jitclass = _jitclass
-numba.experimental = exp
-sys.modules["numba"] = numba
-sys.modules["numba.experimental"] = exp
-]]
-
-local function python_values(module, script)
-  local out = oracle.run_python(PY_SHIM .. module .. "\n" .. script)
-  local vals = {}
-  for x in out:gmatch("%S+") do vals[#vals + 1] = tonumber(x) or x end
-  return vals, out
-end
-
-local function live_after(f)
-  collectgarbage()
-  collectgarbage()
-  local before = lumba._live_meminfos()
-  f()
-  collectgarbage()
-  collectgarbage()
-  return lumba._live_meminfos() - before
-end
-
 describe("@jitclass deferred_type and optional(node_type)", function()
   local m = lumba.load(LIST, { chunkname = "=list.py" })
 
   it("builds a linked list in compiled code and walks it from Lua, as Python does", function()
-    local want, out = python_values(LIST, [[
+    local want, out = H.jitclass_python(LIST, [[
 h = make_list(6)
 print(total(h), length(h), second_data(h), last_or_none(h).data)
 vals = []
@@ -184,7 +141,7 @@ print(length(h), total(h), last_or_none(None) is None)
   end)
 
   it("frees every node, a long list without deep recursion, errors included", function()
-    assert.are.equal(0, live_after(function()
+    assert.are.equal(0, H.live_after(function()
       local h = m.make_list(200000)
       assert.are.equal(200000, m.length(h))
       h = m.cut_after(h, 10)
@@ -258,7 +215,7 @@ def build(keys):
   local m = lumba.load(TREE, { chunkname = "=tree.py" })
 
   it("inserts, finds (None when absent) and recurses, as Python does", function()
-    local want, out = python_values(TREE, [[
+    local want, out = H.jitclass_python(TREE, [[
 import numpy as np
 t = build(np.array([5, 3, 8, 1, 4, 9, 7, 2]))
 print(find(t, 4).key, find(t, 6) is None, depth(t), t.left.right.key, t.right.left.key)
@@ -317,7 +274,7 @@ def bump(m):
   local m = lumba.load(MAYBE, { chunkname = "=maybe.py" })
 
   it("holds None or a number, in compiled code and from Lua, as Python does", function()
-    local want, out = python_values(MAYBE, [[
+    local want, out = H.jitclass_python(MAYBE, [[
 x = Maybe(0.5)
 print(x.value is None, x.count, x.get_or(9.0), x.has_count())
 x.value = 4.0
@@ -387,7 +344,7 @@ def moved(d):
   local m = lumba.load(PART, { chunkname = "=part.py" })
 
   it("reads and writes tuples in compiled code and tables from Lua, as Python does", function()
-    local want, out = python_values(PART, [[
+    local want, out = H.jitclass_python(PART, [[
 p = Particle(1.0, -2.0, 0.5)
 print(*p.pos, *p.pair, p.norm2())
 p.shift(1.5)
@@ -432,18 +389,8 @@ end)
 
 describe("@jitclass spec type errors", function()
   local function load_err(spec, extra)
-    local ok, err = pcall(lumba.load, ([[
-from numba import int64, float64, deferred_type, optional
-from numba.types import UniTuple, Tuple
-from numba.experimental import jitclass
-%s
-@jitclass(%s)
-class P:
-    def __init__(self):
-        pass
-]]):format(extra or "", spec), { chunkname = "=p.py" })
-    assert.is_false(ok)
-    return err
+    return H.jitclass_error("from numba import int64, float64, deferred_type, optional\n"
+      .. "from numba.types import UniTuple, Tuple\nfrom numba.experimental import jitclass\n" .. (extra or ""), spec)
   end
 
   it("names the field and what is wrong", function()

@@ -5,6 +5,7 @@
 -- mistakes are errors naming the line.
 local lumba = require "lumba"
 local oracle = require "numpy_oracle"
+local H = require "helpers"
 
 local BAG = [[
 import numpy as np
@@ -54,32 +55,11 @@ def swap(b, n):
     return Bag(n).array.sum() + b.size
 ]]
 
--- the module run as plain Python: numba's names are shims, the class a class
-local PY_SHIM = [[
-import sys, types
-numba = types.ModuleType("numba")
-numba.njit = lambda f=None, **k: f if callable(f) else (lambda g: g)
-for name in ("int32", "int64", "float32", "float64", "boolean"):
-    setattr(numba, name, name)
-exp = types.ModuleType("numba.experimental")
-exp.jitclass = lambda spec=None: spec if isinstance(spec, type) else (lambda c: c)
-numba.experimental = exp
-sys.modules["numba"] = numba
-sys.modules["numba.experimental"] = exp
-]]
-
-local function python_values(module, script)
-  local out = oracle.run_python(PY_SHIM .. module .. "\n" .. script)
-  local vals = {}
-  for x in out:gmatch("%S+") do vals[#vals + 1] = tonumber(x) or x end
-  return vals, out
-end
-
 describe("@jitclass", function()
   local m = lumba.load(BAG)
 
   it("runs Numba's Bag example from Lua, as Python runs the class", function()
-    local want, out = python_values(BAG, [[
+    local want, out = H.jitclass_python(BAG, [[
 b = Bag(21)
 print(b.value, b.size)
 b.value = 3
@@ -148,7 +128,7 @@ class Counter:
         self.count += k
         return self.count * self.scale
 ]]
-    local want = python_values(src, "c = Counter()\nprint(c.add(3), c.add(4), c.count)\nd = Counter(0.5)\nprint(d.add(1))")
+    local want = H.jitclass_python(src, "c = Counter()\nprint(c.add(3), c.add(4), c.count)\nd = Counter(0.5)\nprint(d.add(1))")
     local cm = lumba.load(src)
     local c = cm.Counter()
     local d = cm.Counter(0.5)
@@ -156,9 +136,7 @@ class Counter:
   end)
 
   it("frees every instance and the arrays it holds (NRT)", function()
-    collectgarbage()
-    collectgarbage()
-    local before = lumba._live_meminfos()
+    local before = H.live_meminfos()
     for _ = 1, 50 do
       local b = m.Bag(8)
       b:increment(1)
@@ -168,13 +146,9 @@ class Counter:
       assert.are.equal(3, m.swap(c, 3))  -- the old array released, a temporary instance too
     end
     local keep = m.make(2, 1)
-    collectgarbage()
-    collectgarbage()
-    assert.are.equal(before + 2, lumba._live_meminfos())  -- the instance kept and its array
+    assert.are.equal(before + 2, H.live_meminfos())  -- the instance kept and its array
     keep = nil  -- luacheck: ignore
-    collectgarbage()
-    collectgarbage()
-    assert.are.equal(before, lumba._live_meminfos())
+    assert.are.equal(before, H.live_meminfos())
   end)
 
   describe("instances held by fields of other jitclasses", function()
@@ -253,9 +227,7 @@ print(h.cell.v, weigh(h.cell, 3))
     end)
 
     it("counts references of nested instances: none left behind", function()
-      collectgarbage()
-      collectgarbage()
-      local before = lumba._live_meminfos()
+      local before = H.live_meminfos()
       for i = 1, 30 do
         local h = nm.Holder(nm.Cell(i % 5 + 1))
         nm.build(i % 4 + 1)
@@ -266,13 +238,9 @@ print(h.cell.v, weigh(h.cell, 3))
         nm.spread(h, 4)
       end
       local keep = nm.Holder(nm.Cell(2))
-      collectgarbage()
-      collectgarbage()
-      assert.are.equal(before + 3, lumba._live_meminfos())  -- the holder, its cell, the cell's array
+      assert.are.equal(before + 3, H.live_meminfos())  -- the holder, its cell, the cell's array
       keep = nil  -- luacheck: ignore
-      collectgarbage()
-      collectgarbage()
-      assert.are.equal(before, lumba._live_meminfos())
+      assert.are.equal(before, H.live_meminfos())
     end)
 
     it("names a field never assigned, a wrong instance and a class not defined above", function()
@@ -393,17 +361,7 @@ class P:
 
     it("rejects a bad spec, naming its line", function()
       local function load_err(spec)
-        local ok, err = pcall(lumba.load, ([[
-from numba import int32
-from numba.experimental import jitclass
-
-@jitclass(%s)
-class P:
-    def __init__(self):
-        pass
-]]):format(spec), { chunkname = "=p.py" })
-        assert.is_false(ok)
-        return err
+        return H.jitclass_error("from numba import int32\nfrom numba.experimental import jitclass\n", spec)
       end
       assert.matches("^p%.py:4:1: the spec of jitclass P must be a list", load_err("42"))
       assert.matches("^p%.py:4:1: each entry of the spec of jitclass P must be a %('name', type%) pair",

@@ -5,6 +5,7 @@
 -- reprs and of the values compiled code writes (the same steps run in
 -- NumPy on the same dtype).
 local lumba = require "lumba"
+local H = require "helpers"
 
 local CLEAN_ENV = "env -u LD_PRELOAD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "
 
@@ -43,15 +44,7 @@ def rt(a):
 ]]
 
 -- a record array's elements as VALUES_PY writes them
-local function values(a)
-  local t = a:totable()
-  for _, e in ipairs(t) do
-    for k, v in pairs(e) do
-      if type(v) == "userdata" then e[k] = { v.real, v.imag } end
-    end
-  end
-  return t
-end
+local values = H.record_values
 
 local LAYOUT_PY = [[
 def lua(d):
