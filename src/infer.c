@@ -499,6 +499,16 @@ static void infer_body(Infer *I, NodeList *body) {
   }
 }
 
+/* a return statement with a value somewhere in body (nested bodies too) */
+static bool returns_value(NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    if (s->kind == ND_Return && s->value) return true;
+    if (returns_value(&s->body) || returns_value(&s->orelse)) return true;
+  }
+  return false;
+}
+
 /* true if a local or the return type changed */
 static bool run_passes(Compile *C, FuncSpec *spec) {
   Infer I = {C, spec, false, false};
@@ -509,6 +519,9 @@ static bool run_passes(Compile *C, FuncSpec *spec) {
     if (!I.changed) break;
     changed = true;
   }
+  /* no return with a value (a method recursing on its class, insert()):
+  ** None, known before its recursive calls are typed strictly */
+  if (spec->ret == NULL && !returns_value(&spec->def->body)) spec->ret = &ty_none;
   I.strict = true;
   infer_body(&I, &spec->def->body);
   for (int i = 0; i < spec->nlocals; i++)

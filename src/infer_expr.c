@@ -207,6 +207,8 @@ static Type *infer_compare(Infer *I, Node *n) {
     OpKind op = n->cmpops[i];
     if ((op == OP_Is || op == OP_IsNot) && n->elts.len == 1 && infer_class_is_none(I, n->left, n->elts.items[0]))
       return infer_ann(I, n)->ty = ty_bool;
+    if ((op == OP_Is || op == OP_IsNot) && n->elts.len == 1 && l && r && l->kind == TY_CLASS && r->kind == TY_CLASS)
+      return infer_ann(I, n)->ty = ty_bool;  /* identity of two instances: the same MemInfo */
     if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
       compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
     if (r == NULL) unknown = true;

@@ -384,8 +384,23 @@ static Val lower_is_none(Lower *L, Node *n) {
   return (Val){ty_bool, r, false};
 }
 
+/* a is b between two instances: the same MemInfo (None being NULL) */
+static Val lower_is_same(Lower *L, Node *n) {
+  Val a = lower_expr(L, n->left);
+  int mark = lower_hold(L, a);
+  Val b = lower_expr(L, n->elts.items[0]);
+  lower_unhold(L, mark);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef r = LLVMBuildICmp(L->b, n->cmpops[0] == OP_Is ? LLVMIntEQ : LLVMIntNE, LLVMBuildPtrToInt(L->b, a.v, i64, ""),
+                                 LLVMBuildPtrToInt(L->b, b.v, i64, ""), "is");
+  lower_release(L, b);
+  lower_release(L, a);
+  return (Val){ty_bool, r, false};
+}
+
 static Val lower_compare(Lower *L, Node *n) {
-  if (n->elts.len == 1 && (n->cmpops[0] == OP_Is || n->cmpops[0] == OP_IsNot)) return lower_is_none(L, n);
+  if (n->elts.len == 1 && (n->cmpops[0] == OP_Is || n->cmpops[0] == OP_IsNot))
+    return none_const(n->left) || none_const(n->elts.items[0]) ? lower_is_none(L, n) : lower_is_same(L, n);
   Val left = lower_expr(L, n->left);
   if (n->elts.len == 1) return (Val){ty_bool, compare(L, n->cmpops[0], left, lower_expr(L, n->elts.items[0])), false};
   LLVMValueRef res = lower_entry_alloca(L, i1t(L), "cmp");
