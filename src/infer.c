@@ -90,7 +90,9 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
   Local *v = &I->spec->locals[slot];
   if (t == NULL) return;
   /* None may go where an instance goes (found = None ... found = node: a NULL instance) */
-  if (t->kind == TY_NONE && !(v->ty == NULL || v->ty->kind == TY_CLASS || v->ty->kind == TY_NONE))
+  /* or where a number goes: the variable becomes an Optional (x = None ... x = 5) */
+  if (t->kind == TY_NONE && !(v->ty == NULL || v->ty->kind == TY_CLASS || v->ty->kind == TY_NONE ||
+                              v->ty->kind == TY_OPTIONAL || (v->ty->kind == TY_SCALAR && !ty_is_complex(v->ty))))
     compile_error(I->C, loc, "TypingError", "cannot assign None to '%s'", infer_shown_name(I->C, v->name));
   if (v->ty == NULL) {
     v->ty = t;
@@ -171,10 +173,10 @@ static bool compare_ints(OpKind op, int64_t a, int64_t b) {
 static int static_is_none(Infer *I, Node *x, Node *y, bool negated) {
   if (x->kind == ND_Constant && x->ckind == CK_NONE) { Node *t = x; x = y; y = t; }
   if (!(y->kind == ND_Constant && y->ckind == CK_NONE)) return TRUTH_RUNTIME;
-  Type *t = x->kind == ND_Constant && x->ckind == CK_NONE ? &ty_none : infer_expr(I, x);
+  Type *t = x->kind == ND_Constant && x->ckind == CK_NONE ? &ty_none : infer_expr_opt(I, x);
   if (t == NULL) return TRUTH_PENDING;
-  /* an instance may be None (optional(node_type)), as may an optional number field: a run-time test */
-  if (t->kind == TY_CLASS || infer_class_optional(I, x)) return TRUTH_RUNTIME;
+  /* an instance may be None (optional(node_type)), as may an Optional number: a run-time test */
+  if (t->kind == TY_CLASS || t->kind == TY_OPTIONAL || infer_class_optional(I, x)) return TRUTH_RUNTIME;
   return (t->kind == TY_NONE) != negated;
 }
 
@@ -374,7 +376,7 @@ static void infer_stmt(Infer *I, Node *s) {
   Compile *C = I->C;
   switch (s->kind) {
     case ND_Assign: {
-      Type *t = infer_expr(I, s->value);
+      Type *t = infer_expr_opt(I, s->value);  /* y = x copies an Optional */
       for (int i = 0; i < s->targets.len; i++) infer_store(I, s->targets.items[i], t, s->value);
       break;
     }
@@ -443,7 +445,7 @@ static void infer_stmt(Infer *I, Node *s) {
       break;
     }
     case ND_Return: {
-      Type *t = s->value ? infer_expr(I, s->value) : &ty_none;
+      Type *t = s->value ? infer_expr_opt(I, s->value) : &ty_none;
       if (t == NULL) break;
       if (t->kind == TY_TUPLE)
         for (int i = 0; i < t->nelems; i++)
@@ -456,9 +458,11 @@ static void infer_stmt(Infer *I, Node *s) {
         sp->ret_loc = s->loc;
         I->changed = true;
       } else if (sp->ret != t) {
-        /* None unifies only with an instance (a NULL one: optional(node_type)) */
+        /* None unifies only with an instance (a NULL one: optional(node_type)) or
+        ** a number (an Optional, as Numba's OptionalType(int64)) */
         bool none = sp->ret->kind == TY_NONE || t->kind == TY_NONE;
-        bool inst = sp->ret->kind == TY_CLASS || t->kind == TY_CLASS;
+        bool inst = sp->ret->kind == TY_CLASS || t->kind == TY_CLASS || sp->ret->kind == TY_SCALAR ||
+                    t->kind == TY_SCALAR || sp->ret->kind == TY_OPTIONAL || t->kind == TY_OPTIONAL;
         Type *u = none && !inst ? NULL : ty_unify(&C->S->types, sp->ret, t);
         if (u == NULL)
           compile_error(C, s->loc, "TypingError",

@@ -54,7 +54,7 @@ bool infer_class_is_none(Infer *I, Node *a, Node *b) {
   if (is_none_const(a)) { Node *t = a; a = b; b = t; }
   if (!is_none_const(b)) return false;
   Type *t = infer_ann(I, a)->ty;
-  return (t && t->kind == TY_CLASS) || infer_class_optional(I, a);
+  return (t && (t->kind == TY_CLASS || t->kind == TY_NONE || t->kind == TY_OPTIONAL)) || infer_class_optional(I, a);  /* None: known */
 }
 
 Type *infer_class_attr(Infer *I, Node *n, Type *base) {
