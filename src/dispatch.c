@@ -294,6 +294,39 @@ static int dispatch_lua_set_on_compile(lua_State *L) {
   return 0;
 }
 
+/* a compilation for arguments of which some are nil (None), protected */
+typedef struct NoneCompile {
+  Dispatcher *d;
+  Type **argtypes;
+  int nargs;
+  DispSpec *s;
+} NoneCompile;
+
+static int compile_with_none(lua_State *L) {
+  NoneCompile *c = lua_touserdata(L, 2);
+  c->s = add_spec(L, c->d, 1, c->argtypes, c->nargs, NULL, true);
+  return 0;
+}
+
+/* nil is None (Numba's none argument: `if p is None`, a NULL instance);
+** where the function cannot take None, the argument is refused as before */
+static DispSpec *add_spec_none(lua_State *L, Dispatcher *d, Type **argtypes, int nargs) {
+  int first_nil = 0;
+  for (int i = nargs; i >= 1; i--)
+    if (lua_isnil(L, i + 1)) first_nil = i;
+  if (first_nil == 0) return add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  NoneCompile c = {d, argtypes, nargs, NULL};
+  lua_pushcfunction(L, compile_with_none);
+  lua_pushvalue(L, 1);
+  lua_pushlightuserdata(L, &c);
+  if (lua_pcall(L, 2, 0, 0) == LUA_OK) return c.s;
+  lua_pop(L, 1);
+  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean, table or lumba.ndarray expected, got nil)", first_nil,
+                  d->name);
+  lua_error(L);
+  return NULL;
+}
+
 static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   for (DispSpec *s = d->specs; s; s = s->next)
     if (spec_fits(L, s, nargs, false)) return s;
@@ -318,7 +351,7 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   for (int i = 0; i < nargs; i++) argtypes[i] = type_of_arg(L, S, i + 2, i + 1, d->name);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  DispSpec *s = add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  DispSpec *s = add_spec_none(L, d, argtypes, nargs);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   on_compile(L, d, argtypes, nargs, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
   return s;
