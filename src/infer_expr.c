@@ -65,6 +65,7 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
 Type *infer_expr_opt(Infer *I, Node *n) {
   Type *t = infer_expr(I, n);
   if (t == NULL) return NULL;
+  if (infer_ann(I, n)->ty && infer_ann(I, n)->ty->kind == TY_OPTIONAL) return infer_ann(I, n)->ty;
   if (n->kind == ND_Name && infer_ann(I, n)->slot >= 0) {
     Type *lt = I->spec->locals[infer_ann(I, n)->slot].ty;
     if (lt && lt->kind == TY_OPTIONAL) return infer_ann(I, n)->ty = lt;
@@ -373,5 +374,8 @@ Type *infer_expr(Infer *I, Node *n) {
                     ast_kind_names[n->kind]);
   }
   infer_ann(I, n)->ty = t;
+  /* an Optional result (a call, a if c else None) used as a number: the
+  ** annotation keeps the Optional, lower_cast unwraps it (None raises) */
+  if (t && t->kind == TY_OPTIONAL) return ty_scalar(t->dtype);
   return need(I, n, t);
 }

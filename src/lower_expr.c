@@ -29,6 +29,10 @@ static Val optional_make(Lower *L, Type *to, LLVMValueRef x, LLVMValueRef set) {
   return (Val){to, LLVMBuildInsertValue(L->b, r, set, 1, "opt"), false};
 }
 
+Val lower_number(Lower *L, Val v) {
+  return v.ty->kind == TY_OPTIONAL ? optional_value(L, v) : v;
+}
+
 Val lower_cast(Lower *L, Val v, Type *to) {
   Type *from = v.ty;
   if (from == to || to == NULL) return v;
@@ -311,6 +315,8 @@ static LLVMValueRef float_int_pow(Lower *L, LLVMValueRef x, Val e, Type *rt) {
 
 /* a op b, both converted to the operation's type first */
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
+  a = lower_number(L, a);
+  b = lower_number(L, b);
   (void)loc;
   if (L->C->opt.lua) {
     LLVMValueRef r = lower_lua_binop(L, op, a, b, rt);
@@ -374,6 +380,8 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
 }
 
 static LLVMValueRef compare(Lower *L, OpKind op, Val a, Val b) {
+  a = lower_number(L, a);
+  b = lower_number(L, b);
   Type *ct = ty_arith(a.ty, b.ty);
   if (ty_is_bool(a.ty) && ty_is_bool(b.ty)) ct = ty_bool;
   LLVMValueRef x = lower_cast(L, a, ct).v, y = lower_cast(L, b, ct).v;
@@ -577,7 +585,7 @@ Val lower_expr(Lower *L, Node *n) {
       return (Val){lower_ann(L, n)->ty, lower_binop(L, n->op, a, b, lower_ann(L, n)->ty, n->loc), false};
     }
     case ND_UnaryOp: {
-      Val a = lower_expr(L, n->operand);
+      Val a = lower_number(L, lower_expr(L, n->operand));
       if (n->op == OP_Not) return (Val){ty_bool, LLVMBuildNot(L->b, lower_truth(L, a), ""), false};
       Val x = lower_cast(L, a, lower_ann(L, n)->ty);
       if (n->op == OP_UAdd) return x;
