@@ -376,7 +376,11 @@ static void infer_stmt(Infer *I, Node *s) {
   Compile *C = I->C;
   switch (s->kind) {
     case ND_Assign: {
-      Type *t = infer_expr_opt(I, s->value);  /* y = x copies an Optional */
+      /* y = x copies an Optional, as does inst.val = x (an optional field); an element takes its number */
+      bool keep = true;
+      for (int i = 0; i < s->targets.len; i++)
+        keep = keep && (s->targets.items[i]->kind == ND_Name || s->targets.items[i]->kind == ND_Attribute);
+      Type *t = keep ? infer_expr_opt(I, s->value) : infer_expr(I, s->value);
       for (int i = 0; i < s->targets.len; i++) infer_store(I, s->targets.items[i], t, s->value);
       break;
     }

@@ -128,6 +128,7 @@ void infer_class_store(Infer *I, Node *target, Type *base, Type *t) {
   bool numbers = t->kind == TY_TUPLE && ft->kind == TY_TUPLE && t->nelems == ft->nelems;
   for (int k = 0; numbers && k < t->nelems; k++) numbers = ty_is_number(t->elems[k]);
   bool ok = t->kind == TY_NONE ? c->fopt[f]  /* None: an optional field's */
+          : t->kind == TY_OPTIONAL ? ft->kind == TY_SCALAR  /* an Optional: None raises unless the field is optional */
           : ft->kind == TY_TUPLE ? numbers
           : ft->kind == TY_SCALAR ? ty_is_number(t)
           : ft->kind == TY_CLASS ? t->kind == TY_CLASS && t->cls == ft->cls

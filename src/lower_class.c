@@ -169,6 +169,15 @@ void lower_class_store(Lower *L, Node *target, Val v) {
     lower_release(L, inst);
     return;
   }
+  if (t->kind == TY_SCALAR && c->fopt[f] && v.ty->kind == TY_OPTIONAL) {  /* an Optional: its number and its flag */
+    Val x = {ty_scalar(v.ty->dtype), LLVMBuildExtractValue(L->b, v.v, 0, ""), false};
+    LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+    lower_store_elem(L, t->dtype, tp, lower_cast(L, x, ty_scalar(t->dtype)).v);
+    LLVMValueRef set = LLVMBuildZExt(L->b, LLVMBuildExtractValue(L->b, v.v, 1, ""), LLVMInt8TypeInContext(L->ctx), "");
+    LLVMBuildStore(L->b, set, byte_ptr(L, p, dtype_sizes[t->dtype]));
+    lower_release(L, inst);
+    return;
+  }
   if (t->kind == TY_SCALAR) {
     bool none = v.ty->kind == TY_NONE;
     if (!none) {

@@ -604,7 +604,7 @@ Val lower_expr(Lower *L, Node *n) {
       bool owned = false;
       int mark = L->nheld;
       for (int i = 0; i < n->elts.len; i++) {
-        Val e = lower_expr(L, n->elts.items[i]);
+        Val e = lower_number(L, lower_expr(L, n->elts.items[i]));  /* (f(c), 1): an Optional result's number */
         /* a tuple holding arrays owns a reference to each (held until the
         ** tuple is whole: a later element may raise) */
         if (L->refcount && e.ty->kind != TY_SCALAR && !e.owned) lower_incref(L, e);

@@ -108,6 +108,10 @@ def n_or_none(b):
 @njit
 def is_none(b):
     return b is None
+
+@njit
+def maybe_twice(c):
+    return maybe(c) * 2 + 1, -maybe(c) < 0, 2.5 if c else None
 ]]
 
 -- what a Python value prints as, from a Lua one
@@ -137,8 +141,9 @@ print(b.get(), b.doubled_or(-1.0), from_field(b))
 b.val = 2.5
 print(b.get(), b.doubled_or(-1.0), from_field(b))
 print(n_or_none(b), n_or_none(None), is_none(b), is_none(None))
+print(*maybe_twice(True))
 ]])
-    assert(#want == 24, out)
+    assert(#want == 27, out)
     local got = {}
     local function add(...)
       for i = 1, select("#", ...) do got[#got + 1] = py((select(i, ...))) end
@@ -152,6 +157,7 @@ print(n_or_none(b), n_or_none(None), is_none(b), is_none(None))
     b.val = 2.5
     add(b:get(), b:doubled_or(-1.0), m.from_field(b))
     add(m.n_or_none(b), m.n_or_none(nil), m.is_none(b), m.is_none(nil))
+    add(m.maybe_twice(true))
     assert.are.same(want, got)
     assert.are.equal("integer", math.type(m.maybe(true)))
     assert.are.equal("float", math.type(m.widened(true)))
@@ -169,6 +175,10 @@ for f in (unchecked, copied):
     assert.is_false(ok)
     assert.matches(table.concat(want, " ", 1, 4), err, 1, true)  -- expected int64, got None
     assert.matches("opt%.py:42:%d+", err)
+    ok, err = pcall(m.maybe_twice, false)  -- a call's Optional result used as a number
+    assert.is_false(ok)
+    assert.matches("TypeError: expected int64, got None", err, 1, true)
+    assert.matches("opt%.py:103:%d+", err)
     ok, err = pcall(m.copied, false)
     assert.is_false(ok)
     assert.matches("TypeError: expected int64, got None", err, 1, true)
