@@ -517,6 +517,28 @@ static bool returns_value(NodeList *body) {
   return false;
 }
 
+/* a break leaving the loop whose body is body (not one of an inner loop) */
+static bool breaks_out(NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    if (s->kind == ND_Break) return true;
+    if (s->kind == ND_If && (breaks_out(&s->body) || breaks_out(&s->orelse))) return true;
+  }
+  return false;
+}
+
+/* body always ends in return or raise (syntactically: an if whose branches
+** both do, a `while True:` with no break) */
+static bool always_leaves(NodeList *body) {
+  if (body->len == 0) return false;
+  Node *s = body->items[body->len - 1];
+  if (s->kind == ND_Return || s->kind == ND_Raise) return true;
+  if (s->kind == ND_If) return always_leaves(&s->body) && always_leaves(&s->orelse);
+  if (s->kind == ND_While)
+    return s->test->kind == ND_Constant && s->test->ckind == CK_BOOL && s->test->bval && !breaks_out(&s->body);
+  return false;
+}
+
 /* true if a local or the return type changed */
 static bool run_passes(Compile *C, FuncSpec *spec) {
   Infer I = {C, spec, false, false};
@@ -530,6 +552,12 @@ static bool run_passes(Compile *C, FuncSpec *spec) {
   /* no return with a value (a method recursing on its class, insert()):
   ** None, known before its recursive calls are typed strictly */
   if (spec->ret == NULL && !returns_value(&spec->def->body)) spec->ret = &ty_none;
+  /* a number returned, but the end reachable: an Optional, None at the end (Numba's implicit return None) */
+  if (spec->ret && spec->ret->kind == TY_SCALAR && !ty_is_complex(spec->ret) && !spec->ret_fixed &&
+      !always_leaves(&spec->def->body)) {
+    spec->ret = ty_optional(spec->ret->dtype);
+    changed = true;
+  }
   I.strict = true;
   infer_body(&I, &spec->def->body);
   for (int i = 0; i < spec->nlocals; i++)

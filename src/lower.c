@@ -553,7 +553,10 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   LLVMPositionBuilderAtEnd(L->b, body);
   lower_body(L, &spec->def->body);
   if (!lower_terminated(L)) {
-    if (spec->ret->kind != TY_NONE) {
+    if (spec->ret->kind == TY_OPTIONAL) {  /* Numba's implicit return None */
+      LLVMBuildStore(L->b, lower_cast(L, (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false}, spec->ret).v,
+                     L->retp);
+    } else if (spec->ret->kind != TY_NONE) {
       /* fell off the end of a function that returns values elsewhere */
       LLVMTypeRef et = lower_err_type(L->ctx);
       LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
