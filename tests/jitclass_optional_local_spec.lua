@@ -112,6 +112,12 @@ def is_none(b):
 @njit
 def maybe_twice(c):
     return maybe(c) * 2 + 1, -maybe(c) < 0, 2.5 if c else None
+
+@njit
+def find_three(n):
+    for i in range(n):
+        if i == 3:
+            return i
 ]]
 
 -- what a Python value prints as, from a Lua one
@@ -142,8 +148,9 @@ b.val = 2.5
 print(b.get(), b.doubled_or(-1.0), from_field(b))
 print(n_or_none(b), n_or_none(None), is_none(b), is_none(None))
 print(*maybe_twice(True))
+print(find_three(5), find_three(2))
 ]])
-    assert(#want == 27, out)
+    assert(#want == 29, out)
     local got = {}
     local function add(...)
       for i = 1, select("#", ...) do got[#got + 1] = py((select(i, ...))) end
@@ -158,6 +165,7 @@ print(*maybe_twice(True))
     add(b:get(), b:doubled_or(-1.0), m.from_field(b))
     add(m.n_or_none(b), m.n_or_none(nil), m.is_none(b), m.is_none(nil))
     add(m.maybe_twice(true))
+    add(m.find_three(5), m.find_three(2))  -- Numba's implicit return None
     assert.are.same(want, got)
     assert.are.equal("integer", math.type(m.maybe(true)))
     assert.are.equal("float", math.type(m.widened(true)))
