@@ -258,7 +258,7 @@ static void add_str(Buf *b, const char *s) {
   add(b, s, strlen(s) + 1);
 }
 
-/* Types: N none; S<d> a scalar; D<d> a dtype value; A<d><ndim><layout> an array; T<n><elems> a
+/* Types: N none; S<d> a scalar; Q<d> an Optional(scalar); D<d> a dtype value; A<d><ndim><layout> an array; T<n><elems> a
 ** tuple; P<d> a C pointer, Pv voidptr (d = 'a' + dtype, ndim and n = '0' + count), then a NUL. */
 /* a record dtype is a number of this process only: '!' is never read back */
 static char dt_code(DType dt) {
@@ -271,7 +271,8 @@ static void add_type_code(Buf *b, const Type *t) {
     case TY_SCALAR: case TY_RECORD: add_char(b, 'S'); add_char(b, dt_code(t->dtype)); return;
     case TY_DTYPE: add_char(b, 'D'); add_char(b, dt_code(t->dtype)); return;
     case TY_CLASS: add_char(b, 'K'); return;  /* no code of it is read back: 'K' decodes to nothing */
-    case TY_OPAQUE: add_char(b, 'O'); return;  /* a GridGroup: never an argument of a cached function */
+    case TY_OPAQUE: add_char(b, 'O'); return;
+    case TY_OPTIONAL: add_char(b, 'Q'); add_char(b, dt_code(t->dtype)); return;  /* a GridGroup: never an argument of a cached function */
     case TY_CPTR: add_char(b, 'P'); add_char(b, t->layout == 'v' ? 'v' : (char)('a' + t->dtype)); return;
     case TY_ARRAY:
       add_char(b, 'A');
@@ -379,6 +380,10 @@ static Type *type_of_code(TypeTable *T, const char **p, int depth) {
       if (s[1] < 'a' || s[1] >= 'a' + DT__COUNT) return NULL;
       *p = s + 2;
       return ty_dtype((DType)(s[1] - 'a'));
+    case 'Q':  /* Optional(number) */
+      if (s[1] < 'a' || s[1] >= 'a' + DT__COUNT) return NULL;
+      *p = s + 2;
+      return ty_optional((DType)(s[1] - 'a'));
     case 'P':  /* a @cfunc's pointer: P<d>, Pv for voidptr */
       if (s[1] != 'v' && (s[1] < 'a' || s[1] >= 'a' + DT__COUNT)) return NULL;
       *p = s + 2;

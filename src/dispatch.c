@@ -53,6 +53,7 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER: return lua_isinteger(L, idx) ? ty_int64 : ty_float64;
     case LUA_TBOOLEAN: return ty_bool;
+    case LUA_TNIL: return &ty_none;  /* None, as Numba types a None argument */
     case LUA_TSTRING: {  /* a dtype by name ("float32", "f8"): compiled code gets a dtype value */
       int dt = dtype_from_name(lua_tostring(L, idx));
       if (dt >= 0) return ty_dtype((DType)dt);
@@ -82,9 +83,10 @@ static Type *type_of_arg(lua_State *L, LmState *S, int idx, int argn, const char
 static bool arg_fits(lua_State *L, int idx, Type *t, bool loose) {
   int lt = lua_type(L, idx);
   if (t->kind == TY_DTYPE) return lt == LUA_TSTRING && dtype_from_name(lua_tostring(L, idx)) == (int)t->dtype;
-  if (t->kind == TY_CLASS) {
+  if (t->kind == TY_NONE) return lt == LUA_TNIL;
+  if (t->kind == TY_CLASS) {  /* nil: None, a NULL instance (as an optional(node_type) field holds it) */
     ClassInfo *cls;
-    return jitclass_test(L, idx, &cls) && cls == t->cls;
+    return (jitclass_test(L, idx, &cls) && cls == t->cls) || lt == LUA_TNIL;
   }
   if (t->kind == TY_RECORD) {  /* a 0-d view of a record array's element */
     NdArray *a = lt == LUA_TUSERDATA ? array_test(L, idx) : NULL;
@@ -129,6 +131,14 @@ static int push_value(lua_State *L, Type *t, int64_t *slots, int *k) {
     if (mi) jitclass_push(L, t->cls, mi);
     else lua_pushnil(L);
     return 1;
+  }
+  if (t->kind == TY_OPTIONAL) {  /* is-set, then the number: nil for None */
+    if (slots[(*k)++] == 0) {
+      (*k)++;
+      lua_pushnil(L);
+      return 1;
+    }
+    return push_value(L, ty_scalar(t->dtype), slots, k);
   }
   if (t->kind == TY_CPTR) {  /* an address, as the cfunc's .address */
     lua_pushinteger(L, slots[(*k)++]);
@@ -284,6 +294,39 @@ static int dispatch_lua_set_on_compile(lua_State *L) {
   return 0;
 }
 
+/* a compilation for arguments of which some are nil (None), protected */
+typedef struct NoneCompile {
+  Dispatcher *d;
+  Type **argtypes;
+  int nargs;
+  DispSpec *s;
+} NoneCompile;
+
+static int compile_with_none(lua_State *L) {
+  NoneCompile *c = lua_touserdata(L, 2);
+  c->s = add_spec(L, c->d, 1, c->argtypes, c->nargs, NULL, true);
+  return 0;
+}
+
+/* nil is None (Numba's none argument: `if p is None`, a NULL instance);
+** where the function cannot take None, the argument is refused as before */
+static DispSpec *add_spec_none(lua_State *L, Dispatcher *d, Type **argtypes, int nargs) {
+  int first_nil = 0;
+  for (int i = nargs; i >= 1; i--)
+    if (lua_isnil(L, i + 1)) first_nil = i;
+  if (first_nil == 0) return add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  NoneCompile c = {d, argtypes, nargs, NULL};
+  lua_pushcfunction(L, compile_with_none);
+  lua_pushvalue(L, 1);
+  lua_pushlightuserdata(L, &c);
+  if (lua_pcall(L, 2, 0, 0) == LUA_OK) return c.s;
+  lua_pop(L, 1);
+  lua_pushfstring(L, "bad argument #%d to '%s' (number, boolean, table or lumba.ndarray expected, got nil)", first_nil,
+                  d->name);
+  lua_error(L);
+  return NULL;
+}
+
 static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   for (DispSpec *s = d->specs; s; s = s->next)
     if (spec_fits(L, s, nargs, false)) return s;
@@ -308,7 +351,7 @@ static DispSpec *find_or_compile(lua_State *L, Dispatcher *d, int nargs) {
   for (int i = 0; i < nargs; i++) argtypes[i] = type_of_arg(L, S, i + 2, i + 1, d->name);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  DispSpec *s = add_spec(L, d, 1, argtypes, nargs, NULL, true);
+  DispSpec *s = add_spec_none(L, d, argtypes, nargs);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   on_compile(L, d, argtypes, nargs, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
   return s;
@@ -481,8 +524,11 @@ static void fill_slot(lua_State *L, int idx, Type *t, int64_t *slot, double *cbu
     *slot = t->dtype;
   } else if (t->kind == TY_RECORD) {
     *slot = (int64_t)(intptr_t)((NdArray *)lua_touserdata(L, idx))->s.data;  /* the element it views */
+  } else if (t->kind == TY_NONE) {
+    *slot = 0;
   } else if (t->kind == TY_CLASS) {
-    *slot = (int64_t)(intptr_t)jitclass_test(L, idx, NULL);  /* borrowed: the userdata holds it for the call */
+    /* borrowed: the userdata holds it for the call; nil: NULL */
+    *slot = lua_isnil(L, idx) ? 0 : (int64_t)(intptr_t)jitclass_test(L, idx, NULL);
   } else if (t->kind == TY_CPTR) {
     NdArray *a = lua_type(L, idx) == LUA_TUSERDATA ? lua_touserdata(L, idx) : NULL;
     *slot = a ? (int64_t)(intptr_t)a->s.data

@@ -100,7 +100,9 @@ void infer_set_local(Infer *I, int slot, Type *t, Loc loc) {
   Local *v = &I->spec->locals[slot];
   if (t == NULL) return;
   /* None may go where an instance goes (found = None ... found = node: a NULL instance) */
-  if (t->kind == TY_NONE && !(v->ty == NULL || v->ty->kind == TY_CLASS || v->ty->kind == TY_NONE))
+  /* or where a number goes: the variable becomes an Optional (x = None ... x = 5) */
+  if (t->kind == TY_NONE && !(v->ty == NULL || v->ty->kind == TY_CLASS || v->ty->kind == TY_NONE ||
+                              v->ty->kind == TY_OPTIONAL || (v->ty->kind == TY_SCALAR && !ty_is_complex(v->ty))))
     compile_error(I->C, loc, "TypingError", "cannot assign None to '%s'", infer_shown_name(I->C, v->name));
   if (v->ty == NULL) {
     v->ty = t;
@@ -181,10 +183,10 @@ static bool compare_ints(OpKind op, int64_t a, int64_t b) {
 static int static_is_none(Infer *I, Node *x, Node *y, bool negated) {
   if (x->kind == ND_Constant && x->ckind == CK_NONE) { Node *t = x; x = y; y = t; }
   if (!(y->kind == ND_Constant && y->ckind == CK_NONE)) return TRUTH_RUNTIME;
-  Type *t = x->kind == ND_Constant && x->ckind == CK_NONE ? &ty_none : infer_expr(I, x);
+  Type *t = x->kind == ND_Constant && x->ckind == CK_NONE ? &ty_none : infer_expr_opt(I, x);
   if (t == NULL) return TRUTH_PENDING;
-  /* an instance may be None (optional(node_type)), as may an optional number field: a run-time test */
-  if (t->kind == TY_CLASS || infer_class_optional(I, x)) return TRUTH_RUNTIME;
+  /* an instance may be None (optional(node_type)), as may an Optional number: a run-time test */
+  if (t->kind == TY_CLASS || t->kind == TY_OPTIONAL || infer_class_optional(I, x)) return TRUTH_RUNTIME;
   return (t->kind == TY_NONE) != negated;
 }
 
@@ -378,7 +380,11 @@ static void infer_stmt(Infer *I, Node *s) {
   Compile *C = I->C;
   switch (s->kind) {
     case ND_Assign: {
-      Type *t = infer_expr(I, s->value);
+      /* y = x copies an Optional, as does inst.val = x (an optional field); an element takes its number */
+      bool keep = true;
+      for (int i = 0; i < s->targets.len; i++)
+        keep = keep && (s->targets.items[i]->kind == ND_Name || s->targets.items[i]->kind == ND_Attribute);
+      Type *t = keep ? infer_expr_opt(I, s->value) : infer_expr(I, s->value);
       for (int i = 0; i < s->targets.len; i++) infer_store(I, s->targets.items[i], t, s->value);
       break;
     }
@@ -447,7 +453,7 @@ static void infer_stmt(Infer *I, Node *s) {
       break;
     }
     case ND_Return: {
-      Type *t = s->value ? infer_expr(I, s->value) : &ty_none;
+      Type *t = s->value ? infer_expr_opt(I, s->value) : &ty_none;
       if (t == NULL) break;
       if (t->kind == TY_TUPLE)
         for (int i = 0; i < t->nelems; i++)
@@ -460,9 +466,11 @@ static void infer_stmt(Infer *I, Node *s) {
         sp->ret_loc = s->loc;
         I->changed = true;
       } else if (sp->ret != t) {
-        /* None unifies only with an instance (a NULL one: optional(node_type)) */
+        /* None unifies only with an instance (a NULL one: optional(node_type)) or
+        ** a number (an Optional, as Numba's OptionalType(int64)) */
         bool none = sp->ret->kind == TY_NONE || t->kind == TY_NONE;
-        bool inst = sp->ret->kind == TY_CLASS || t->kind == TY_CLASS;
+        bool inst = sp->ret->kind == TY_CLASS || t->kind == TY_CLASS || sp->ret->kind == TY_SCALAR ||
+                    t->kind == TY_SCALAR || sp->ret->kind == TY_OPTIONAL || t->kind == TY_OPTIONAL;
         Type *u = none && !inst ? NULL : ty_unify(&C->S->types, sp->ret, t);
         if (u == NULL)
           compile_error(C, s->loc, "TypingError",
@@ -503,6 +511,38 @@ static void infer_body(Infer *I, NodeList *body) {
   }
 }
 
+/* a return statement with a value somewhere in body (nested bodies too) */
+static bool returns_value(NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    if (s->kind == ND_Return && s->value) return true;
+    if (returns_value(&s->body) || returns_value(&s->orelse)) return true;
+  }
+  return false;
+}
+
+/* a break leaving the loop whose body is body (not one of an inner loop) */
+static bool breaks_out(NodeList *body) {
+  for (int i = 0; i < body->len; i++) {
+    Node *s = body->items[i];
+    if (s->kind == ND_Break) return true;
+    if (s->kind == ND_If && (breaks_out(&s->body) || breaks_out(&s->orelse))) return true;
+  }
+  return false;
+}
+
+/* body always ends in return or raise (syntactically: an if whose branches
+** both do, a `while True:` with no break) */
+static bool always_leaves(NodeList *body) {
+  if (body->len == 0) return false;
+  Node *s = body->items[body->len - 1];
+  if (s->kind == ND_Return || s->kind == ND_Raise) return true;
+  if (s->kind == ND_If) return always_leaves(&s->body) && always_leaves(&s->orelse);
+  if (s->kind == ND_While)
+    return s->test->kind == ND_Constant && s->test->ckind == CK_BOOL && s->test->bval && !breaks_out(&s->body);
+  return false;
+}
+
 /* true if a local or the return type changed */
 static bool run_passes(Compile *C, FuncSpec *spec) {
   Infer I = {C, spec, false, false};
@@ -511,6 +551,15 @@ static bool run_passes(Compile *C, FuncSpec *spec) {
     I.changed = false;
     infer_body(&I, &spec->def->body);
     if (!I.changed) break;
+    changed = true;
+  }
+  /* no return with a value (a method recursing on its class, insert()):
+  ** None, known before its recursive calls are typed strictly */
+  if (spec->ret == NULL && !returns_value(&spec->def->body)) spec->ret = &ty_none;
+  /* a number returned, but the end reachable: an Optional, None at the end (Numba's implicit return None) */
+  if (spec->ret && spec->ret->kind == TY_SCALAR && !ty_is_complex(spec->ret) && !spec->ret_fixed &&
+      !always_leaves(&spec->def->body)) {
+    spec->ret = ty_optional(spec->ret->dtype);
     changed = true;
   }
   I.strict = true;

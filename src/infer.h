@@ -71,6 +71,8 @@ typedef enum CallKind {
 } CallKind;
 
 /* infer_class.c: @jitclass instances in compiled code */
+/* n's type, an Optional kept as such (y = x, return x, x is None) where infer_expr unwraps it to its number */
+Type *infer_expr_opt(Infer *I, Node *n);
 /* x is an optional number field of an instance (inst.val of optional(float64)) */
 bool infer_class_optional(Infer *I, Node *x);
 /* a is None / a is not None tested at run time: an instance or an optional number field against None */

@@ -54,7 +54,7 @@ bool infer_class_is_none(Infer *I, Node *a, Node *b) {
   if (is_none_const(a)) { Node *t = a; a = b; b = t; }
   if (!is_none_const(b)) return false;
   Type *t = infer_ann(I, a)->ty;
-  return (t && t->kind == TY_CLASS) || infer_class_optional(I, a);
+  return (t && (t->kind == TY_CLASS || t->kind == TY_NONE || t->kind == TY_OPTIONAL)) || infer_class_optional(I, a);  /* None: known */
 }
 
 Type *infer_class_attr(Infer *I, Node *n, Type *base) {
@@ -128,6 +128,7 @@ void infer_class_store(Infer *I, Node *target, Type *base, Type *t) {
   bool numbers = t->kind == TY_TUPLE && ft->kind == TY_TUPLE && t->nelems == ft->nelems;
   for (int k = 0; numbers && k < t->nelems; k++) numbers = ty_is_number(t->elems[k]);
   bool ok = t->kind == TY_NONE ? c->fopt[f]  /* None: an optional field's */
+          : t->kind == TY_OPTIONAL ? ft->kind == TY_SCALAR  /* an Optional: None raises unless the field is optional */
           : ft->kind == TY_TUPLE ? numbers
           : ft->kind == TY_SCALAR ? ty_is_number(t)
           : ft->kind == TY_CLASS ? t->kind == TY_CLASS && t->cls == ft->cls

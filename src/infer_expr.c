@@ -59,8 +59,26 @@ Type *infer_binop_type(Infer *I, OpKind op, Type *a, Type *b, Loc loc) {
                 tyname(C, a), tyname(C, b));
 }
 
-void infer_truth(Infer *I, Node *n) {
+/* n as a value that may be None: an Optional local or optional number
+** field keeps its Optional type (y = x, return x, x is None), where
+** infer_expr gives the number (unwrapped at run time: None raises) */
+Type *infer_expr_opt(Infer *I, Node *n) {
   Type *t = infer_expr(I, n);
+  if (t == NULL) return NULL;
+  if (infer_ann(I, n)->ty && infer_ann(I, n)->ty->kind == TY_OPTIONAL) return infer_ann(I, n)->ty;
+  if (n->kind == ND_Name && infer_ann(I, n)->slot >= 0) {
+    Type *lt = I->spec->locals[infer_ann(I, n)->slot].ty;
+    if (lt && lt->kind == TY_OPTIONAL) return infer_ann(I, n)->ty = lt;
+  }
+  if (infer_class_optional(I, n)) return infer_ann(I, n)->ty = ty_optional(t->dtype);
+  return t;
+}
+
+void infer_truth(Infer *I, Node *n) {
+  Type *t = infer_expr_opt(I, n);
+  if (t && t->kind == TY_OPTIONAL)  /* as Numba: no truth of OptionalType */
+    compile_error(I->C, n->loc, "TypingError", "%s cannot be used as a condition (test it with 'is None' or "
+                  "'is not None')", tyname(I->C, t));
   if (I->C->opt.lua) infer_lua_cond(I, n, t);
   if (t && t->kind != TY_SCALAR)
     compile_error(I->C, n->loc, "TypingError", "%s cannot be used as a condition%s", tyname(I->C, t),
@@ -211,10 +229,17 @@ static Type *infer_compare(Infer *I, Node *n) {
   Type *l = infer_expr(I, n->left);
   bool unknown = l == NULL;
   for (int i = 0; i < n->elts.len; i++) {
-    Type *r = infer_expr(I, n->elts.items[i]);
     OpKind op = n->cmpops[i];
+    bool with_none = (op == OP_Is || op == OP_IsNot) && n->elts.len == 1 &&
+                     ((n->left->kind == ND_Constant && n->left->ckind == CK_NONE) ||
+                      (n->elts.items[0]->kind == ND_Constant && n->elts.items[0]->ckind == CK_NONE));
+    if (with_none) l = infer_expr_opt(I, n->left);  /* x is None: x may be an Optional */
+    Type *r = with_none ? infer_expr_opt(I, n->elts.items[i]) : infer_expr(I, n->elts.items[i]);
     if ((op == OP_Is || op == OP_IsNot) && n->elts.len == 1 && infer_class_is_none(I, n->left, n->elts.items[0]))
       return infer_ann(I, n)->ty = ty_bool;
+    if ((op == OP_Is || op == OP_IsNot) && n->elts.len == 1 && l && r && (l->kind == TY_CLASS || l->kind == TY_NONE) &&
+        (r->kind == TY_CLASS || r->kind == TY_NONE))
+      return infer_ann(I, n)->ty = ty_bool;  /* identity of two instances (None: NULL): the same MemInfo */
     if (op == OP_Is || op == OP_IsNot || op == OP_In || op == OP_NotIn)
       compile_error(C, n->loc, "UnsupportedError", "'%s' comparisons are not supported in compiled code", ast_op_symbols[op]);
     if (r == NULL) unknown = true;
@@ -260,6 +285,7 @@ Type *infer_expr(Infer *I, Node *n) {
         if (I->spec->locals[s.slot].frozen) infer_frozen_value(I, s.slot);
         infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
+        if (t && t->kind == TY_OPTIONAL) t = ty_scalar(t->dtype);  /* used as a number: None raises (lower_expr.c) */
         if (t == NULL && I->strict)
           compile_error(C, n->loc, "NameError", "local variable '%s' is used before it is assigned",
                         infer_shown_name(C, n->name));
@@ -356,5 +382,8 @@ Type *infer_expr(Infer *I, Node *n) {
                     ast_kind_names[n->kind]);
   }
   infer_ann(I, n)->ty = t;
+  /* an Optional result (a call, a if c else None) used as a number: the
+  ** annotation keeps the Optional, lower_cast unwraps it (None raises) */
+  if (t && t->kind == TY_OPTIONAL) return ty_scalar(t->dtype);
   return need(I, n, t);
 }

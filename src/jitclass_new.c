@@ -60,8 +60,11 @@ static int jitclass_lua_new(lua_State *L) {
     ClassInfo *fc = luaL_testudata(L, -1, JITCLASS_MT);
     if (fc) {
       t = &fc->type;  /* a class made before this one: it lives as long as the state */
-    } else if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
-      t = &c->type;  /* this class (a deferred_type): its userdata never moves */
+    } else if ((lua_isboolean(L, -1) && !lua_toboolean(L, -1)) || lua_istable(L, -1)) {
+      /* this class (a deferred_type): its userdata never moves; a table: a
+      ** class defined later, held the same way (one reference), linked to it
+      ** by core._jitclass_link once made */
+      t = &c->type;
     } else {
       const char *tt = luaL_checkstring(L, -1);
       char sig[300], err[256];
@@ -113,7 +116,20 @@ static int jitclass_lua_new(lua_State *L) {
   return 1;
 }
 
+/* core._jitclass_link(class, field index (1-based), other class): field i of
+** class holds other's instances (mutually recursive deferred_types) */
+static int jitclass_lua_link(lua_State *L) {
+  ClassInfo *c = luaL_checkudata(L, 1, JITCLASS_MT);
+  lua_Integer i = luaL_checkinteger(L, 2);
+  ClassInfo *other = luaL_checkudata(L, 3, JITCLASS_MT);
+  luaL_argcheck(L, i >= 1 && i <= c->nfields && c->ftypes[i - 1]->kind == TY_CLASS, 2, "not an instance field");
+  c->ftypes[i - 1] = &other->type;  /* both live as long as the state */
+  return 0;
+}
+
 void jitclass_new_open(lua_State *L) {
+  lua_pushcfunction(L, jitclass_lua_link);
+  lua_setfield(L, -2, "_jitclass_link");
   lua_pushcfunction(L, jitclass_lua_new);
   lua_setfield(L, -2, "_jitclass");
 }

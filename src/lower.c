@@ -41,6 +41,10 @@ LLVMTypeRef lower_type(Lower *L, Type *t) {
     case TY_NONE: case TY_DTYPE: case TY_OPAQUE: return LLVMInt8TypeInContext(L->ctx);
     case TY_CPTR: return LLVMInt64TypeInContext(L->ctx);  /* an address: carray() makes it an array */
     case TY_CLASS: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the instance's MemInfo */
+    case TY_OPTIONAL: {  /* the number, and whether it is set (0: None) */
+      LLVMTypeRef el[2] = {lower_type(L, ty_scalar(t->dtype)), LLVMInt1TypeInContext(L->ctx)};
+      return LLVMStructTypeInContext(L->ctx, el, 2, 0);
+    }
     case TY_RECORD: return LLVMPointerType(LLVMInt8TypeInContext(L->ctx), 0);  /* the element it views */
     case TY_SCALAR: return t->dtype == DT_BOOL ? LLVMInt1TypeInContext(L->ctx) : lower_mem_type(L, t->dtype);
     case TY_ARRAY: {
@@ -549,7 +553,10 @@ static void lower_spec(Compile *C, FuncSpec *spec) {
   LLVMPositionBuilderAtEnd(L->b, body);
   lower_body(L, &spec->def->body);
   if (!lower_terminated(L)) {
-    if (spec->ret->kind != TY_NONE) {
+    if (spec->ret->kind == TY_OPTIONAL) {  /* Numba's implicit return None */
+      LLVMBuildStore(L->b, lower_cast(L, (Val){&ty_none, LLVMConstInt(LLVMInt8TypeInContext(L->ctx), 0, 0), false}, spec->ret).v,
+                     L->retp);
+    } else if (spec->ret->kind != TY_NONE) {
       /* fell off the end of a function that returns values elsewhere */
       LLVMTypeRef et = lower_err_type(L->ctx);
       LLVMBuildStore(L->b, lower_i32(L, LMERR_RAISE), LLVMBuildStructGEP2(L->b, et, L->err, 0, ""));
@@ -637,6 +644,10 @@ static void store_result(Lower *L, Type *t, LLVMValueRef v, LLVMValueRef slots, 
       LLVMValueRef part = lower_cast(L, (Val){ty_complex_part(t), LLVMBuildExtractValue(L->b, v, i, ""), true}, f64).v;
       LLVMBuildStore(L->b, scalar_to_slot(L, f64, part), slot_ptr(L, slots, (*k)++));
     }
+  } else if (t->kind == TY_OPTIONAL) {  /* is-set, then the number (dispatch.c: nil when not set) */
+    Type *num = ty_scalar(t->dtype);
+    LLVMBuildStore(L->b, LLVMBuildZExt(L->b, LLVMBuildExtractValue(L->b, v, 1, ""), i64, ""), slot_ptr(L, slots, (*k)++));
+    LLVMBuildStore(L->b, scalar_to_slot(L, num, LLVMBuildExtractValue(L->b, v, 0, "")), slot_ptr(L, slots, (*k)++));
   } else if (t->kind == TY_SCALAR || t->kind == TY_CPTR || t->kind == TY_CLASS || t->kind == TY_RECORD) {
     LLVMBuildStore(L->b, scalar_to_slot(L, t, v), slot_ptr(L, slots, (*k)++));
   } else if (t->kind == TY_ARRAY) {

@@ -162,6 +162,8 @@ void lower_unhold(Lower *L, int mark);
 void lower_release_held(Lower *L);
 
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc);
+/* v, or an Optional's number (a call returning one, used as a number): None raises TypeError */
+Val lower_number(Lower *L, Val v);
 Val lower_call(Lower *L, Node *n);
 LLVMValueRef lower_declare_callee(Lower *L, FuncSpec *callee, LLVMTypeRef *fnty);  /* lower.c */
 Val lower_const_sym(Lower *L, const Sym *s);

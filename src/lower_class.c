@@ -105,6 +105,13 @@ Val lower_class_attr(Lower *L, Node *n) {
   Val inst = lower_expr(L, n->value);
   check_not_none(L, inst, c, n->name);
   Val v = load_field(L, inst.v, c, f);
+  if (c->fopt[f] && lower_ann(L, n)->ty->kind == TY_OPTIONAL) {  /* kept as an Optional (y = inst.val): the flag too */
+    LLVMTypeRef lt = lower_type(L, lower_ann(L, n)->ty);
+    LLVMValueRef set = LLVMBuildNot(L->b, flag_is_none(L, field_ptr(L, inst.v, c, f), v.ty), "isset");
+    LLVMValueRef r = LLVMBuildInsertValue(L->b, LLVMGetUndef(lt), v.v, 0, "");
+    lower_release(L, inst);
+    return (Val){lower_ann(L, n)->ty, LLVMBuildInsertValue(L->b, r, set, 1, "opt"), false};
+  }
   if (c->fopt[f] && v.ty->kind == TY_SCALAR) {  /* an optional number used as a number: None is an error */
     char msg[200];
     snprintf(msg, sizeof msg, "TypeError: field '%s' of %s is None (test it with 'is None' first)", c->fnames[f], c->name);
@@ -159,6 +166,15 @@ void lower_class_store(Lower *L, Node *target, Val v) {
     Val a = lower_cast(L, v, t);
     for (int k = 0; k < t->nelems; k++)
       lower_store_elem(L, t->elems[k]->dtype, elem_ptr(L, p, t, k), LLVMBuildExtractValue(L->b, a.v, (unsigned)k, ""));
+    lower_release(L, inst);
+    return;
+  }
+  if (t->kind == TY_SCALAR && c->fopt[f] && v.ty->kind == TY_OPTIONAL) {  /* an Optional: its number and its flag */
+    Val x = {ty_scalar(v.ty->dtype), LLVMBuildExtractValue(L->b, v.v, 0, ""), false};
+    LLVMValueRef tp = LLVMBuildBitCast(L->b, p, LLVMPointerType(lower_mem_type(L, t->dtype), 0), "");
+    lower_store_elem(L, t->dtype, tp, lower_cast(L, x, ty_scalar(t->dtype)).v);
+    LLVMValueRef set = LLVMBuildZExt(L->b, LLVMBuildExtractValue(L->b, v.v, 1, ""), LLVMInt8TypeInContext(L->ctx), "");
+    LLVMBuildStore(L->b, set, byte_ptr(L, p, dtype_sizes[t->dtype]));
     lower_release(L, inst);
     return;
   }

@@ -13,9 +13,38 @@
 static LLVMTypeRef f64t(Lower *L) { return LLVMDoubleTypeInContext(L->ctx); }
 static LLVMTypeRef i1t(Lower *L) { return LLVMInt1TypeInContext(L->ctx); }
 
+/* an Optional's number; None raises as Numba does ("expected int64, got None") */
+static Val optional_value(Lower *L, Val v) {
+  Type *num = ty_scalar(v.ty->dtype);
+  char msg[120];
+  snprintf(msg, sizeof msg, "TypeError: expected %s, got None", num->name);
+  lower_raise_if(L, LLVMBuildNot(L->b, LLVMBuildExtractValue(L->b, v.v, 1, "isset"), ""), LMERR_RAISE, msg);
+  return (Val){num, LLVMBuildExtractValue(L->b, v.v, 0, ""), false};
+}
+
+/* an Optional of type to holding number x (set) or nothing (None) */
+static Val optional_make(Lower *L, Type *to, LLVMValueRef x, LLVMValueRef set) {
+  LLVMTypeRef lt = lower_type(L, to);
+  LLVMValueRef r = LLVMBuildInsertValue(L->b, LLVMGetUndef(lt), x ? x : LLVMConstNull(LLVMStructGetTypeAtIndex(lt, 0)), 0, "");
+  return (Val){to, LLVMBuildInsertValue(L->b, r, set, 1, "opt"), false};
+}
+
+Val lower_number(Lower *L, Val v) {
+  return v.ty->kind == TY_OPTIONAL ? optional_value(L, v) : v;
+}
+
 Val lower_cast(Lower *L, Val v, Type *to) {
   Type *from = v.ty;
   if (from == to || to == NULL) return v;
+  if (to->kind == TY_OPTIONAL) {  /* None, a number or another Optional */
+    Type *num = ty_scalar(to->dtype);
+    if (from->kind == TY_NONE) return optional_make(L, to, NULL, LLVMConstInt(i1t(L), 0, 0));
+    if (from->kind == TY_SCALAR) return optional_make(L, to, lower_cast(L, v, num).v, LLVMConstInt(i1t(L), 1, 0));
+    LM_ASSERT(from->kind == TY_OPTIONAL);
+    Val x = {ty_scalar(from->dtype), LLVMBuildExtractValue(L->b, v.v, 0, ""), false};
+    return optional_make(L, to, lower_cast(L, x, num).v, LLVMBuildExtractValue(L->b, v.v, 1, ""));
+  }
+  if (from->kind == TY_OPTIONAL) return lower_cast(L, optional_value(L, v), to);
   if (from->kind == TY_ARRAY && to->kind == TY_ARRAY) {
     /* layout widening to 'A' keeps the same representation */
     return (Val){to, v.v, v.owned};
@@ -286,6 +315,8 @@ static LLVMValueRef float_int_pow(Lower *L, LLVMValueRef x, Val e, Type *rt) {
 
 /* a op b, both converted to the operation's type first */
 LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
+  a = lower_number(L, a);
+  b = lower_number(L, b);
   (void)loc;
   if (L->C->opt.lua) {
     LLVMValueRef r = lower_lua_binop(L, op, a, b, rt);
@@ -349,6 +380,8 @@ LLVMValueRef lower_binop(Lower *L, OpKind op, Val a, Val b, Type *rt, Loc loc) {
 }
 
 static LLVMValueRef compare(Lower *L, OpKind op, Val a, Val b) {
+  a = lower_number(L, a);
+  b = lower_number(L, b);
   Type *ct = ty_arith(a.ty, b.ty);
   if (ty_is_bool(a.ty) && ty_is_bool(b.ty)) ct = ty_bool;
   LLVMValueRef x = lower_cast(L, a, ct).v, y = lower_cast(L, b, ct).v;
@@ -373,7 +406,12 @@ static bool none_const(Node *x) { return x->kind == ND_Constant && x->ckind == C
 static Val lower_is_none(Lower *L, Node *n) {
   Node *x = none_const(n->left) ? n->elts.items[0] : n->left;
   LLVMValueRef r;
-  if (lower_ann(L, x)->ty->kind == TY_CLASS) {
+  if (lower_ann(L, x)->ty->kind == TY_NONE) {  /* a None argument: known */
+    r = LLVMConstInt(i1t(L), 1, 0);
+  } else if (lower_ann(L, x)->ty->kind == TY_OPTIONAL) {  /* an Optional: its is-set flag clear */
+    Val v = lower_expr(L, x);
+    r = LLVMBuildNot(L->b, LLVMBuildExtractValue(L->b, v.v, 1, ""), "isnone");
+  } else if (lower_ann(L, x)->ty->kind == TY_CLASS) {
     Val v = lower_expr(L, x);
     r = LLVMBuildIsNull(L->b, v.v, "isnone");
     lower_release(L, v);
@@ -384,8 +422,24 @@ static Val lower_is_none(Lower *L, Node *n) {
   return (Val){ty_bool, r, false};
 }
 
+/* a is b between two instances: the same MemInfo (None being NULL) */
+static Val lower_is_same(Lower *L, Node *n) {
+  Val a = lower_expr(L, n->left);
+  int mark = lower_hold(L, a);
+  Val b = lower_expr(L, n->elts.items[0]);
+  lower_unhold(L, mark);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(L->ctx);
+  LLVMValueRef x = a.ty->kind == TY_NONE ? lower_i64(L, 0) : LLVMBuildPtrToInt(L->b, a.v, i64, "");
+  LLVMValueRef y = b.ty->kind == TY_NONE ? lower_i64(L, 0) : LLVMBuildPtrToInt(L->b, b.v, i64, "");
+  LLVMValueRef r = LLVMBuildICmp(L->b, n->cmpops[0] == OP_Is ? LLVMIntEQ : LLVMIntNE, x, y, "is");
+  lower_release(L, b);
+  lower_release(L, a);
+  return (Val){ty_bool, r, false};
+}
+
 static Val lower_compare(Lower *L, Node *n) {
-  if (n->elts.len == 1 && (n->cmpops[0] == OP_Is || n->cmpops[0] == OP_IsNot)) return lower_is_none(L, n);
+  if (n->elts.len == 1 && (n->cmpops[0] == OP_Is || n->cmpops[0] == OP_IsNot))
+    return none_const(n->left) || none_const(n->elts.items[0]) ? lower_is_none(L, n) : lower_is_same(L, n);
   Val left = lower_expr(L, n->left);
   if (n->elts.len == 1) return (Val){ty_bool, compare(L, n->cmpops[0], left, lower_expr(L, n->elts.items[0])), false};
   LLVMValueRef res = lower_entry_alloca(L, i1t(L), "cmp");
@@ -520,7 +574,10 @@ Val lower_expr(Lower *L, Node *n) {
                         "'%s' is assigned inside a prange loop, where it is private to each iteration, and cannot "
                         "be read after the loop (make it a reduction such as '%s += ...', or store into an array)",
                         n->name, n->name);
-        return (Val){t, LLVMBuildLoad2(L->b, lower_type(L, t), L->slots[lower_ann(L, n)->slot], n->name), false};
+        Val v = {t, LLVMBuildLoad2(L->b, lower_type(L, t), L->slots[lower_ann(L, n)->slot], n->name), false};
+        /* an Optional used as a number (infer_expr): None raises */
+        if (t->kind == TY_OPTIONAL && lower_ann(L, n)->ty->kind != TY_OPTIONAL) return optional_value(L, v);
+        return v;
       }
       return lower_const_sym(L, (Sym *)lower_ann(L, n)->aux);
     case ND_BinOp: {
@@ -528,7 +585,7 @@ Val lower_expr(Lower *L, Node *n) {
       return (Val){lower_ann(L, n)->ty, lower_binop(L, n->op, a, b, lower_ann(L, n)->ty, n->loc), false};
     }
     case ND_UnaryOp: {
-      Val a = lower_expr(L, n->operand);
+      Val a = lower_number(L, lower_expr(L, n->operand));
       if (n->op == OP_Not) return (Val){ty_bool, LLVMBuildNot(L->b, lower_truth(L, a), ""), false};
       Val x = lower_cast(L, a, lower_ann(L, n)->ty);
       if (n->op == OP_UAdd) return x;
@@ -547,7 +604,7 @@ Val lower_expr(Lower *L, Node *n) {
       bool owned = false;
       int mark = L->nheld;
       for (int i = 0; i < n->elts.len; i++) {
-        Val e = lower_expr(L, n->elts.items[i]);
+        Val e = lower_number(L, lower_expr(L, n->elts.items[i]));  /* (f(c), 1): an Optional result's number */
         /* a tuple holding arrays owns a reference to each (held until the
         ** tuple is whole: a later element may raise) */
         if (L->refcount && e.ty->kind != TY_SCALAR && !e.owned) lower_incref(L, e);

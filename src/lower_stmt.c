@@ -95,7 +95,9 @@ static void lower_augassign(Lower *L, Node *s) {
     return;
   }
   if (t->kind == ND_Name) {
-    Val cur = {L->spec->locals[lower_ann(L, t)->slot].ty, LLVMBuildLoad2(L->b, lower_type(L, L->spec->locals[lower_ann(L, t)->slot].ty), L->slots[lower_ann(L, t)->slot], ""), false};
+    Type *lt = L->spec->locals[lower_ann(L, t)->slot].ty;
+    Val cur = {lt, LLVMBuildLoad2(L->b, lower_type(L, lt), L->slots[lower_ann(L, t)->slot], ""), false};
+    if (lt->kind == TY_OPTIONAL) cur = lower_cast(L, cur, ty_scalar(lt->dtype));  /* None raises */
     cur.ty = lower_ann(L, t)->ty ? lower_ann(L, t)->ty : cur.ty;
     Val rhs = lower_expr(L, s->value);
     LLVMValueRef step = counter_step(L, s, s->op, cur, rhs, lower_ann(L, s)->ty);

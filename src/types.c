@@ -33,12 +33,23 @@ static Type cptrs[DT__MAX] = {
 #undef DTYPE
 };
 
+static Type optionals[DT__MAX] = {
+#define DTYPE(e, nm, ctype, sz, k) {.kind = TY_OPTIONAL, .dtype = DT_##e, .name = "OptionalType(" nm ")"},
+#include "dtype.def"
+#undef DTYPE
+};
+
 Type ty_voidptr = {.kind = TY_CPTR, .dtype = DT_UINT8, .layout = 'v', .name = "voidptr"};
 Type ty_grid_group = {.kind = TY_OPAQUE, .name = "GridGroup", .methods = "numba.cuda.cg.GridGroup."};
 
 Type *ty_cptr(DType dt) {
   LM_ASSERT(dt >= 0 && dt < DT__COUNT);
   return &cptrs[dt];
+}
+
+Type *ty_optional(DType dt) {
+  LM_ASSERT(dt >= 0 && dt < DT__COUNT);
+  return &optionals[dt];
 }
 
 /* a record's rows, made at their first use: its value is a view of one
@@ -204,6 +215,15 @@ Type *ty_unify(TypeTable *T, Type *a, Type *b) {
   }
   if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->dtype == b->dtype && a->ndim == b->ndim)
     return ty_array(T, a->dtype, a->ndim, 'A');
+  /* None and a number (x = None ... x = 5): Optional(number), as Numba types it */
+  bool a_num = a->kind == TY_SCALAR && !ty_is_complex(a), b_num = b->kind == TY_SCALAR && !ty_is_complex(b);
+  if ((a->kind == TY_NONE && b_num) || (b->kind == TY_NONE && a_num)) return ty_optional((a_num ? a : b)->dtype);
+  if (a->kind == TY_OPTIONAL || b->kind == TY_OPTIONAL) {
+    if (a->kind == TY_NONE || b->kind == TY_NONE) return a->kind == TY_NONE ? b : a;
+    Type *x = a->kind == TY_OPTIONAL ? ty_scalar(a->dtype) : a, *y = b->kind == TY_OPTIONAL ? ty_scalar(b->dtype) : b;
+    if (x->kind != TY_SCALAR || y->kind != TY_SCALAR || ty_is_complex(x) || ty_is_complex(y)) return NULL;
+    return ty_optional(ty_unify(T, x, y)->dtype);
+  }
   /* None and an instance: the instance's type, NULL being None (a @jitclass's optional(node_type)) */
   if (a->kind == TY_NONE && b->kind == TY_CLASS) return b;
   if (b->kind == TY_NONE && a->kind == TY_CLASS) return a;
@@ -395,6 +415,7 @@ int ty_slots(const Type *t) {
     case TY_NONE: case TY_OPAQUE: return 0;
     case TY_SCALAR: return dtype_kinds[t->dtype] == 'c' ? 2 : 1;  /* complex: real, imaginary */
     case TY_DTYPE: case TY_CPTR: case TY_CLASS: case TY_RECORD: return 1;
+    case TY_OPTIONAL: return 2;  /* is-set, the number */
     case TY_ARRAY: return RT_ARRAY_SLOTS;
     case TY_TUPLE: {
       int n = 0;

@@ -21,6 +21,7 @@ typedef enum TypeKind {
   TY_RECORD,  /* one element of a record array (record.h), a view: the dtype says which record; a pointer to the element */
   TY_CPTR,    /* a C pointer of a @cfunc's signature: CPointer(dtype), or voidptr (layout 'v'); an address held as int64 */
   TY_OPAQUE,  /* an object of a library with no run-time value (numba.cuda's GridGroup): methods in the registry under .methods */
+  TY_OPTIONAL,  /* a number or None (Numba's OptionalType(int64)): the dtype says which number; {value, i1 is-set} */
 } TypeKind;
 
 typedef struct Type Type;
@@ -53,6 +54,7 @@ Type *ty_scalar(DType dt);      /* the singleton for a dtype */
 #define ty_float64 (ty_scalar(DT_FLOAT64))
 Type *ty_dtype(DType dt);       /* the singleton "dtype(float64)" */
 Type *ty_cptr(DType dt);        /* the singleton "CPointer(float64)" */
+Type *ty_optional(DType dt);    /* the singleton "OptionalType(int64)": a number or None */
 extern Type ty_voidptr;         /* "voidptr": a pointer to memory of no dtype */
 extern Type ty_grid_group;      /* "GridGroup": cuda.cg.this_grid() inside kernels */
 Type *ty_array(TypeTable *T, DType dt, int ndim, char layout);

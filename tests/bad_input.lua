@@ -293,7 +293,7 @@ B.rows = {
     err = "AssertionError: x must be positive\n<string>:2:5: in f\n    assert x > 0, 'x must be positive'" },
   { "raise", [[return lumba.njit("def f(x):\n    raise ValueError('bad x')\n")(1)]],
     err = "ValueError: bad x\n<string>:2:5: in f\n    raise ValueError('bad x')" },
-  { "falling off the end of a function that returns", [[return lumba.njit("def f(x):\n    if x > 0:\n        return 1\n")(-1)]],
+  { "falling off the end of a function that returns", [[return lumba.njit("def f(x):\n    if x > 0:\n        return 1, 2\n")(-1)]],
     err = "TypeError: function ended without returning a value\n<string>:2:5: in f\n    if x > 0:" },
   { "recursion 10^8 deep", [[
       return lumba.njit("def f(n):\n    if n <= 0:\n        return 0\n    return 1 + f(n - 1)\n")(100000000)]],

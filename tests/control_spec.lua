@@ -481,7 +481,6 @@ def fill(a, v):
   end)
 
   it("falling off the end after returning a value elsewhere returns None (nil), as in Numba", function()
-    pending("needs Optional types: the compiler raises 'TypeError: function ended without returning a value'")
     local f = njit "def f(n):\n    for i in range(n):\n        if i == 3:\n            return i\n"
     assert.are.equal(3, f(5))
     assert.are.equal(1, select("#", f(2)))

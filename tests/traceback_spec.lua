@@ -78,7 +78,7 @@ def f(a, i):
   end)
 
   it("a function falling off its end names its last statement", function()
-    local f = compiled("def f(x):\n    if x > 0:\n        return 1\n    y = x\n")
+    local f = compiled("def f(x):\n    if x > 0:\n        return 1, 2\n    y = x\n")
     local err = H.error_of(f, -1)
     assert.truthy(err:find("^TypeError: function ended without returning a value\n<string>:4:5: in f"), err)
   end)

@@ -576,8 +576,13 @@ function jitclass_register(classes, mod, chunk, siblings)
     error(("%s:%d:1: cannot read '%s'"):format(where, line, text), 0)
   end
   local known = {}  -- the classes made so far: fields may hold their instances
+  local all_names, forward = {}, {}  -- every class: a deferred_type may name a later one
+  for _, c in ipairs(classes) do all_names[c.name] = true end
   for _, c in ipairs(classes) do
-    local fields = jc.fields(c, mod, sig_text, parse_expr, where, known, classes.defines)
+    local fields = jc.fields(c, mod, sig_text, parse_expr, where, known, classes.defines, all_names)
+    for i, f in ipairs(fields) do
+      if type(f[2]) == "table" then forward[#forward + 1] = { c, i, f[2][1] } end
+    end
     local ok, ud = pcall(core._jitclass, c.name, fields, c.methods)
     if not ok then error(("%s:%d:1: @jitclass %s: %s"):format(where, c.line, c.name, tostring(ud)), 0) end
     c.ud = ud
@@ -585,6 +590,7 @@ function jitclass_register(classes, mod, chunk, siblings)
     siblings[c.name] = ud
     for _, m in ipairs(c.methods) do defs[m[2]] = true end
   end
+  for _, f in ipairs(forward) do core._jitclass_link(f[1].ud, f[2], known[f[3]]) end
   jc.install(core)
   return defs
 end

@@ -190,9 +190,10 @@ local function callee(node)
   return f and (f.tag == "Name" and f.id or f.tag == "Attribute" and f.attr) or nil
 end
 
--- fields: {{name, type, optional}}: type a type text, a class userdata, or
--- false for the class itself (a deferred_type defined as this class)
-function M.fields(c, mod, sig_text, parse_expr, where, known, defines)
+-- fields: {{name, type, optional}}: type a type text, a class userdata,
+-- false for the class itself (a deferred_type defined as this class), or
+-- {name} for a class defined later (a deferred_type; linked once it is made)
+function M.fields(c, mod, sig_text, parse_expr, where, known, defines, all_names)
   local fields = {}
   local function fail(line, fname, msg, ...)
     error(("%s:%d:1: field '%s' of jitclass %s: " .. msg):format(where, line, fname, c.name, ...), 0)
@@ -212,8 +213,9 @@ function M.fields(c, mod, sig_text, parse_expr, where, known, defines)
     if not name and target.tag == "Name" then name = target.id end
     if name == c.name then return false end
     if cls then return cls end
-    fail(line, fname, "%s.define(...) must name this class or a jitclass defined above %s, as %s.class_type.instance_type",
-      tnode.id, c.name, c.name)
+    if name and all_names and all_names[name] then return { name } end  -- a later class: linked once made
+    fail(line, fname, "%s.define(...) must name a jitclass of this module, as %s.class_type.instance_type",
+      tnode.id, c.name)
   end
   local function number_text(tnode, fname, line)
     local t = sig_text(tnode, mod)
