@@ -54,6 +54,7 @@ typedef struct DevGlobal {
   DType dtype;
   int ndim;
   int64_t shape[LM_MAXDIM], strides[LM_MAXDIM];
+  char layout;  // 'C', 'F' or 'A', as the array's parameter would get
 } DevGlobal;
 
 typedef struct Sym {

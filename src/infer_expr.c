@@ -262,7 +262,7 @@ Type *infer_expr(Infer *I, Node *n) {
       } else if (s.kind == SYM_DEVARRAY) {  /* a device array global: a constant array (lower_const_sym) */
         infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
         *(Sym *)infer_ann(I, n)->aux = s;
-        t = ty_array(&C->S->types, s.dev->dtype, s.dev->ndim, 'C');
+        t = ty_array(&C->S->types, s.dev->dtype, s.dev->ndim, s.dev->layout);
       } else if (s.kind == SYM_DTYPE) {
         t = ty_dtype(s.dt);  /* a dtype as a value: compile-time, its type says which */
       } else {

@@ -125,7 +125,7 @@ static Type *kernel_arg_type(lua_State *L, LmState *LS, int idx, int argn) {
     case LUA_TBOOLEAN: return ty_bool;
     case LUA_TUSERDATA: {
       DevArray *d = devarray_test(L, idx);
-      if (d) return ty_array(&LS->types, d->dtype, d->ndim, 'C');
+      if (d) return ty_array(&LS->types, d->dtype, d->ndim, devarray_layout(d->ndim, d->shape, d->strides, dtype_sizes[d->dtype]));
       NdArray *a = array_test(L, idx);
       if (a) return ty_array(&LS->types, a->dtype, a->ndim, 'C');
       Cplx c;
@@ -206,7 +206,7 @@ static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs
       for (int i = 0; i < nargs && fits; i++) {
         Type *want = s->argtypes[i];
         if (want == at[i]) continue;
-        /* a C-order device array fits an A-layout signature (float32[:]) */
+        /* any device array fits an A-layout signature (float32[:]) */
         if (want->kind == TY_ARRAY && at[i]->kind == TY_ARRAY && want->layout == 'A' && want->dtype == at[i]->dtype &&
             want->ndim == at[i]->ndim)
           continue;
@@ -241,7 +241,9 @@ static bool same_types(lua_State *L, Launch *ln, CudaState *S, int nargs) {
         bool dev = lua_topointer(L, -1) == ln->devarray_mt;
         lua_pop(L, 1);
         const DevArray *dv = dev ? devarray_test(L, idx) : NULL;  /* the tag too (udata.h) */
-        if (!dv || dv->dtype != t->dtype || dv->ndim != t->ndim) return false;
+        if (!dv || dv->dtype != t->dtype || dv->ndim != t->ndim ||
+            devarray_layout(dv->ndim, dv->shape, dv->strides, dtype_sizes[dv->dtype]) != t->layout)
+          return false;
         break;
       }
       default: return false;

@@ -353,6 +353,7 @@ static bool device_global(Compile *C, const DevArray *dv, const char *name, Loc 
   g->dtype = dv->dtype;
   g->ndim = dv->ndim;
   for (int k = 0; k < dv->ndim; k++) g->shape[k] = dv->shape[k], g->strides[k] = dv->strides[k];
+  g->layout = devarray_layout(dv->ndim, dv->shape, dv->strides, dtype_sizes[dv->dtype]);
   if (C->disp_idx) {
     int v = lua_absindex(L, -1);
     if (lua_getfield(L, LUA_REGISTRYINDEX, "lumba.kernel_globals") != LUA_TTABLE) {
