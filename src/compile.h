@@ -49,6 +49,10 @@ typedef enum SymKind {
 } SymKind;
 
 /* a device array a kernel uses as a global, as numba-cuda does: its address and geometry at compile time */
+/* the most bytes a kernel freezes into constant memory per global array:
+** a GPU's constant memory is 64 KiB */
+#define FROZEN_MAX_BYTES 65536
+
 typedef struct DevGlobal {
   uint64_t ptr;
   DType dtype;

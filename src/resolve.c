@@ -10,6 +10,7 @@
 #include "builtins.h"
 #include "compile.h"
 #include "devarray.h"
+#include "half_rt.h"
 #include "dispatch.h"
 #include "frontend.h"
 
@@ -264,7 +265,6 @@ static Node *import_device_def(Compile *C, int disp_idx, const char *name) {
 
 /* ---- Lua arrays frozen into kernels ---- */
 
-#define FROZEN_MAX_BYTES 65536  /* a GPU's constant memory */
 
 static Node *frozen_leaf(Compile *C, const NdArray *a, const char *p, Loc loc) {
   Node *c = ast_new(C->A, ND_Constant, loc);
@@ -274,6 +274,7 @@ static Node *frozen_leaf(Compile *C, const NdArray *a, const char *p, Loc loc) {
     case DT_BOOL: c->ckind = CK_BOOL; c->bval = *(const uint8_t *)p != 0; c->ival = c->bval; return c;
     case DT_FLOAT32: c->ckind = CK_FLOAT; c->fval = *(const float *)p; return c;
     case DT_FLOAT64: c->ckind = CK_FLOAT; c->fval = *(const double *)p; return c;
+    case DT_FLOAT16: c->ckind = CK_FLOAT; c->fval = lm_h2d(*(const uint16_t *)p); return c;  /* exact in double */
     case DT_INT8: iv = *(const int8_t *)p; break;
     case DT_INT16: iv = *(const int16_t *)p; break;
     case DT_INT32: iv = *(const int32_t *)p; break;
@@ -326,7 +327,7 @@ static bool frozen_lua_array(Compile *C, const NdArray *a, const char *name, Loc
   ast_list_push(C->A, &call->args, frozen_list(C, a, 0, a->s.data, loc));
   Node *dtn = ast_new(C->A, ND_Attribute, loc);
   dtn->value = np;
-  dtn->name = dtype_names[dt];
+  dtn->name = dt == DT_BOOL ? "bool_" : dtype_names[dt];  /* np.bool_: NumPy 1's spelling, which lumba knows */
   Node *kw = ast_new(C->A, ND_keyword, loc);
   kw->name = arr->keywords[1];
   kw->value = dtn;
