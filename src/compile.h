@@ -53,6 +53,9 @@ typedef enum SymKind {
 ** a GPU's constant memory is 64 KiB */
 #define FROZEN_MAX_BYTES 65536
 
+/* a complex number literal: 2j, -2j, 1 + 2j, -1.5 - 2j (resolve.c) */
+bool compile_complex_literal(const Node *v, double *re, double *im);
+
 typedef struct DevGlobal {
   uint64_t ptr;
   DType dtype;

@@ -92,6 +92,33 @@ def k(out, flags):
     assert.are.same({ true, false, true }, flags:copy_to_host():totable())
   end)
 
+  it("freezes complex arrays, from Lua and from a pasted module", function()
+    local Zl = lumba.array({ 1, 2, 3 }, "complex64")
+    Zl[2] = lumba.complex(1.5, -2.5)
+    local k = cuda.jit "def k(out):\n    i = cuda.grid(1)\n    if i < 3:\n        out[i] = Zl[i] * 2\n"
+    local out = cuda.device_array(3, "complex64")
+    k[{ 1, 3 }](out)
+    assert.are.same((Zl * 2):totable(), out:copy_to_host():totable())
+    local m = lumba.load [=[
+import numpy as np
+from numba import cuda
+Z = np.array([[1+2j, 3-1j], [-0.5j, 4]])
+
+@cuda.jit
+def kz(re, im):
+    i, j = cuda.grid(2)
+    if i < 2 and j < 2:
+        re[i, j] = Z[i, j].real
+        im[i, j] = Z[i, j].imag
+]=]
+    local re, im = cuda.device_array({ 2, 2 }), cuda.device_array({ 2, 2 })
+    m.kz[{ { 1, 1 }, { 2, 2 } }](re, im)
+    -- NumPy: Z.real, Z.imag (-0.5j is -(0.5j): its real part -0.0)
+    assert.are.same({ { 1.0, 3.0 }, { -0.0, 4.0 } }, re:copy_to_host():totable())
+    assert.are.equal(-math.huge, 1 / re:copy_to_host():get(2, 1))
+    assert.are.same({ { 2.0, -1.0 }, { -0.5, 0.0 } }, im:copy_to_host():totable())
+  end)
+
   it("refuses arrays over 64 KiB of constant memory naming file:line:col", function()
     local m = lumba.load([[
 import numpy as np
@@ -137,7 +164,7 @@ describe("arrays as kernel globals in PTX", function()
 
   it("puts Lua and module-level arrays in .const; ptxas assembles them for sm_90", function()
     local was = cuda.simulate(false)
-    local ok, ptx1, ptx2 = pcall(function()
+    local ok, ptx1, ptx2, ptx3 = pcall(function()
       local W = lumba.array({ { 1, 2 }, { 3, 4 } }, "float16")
       local k = cuda.jit({ "void(float16[::1])" }, "def k(out):\n    i = cuda.grid(1)\n    if i < 4:\n        out[i] = W[i // 2, i % 2]\n")
       local m = lumba.load [=[
@@ -151,11 +178,23 @@ def km(out):
     if i < 6:
         out[i] = C[i // 3, i % 3]
 ]=]
-      return k:inspect_ptx(nil, { cc = { 9, 0 } }), m.km:inspect_ptx(nil, { cc = { 9, 0 } })
+      local mz = lumba.load [=[
+import numpy as np
+from numba import cuda
+Z = np.array([1+2j, 3-1j])
+
+@cuda.jit("void(float64[::1])")
+def kz(out):
+    i = cuda.grid(1)
+    if i < 2:
+        out[i] = Z[i].imag
+]=]
+      return k:inspect_ptx(nil, { cc = { 9, 0 } }), m.km:inspect_ptx(nil, { cc = { 9, 0 } }),
+        mz.kz:inspect_ptx(nil, { cc = { 9, 0 } })
     end)
     cuda.simulate(was)
     assert(ok, ptx1)
-    for _, ptx in ipairs { ptx1, ptx2 } do
+    for _, ptx in ipairs { ptx1, ptx2, ptx3 } do
       assert.truthy(ptx:find("%.const %.align %d+ %.b8 cmem%d+%[%d+%]"), ptx)
       assert.truthy(ptx:find("ld.const.", 1, true), ptx)
       local path = os.tmpname()
