@@ -113,6 +113,22 @@ r = O
     assert.are.same(wt[1], t:copy_to_host():totable())
   end)
 
+  it("uses strided views as kernel globals and in cuda.reduce", function()
+    local d = dev_a()
+    local G = d:slice({ nil, nil, -2 }, { 12, 1, -5 })   -- A[::-2, ::-5], 3x3
+    local k = cuda.jit [[
+def k(out):
+    i, j = cuda.grid(2)
+    if i < G.shape[0] and j < G.shape[1]:
+        out[i, j] = G[i, j] + 0.5
+]]
+    local out = cuda.device_array({ 3, 3 })
+    k[{ { 1, 1 }, { 4, 4 } }](out)
+    assert.are.same(numpy(A .. "r = A[::-2, ::-5] + 0.5")[1], out:copy_to_host():totable())
+    local sum = cuda.reduce "def sum_reduce(a, b):\n    return a + b\n"
+    assert.are.equal(numpy(A .. "r = A[2, ::-3].sum()")[1], sum(d:slice(3, { nil, nil, -3 })))
+  end)
+
   it("copies into strided views from the host and between views, leaving the gaps alone", function()
     local d = dev_a()
     local v = d:slice({ 2, nil, 2 }, { nil, nil, -3 })   -- A[1::2, ::-3], 2x4
