@@ -36,6 +36,15 @@ def k(r, out):
     assert.are.same({ 33.75, 32.5, 31.25, 30.0 }, out:copy_to_host():totable())
   end)
 
+  it("passes a record made from Lua, a 0-d record array", function()
+    local r = lumba.zeros({}, rec_dtype())
+    r:set({ x = 1.25, n = 4, c = -1 })
+    local k = cuda.jit "def k(r, out):\n    out[0] = r.x * r.n + r.c\n"
+    local out = cuda.device_array(1)
+    k[{ 1, 1 }](r, out)
+    assert.are.same({ 4.0 }, out:copy_to_host():totable())   -- 1.25 * 4 - 1
+  end)
+
   it("copies a host record back after the launch, as numba-cuda's InOut", function()
     local a = lumba.zeros(2, rec_dtype())
     a[1] = { x = 1.5, n = 1, c = 2 }
