@@ -347,16 +347,15 @@ static int kernel_lua_call(lua_State *L) {
     if (t->kind == TY_RECORD) {
       /* a record: its address on the device. A host record goes there and
       ** comes back after the launch, as numba-cuda's (InOut) */
-      DevArray *dv = devarray_test(L, idx);
-      if (dv == NULL) {
+      int at = idx;
+      if (devarray_test(L, idx) == NULL) {
         lua_getfield(L, LUA_REGISTRYINDEX, "lumba.cuda.to_device");
         lua_pushvalue(L, idx);
         lua_call(L, 1, 1);
         host[ncopies] = idx;
-        devpos[ncopies++] = lua_gettop(L);
-        dv = devarray_test(L, -1);
+        devpos[ncopies++] = at = lua_gettop(L);
       }
-      if (dv->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+      DevArray *dv = devarray_check(L, at, S);  /* not freed, of this context */
       cudrv_param(L, &P, &dv->data, sizeof dv->data);
       continue;
     }
