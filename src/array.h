@@ -107,4 +107,14 @@ void array_ufunc_open(lua_State *L);
 void array_reduce_open(lua_State *L);
 void array_npy_open(lua_State *L);
 
+
+/* a:slice's selectors, the arguments at 2.., over an array of ndim axes
+** with shape and byte strides: the view's axes in sh/st (returns their
+** number) and its first element's byte offset in *offset (array_methods.c;
+** device arrays use it too) */
+int array_parse_slice(lua_State *L, int ndim, const int64_t *shape, const int64_t *strides, int64_t *offset,
+                      int64_t sh[LM_MAXDIM], int64_t st[LM_MAXDIM]);
+/* a:transpose's permutation from the arguments at 2.. (reversed when none) */
+void array_parse_perm(lua_State *L, int ndim, int perm[LM_MAXDIM]);
+
 #endif

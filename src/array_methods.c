@@ -193,35 +193,38 @@ static int array_lua_reshape(lua_State *L) {
 
 /* a:transpose([perm]) or a.T: a view with the axes reversed, or permuted
 ** as perm says (1-based, a table or varargs: a:transpose(2, 1, 3)) */
+/* the permutation of a:transpose / d:transpose from the arguments at 2.. */
+void array_parse_perm(lua_State *L, int ndim, int perm[LM_MAXDIM]) {
+  int n = 0;
+  if (lua_isnoneornil(L, 2)) {
+    for (int k = 0; k < ndim; k++) perm[k] = ndim - 1 - k;
+    return;
+  }
+  bool tbl = lua_type(L, 2) == LUA_TTABLE;
+  n = tbl ? (int)luaL_len(L, 2) : lua_gettop(L) - 1;
+  bool seen[LM_MAXDIM] = {false};
+  bool good = n == ndim;
+  for (int k = 0; good && k < n; k++) {
+    lua_Integer ax;
+    if (tbl) {
+      lua_rawgeti(L, 2, k + 1);
+      int isint;
+      ax = lua_tointegerx(L, -1, &isint);
+      lua_pop(L, 1);
+      if (!isint) ax = 0;
+    } else {
+      ax = luaL_checkinteger(L, k + 2);
+    }
+    good = ax >= 1 && ax <= ndim && !seen[ax - 1];
+    if (good) seen[ax - 1] = true, perm[k] = (int)ax - 1;
+  }
+  if (!good) luaL_argerror(L, 2, lua_pushfstring(L, "axes must be a permutation of 1..%d", ndim));
+}
+
 static int array_lua_transpose(lua_State *L) {
   NdArray *a = array_check(L, 1);
   int perm[LM_MAXDIM];
-  int n = 0;
-  if (lua_isnoneornil(L, 2)) {
-    for (int k = 0; k < a->ndim; k++) perm[k] = a->ndim - 1 - k;
-  } else {
-    bool tbl = lua_type(L, 2) == LUA_TTABLE;
-    n = tbl ? (int)luaL_len(L, 2) : lua_gettop(L) - 1;
-    bool seen[LM_MAXDIM] = {false};
-    bool good = n == a->ndim;
-    for (int k = 0; good && k < n; k++) {
-      lua_Integer ax;
-      if (tbl) {
-        lua_rawgeti(L, 2, k + 1);
-        int isint;
-        ax = lua_tointegerx(L, -1, &isint);
-        lua_pop(L, 1);
-        if (!isint) ax = 0;
-      } else {
-        ax = luaL_checkinteger(L, k + 2);
-      }
-      good = ax >= 1 && ax <= a->ndim && !seen[ax - 1];
-      if (good) seen[ax - 1] = true, perm[k] = (int)ax - 1;
-    }
-    if (!good)
-      return luaL_argerror(L, 2, lua_pushfstring(L, "axes must be a permutation of 1..%d",
-                                                 a->ndim));
-  }
+  array_parse_perm(L, a->ndim, perm);
   int64_t sh[LM_MAXDIM], st[LM_MAXDIM];
   for (int k = 0; k < a->ndim; k++) {
     sh[k] = a->s.shape[perm[k]];
@@ -266,24 +269,22 @@ static int64_t slice_bound(lua_State *L, int t, int field, int64_t n, int axis, 
 **                        or {nil, nil, -1} reverses), never 0
 **   {} or ":" or nil     the whole axis
 ** The view shares a's memory and keeps it alive. */
-static int array_lua_slice(lua_State *L) {
-  NdArray *a = array_check(L, 1);
+int array_parse_slice(lua_State *L, int ndim, const int64_t *shape, const int64_t *strides, int64_t *offset,
+                      int64_t sh[LM_MAXDIM], int64_t st[LM_MAXDIM]) {
   int nsel = lua_gettop(L) - 1;
-  if (nsel > a->ndim)
-    return luaL_error(L, "too many indices for array: array is %d-dimensional, but %d were indexed",
-                      a->ndim, nsel);
-  int64_t sh[LM_MAXDIM], st[LM_MAXDIM];
+  if (nsel > ndim)
+    return luaL_error(L, "too many indices for array: array is %d-dimensional, but %d were indexed", ndim, nsel);
   int nd = 0;
-  char *data = a->s.data;
-  for (int k = 0; k < a->ndim; k++) {
+  int64_t off = 0;
+  for (int k = 0; k < ndim; k++) {
     int argn = k + 2;
-    int64_t n = a->s.shape[k], stride = a->s.strides[k];
+    int64_t n = shape[k], stride = strides[k];
     int t = k < nsel ? lua_type(L, argn) : LUA_TNIL;
     if (t == LUA_TNUMBER) {
       int ok;
       lua_Integer i = lua_tointegerx(L, argn, &ok);
       if (!ok) luaL_argerror(L, argn, "number has no integer representation");
-      data += array_norm_index(L, i, n, k + 1, argn) * stride;
+      off += array_norm_index(L, i, n, k + 1, argn) * stride;
       continue;
     }
     if (t == LUA_TNIL || (t == LUA_TSTRING && strcmp(lua_tostring(L, argn), ":") == 0)) {
@@ -317,11 +318,19 @@ static int array_lua_slice(lua_State *L) {
       count = hi >= lo ? (hi - lo) / back + 1 : 0;
       first = hi;
     }
-    if (count > 0) data += first * stride;
+    if (count > 0) off += first * stride;
     sh[nd] = count;
     st[nd++] = count > 1 ? stride * step : stride;
   }
-  array_push_view(L, a, nd, sh, st, data);
+  *offset = off;
+  return nd;
+}
+
+static int array_lua_slice(lua_State *L) {
+  NdArray *a = array_check(L, 1);
+  int64_t sh[LM_MAXDIM], st[LM_MAXDIM], off;
+  int nd = array_parse_slice(L, a->ndim, a->s.shape, a->s.strides, &off, sh, st);
+  array_push_view(L, a, nd, sh, st, (char *)a->s.data + off);
   return 1;
 }
 

@@ -49,11 +49,19 @@ typedef enum SymKind {
 } SymKind;
 
 /* a device array a kernel uses as a global, as numba-cuda does: its address and geometry at compile time */
+/* the most bytes a kernel freezes into constant memory per global array:
+** a GPU's constant memory is 64 KiB */
+#define FROZEN_MAX_BYTES 65536
+
+/* a complex number literal: 2j, -2j, 1 + 2j, -1.5 - 2j (resolve.c) */
+bool compile_complex_literal(const Node *v, double *re, double *im);
+
 typedef struct DevGlobal {
   uint64_t ptr;
   DType dtype;
   int ndim;
   int64_t shape[LM_MAXDIM], strides[LM_MAXDIM];
+  char layout;  // 'C', 'F' or 'A', as the array's parameter would get
 } DevGlobal;
 
 typedef struct Sym {

@@ -102,6 +102,22 @@ static void strided_copy(char *dst, const int64_t *dst_st, const char *src, cons
     strided_copy(dst + i * dst_st[0], dst_st + 1, src + i * src_st[0], src_st + 1, shape + 1, ndim - 1, item);
 }
 
+static bool dev_contiguous(const DevArray *d) {
+  return devarray_contiguous(d->ndim, d->shape, d->strides, dtype_sizes[d->dtype], false);
+}
+
+/* the bytes a view's elements touch, [*lo, *hi) relative to d->data (lo <
+** 0 where a step is negative) */
+static void dev_span(const DevArray *d, int64_t *lo, int64_t *hi) {
+  *lo = 0;
+  *hi = d->size ? dtype_sizes[d->dtype] : 0;
+  for (int k = 0; d->size && k < d->ndim; k++) {
+    int64_t ext = (d->shape[k] - 1) * d->strides[k];
+    if (ext < 0) *lo += ext;
+    else *hi += ext;
+  }
+}
+
 /* "(3,)" / "(2, 3)" as NumPy prints shapes */
 static const char *push_shape(lua_State *L, int ndim, const int64_t *shape) {
   luaL_Buffer b;
@@ -197,34 +213,83 @@ static NdArray *host_arg(lua_State *L, int idx, int dt) {
   return a;
 }
 
-static void copy_htod(lua_State *L, CudaState *S, const DevArray *d, const NdArray *h, CUstream st) {
-  if (d->nbytes == 0) return;
-  if (host_contiguous(h)) {
-    if (st) CU_CALL(L, S, cuMemcpyHtoDAsync, (d->data, h->s.data, d->nbytes, st));
-    else CU_CALL(L, S, cuMemcpyHtoD, (d->data, h->s.data, d->nbytes));
+/* writes d's elements from host memory src laid out by src_st (src_contig:
+** C-order). A non-contiguous d is read, patched and written back over
+** the bytes it spans (synchronous), so the gaps keep their values. */
+static void dev_write(lua_State *L, CudaState *S, const DevArray *d, const char *src, const int64_t *src_st,
+                      bool src_contig, CUstream st) {
+  if (d->size == 0) return;
+  size_t item = (size_t)dtype_sizes[d->dtype];
+  bool contig = dev_contiguous(d);
+  if (contig && src_contig) {
+    if (st) CU_CALL(L, S, cuMemcpyHtoDAsync, (d->data, src, d->nbytes, st));
+    else CU_CALL(L, S, cuMemcpyHtoD, (d->data, src, d->nbytes));
     return;
   }
-  char *tmp = malloc(d->nbytes);
+  int64_t lo = 0, hi = (int64_t)d->nbytes;
+  int64_t cst[LM_MAXDIM];
+  const int64_t *dst_st = d->strides;
+  if (contig) c_strides(d->ndim, d->shape, (int64_t)item, cst), dst_st = cst;
+  else dev_span(d, &lo, &hi);
+  char *tmp = malloc((size_t)(hi - lo));
   if (tmp == NULL) luaL_error(L, "not enough memory");
-  strided_copy(tmp, d->strides, h->s.data, h->s.strides, d->shape, d->ndim, (size_t)h->s.itemsize);
-  CUresult r = S->fn.cuMemcpyHtoD(d->data, tmp, d->nbytes);
+  CUdeviceptr at = d->data + (CUdeviceptr)lo;
+  CUresult r = contig ? 0 : S->fn.cuMemcpyDtoH(tmp, at, (size_t)(hi - lo));
+  if (r == 0) {
+    strided_copy(tmp - lo, dst_st, src, src_st, d->shape, d->ndim, item);
+    r = S->fn.cuMemcpyHtoD(at, tmp, (size_t)(hi - lo));
+  }
   free(tmp);
   if (r != 0) cudrv_error(L, S, r, "cuMemcpyHtoD");
 }
 
-static void copy_dtoh(lua_State *L, CudaState *S, NdArray *h, const DevArray *d, CUstream st) {
-  if (d->nbytes == 0) return;
-  if (host_contiguous(h)) {
-    if (st) CU_CALL(L, S, cuMemcpyDtoHAsync, (h->s.data, d->data, d->nbytes, st));
-    else CU_CALL(L, S, cuMemcpyDtoH, (h->s.data, d->data, d->nbytes));
+/* reads d's elements into host memory dst laid out by dst_st */
+static void dev_read(lua_State *L, CudaState *S, const DevArray *d, char *dst, const int64_t *dst_st,
+                     bool dst_contig, CUstream st) {
+  if (d->size == 0) return;
+  size_t item = (size_t)dtype_sizes[d->dtype];
+  bool contig = dev_contiguous(d);
+  if (contig && dst_contig) {
+    if (st) CU_CALL(L, S, cuMemcpyDtoHAsync, (dst, d->data, d->nbytes, st));
+    else CU_CALL(L, S, cuMemcpyDtoH, (dst, d->data, d->nbytes));
     return;
   }
-  char *tmp = malloc(d->nbytes);
+  int64_t lo = 0, hi = (int64_t)d->nbytes;
+  int64_t cst[LM_MAXDIM];
+  const int64_t *src_st = d->strides;
+  if (contig) c_strides(d->ndim, d->shape, (int64_t)item, cst), src_st = cst;
+  else dev_span(d, &lo, &hi);
+  char *tmp = malloc((size_t)(hi - lo));
   if (tmp == NULL) luaL_error(L, "not enough memory");
-  CUresult r = S->fn.cuMemcpyDtoH(tmp, d->data, d->nbytes);
-  if (r == 0) strided_copy(h->s.data, h->s.strides, tmp, d->strides, d->shape, d->ndim, (size_t)h->s.itemsize);
+  CUresult r = S->fn.cuMemcpyDtoH(tmp, d->data + (CUdeviceptr)lo, (size_t)(hi - lo));
+  if (r == 0) strided_copy(dst, dst_st, tmp - lo, src_st, d->shape, d->ndim, item);
   free(tmp);
   if (r != 0) cudrv_error(L, S, r, "cuMemcpyDtoH");
+}
+
+static void copy_htod(lua_State *L, CudaState *S, const DevArray *d, const NdArray *h, CUstream st) {
+  dev_write(L, S, d, h->s.data, h->s.strides, host_contiguous(h), st);
+}
+
+static void copy_dtoh(lua_State *L, CudaState *S, NdArray *h, const DevArray *d, CUstream st) {
+  dev_read(L, S, d, h->s.data, h->s.strides, host_contiguous(h), st);
+}
+
+/* copies src into dst (same shape and dtype, one context): a device copy
+** when both are contiguous, else staged through a C-order host buffer */
+static void dev_copy(lua_State *L, CudaState *S, const DevArray *dst, const DevArray *src, CUstream st) {
+  if (dst->size == 0) return;
+  if (dev_contiguous(dst) && dev_contiguous(src)) {
+    if (st) CU_CALL(L, S, cuMemcpyDtoDAsync, (dst->data, src->data, dst->nbytes, st));
+    else CU_CALL(L, S, cuMemcpyDtoD, (dst->data, src->data, dst->nbytes));
+    return;
+  }
+  int64_t cst[LM_MAXDIM];
+  c_strides(dst->ndim, dst->shape, dtype_sizes[dst->dtype], cst);
+  NdArray *tmp = array_push_new(L, dst->dtype, dst->ndim, dst->shape);  /* collected if a copy raises */
+  dev_read(L, S, src, tmp->s.data, cst, true, NULL);
+  dev_write(L, S, dst, tmp->s.data, cst, true, NULL);
+  lua_pop(L, 1);
 }
 
 static void host_free(void *data, void *ud) {
@@ -245,7 +310,7 @@ static NdArray *push_host_like(lua_State *L, const DevArray *d) {
   }
   ArrayStruct s = {.meminfo = mi, .nitems = d->size, .itemsize = dtype_sizes[d->dtype], .data = data};
   memcpy(s.shape, d->shape, sizeof s.shape);
-  memcpy(s.strides, d->strides, sizeof s.strides);
+  c_strides(d->ndim, d->shape, s.itemsize, s.strides);  /* C order, also for a strided view */
   return array_push_struct(L, &s, d->dtype, d->ndim);
 }
 
@@ -317,9 +382,7 @@ static int devarray_lua_copy_to_device(lua_State *L) {
   if (devarray_test(L, 2)) {
     DevArray *src = devarray_check(L, 2, S);
     check_same(L, "copy_to_device", d, "source", src->dtype, src->ndim, src->shape);
-    if (d->nbytes == 0) return 0;
-    if (st) CU_CALL(L, S, cuMemcpyDtoDAsync, (d->data, src->data, d->nbytes, st));
-    else CU_CALL(L, S, cuMemcpyDtoD, (d->data, src->data, d->nbytes));
+    dev_copy(L, S, d, src, st);
     return 0;
   }
   bool table = lua_istable(L, 2);
@@ -345,6 +408,12 @@ static int devarray_lua_copy_to(lua_State *L) {
   check_same(L, "copy_to", dst, "source", src->dtype, src->ndim, src->shape);
   if (src->nbytes == 0) return 0;
   cudrv_maybe_flush(S);
+  if (!dev_contiguous(src) || !dev_contiguous(dst)) {  /* staged through the host, on the current device */
+    if (src->buf->ctx != S->cur->ctx || dst->buf->ctx != S->cur->ctx)
+      luaL_error(L, "copy_to: a non-contiguous device array copies only within the current device");
+    dev_copy(L, S, dst, src, NULL);
+    return 0;
+  }
   if (src->buf->ctx == dst->buf->ctx) {
     cudrv_make_current(S, src->buf->ctx);
     CUresult r = S->fn.cuMemcpyDtoD(dst->data, src->data, src->nbytes);
@@ -356,12 +425,43 @@ static int devarray_lua_copy_to(lua_State *L) {
   return 0;
 }
 
-/* d:slice(first[, last]): rows first..last along the first axis, 1-based
-** and inclusive, negative counting from the end (string.sub's rules); a
-** view sharing d's memory */
+/* a view of d with ndim axes of shape sh and byte strides st, its first
+** element off bytes from d's, sharing d's memory; pushed */
+static DevArray *push_view(lua_State *L, const DevArray *d, int ndim, const int64_t *sh, const int64_t *st,
+                           int64_t off) {
+  DevArray *v = push_empty(L);
+  *v = *d;
+  v->buf = NULL;
+  v->ndim = ndim;
+  v->size = 1;
+  for (int k = 0; k < ndim; k++) {
+    v->shape[k] = sh[k];
+    v->strides[k] = st[k];
+    v->size *= sh[k];
+  }
+  v->data = d->data + (CUdeviceptr)(v->size ? off : 0);
+  v->nbytes = (size_t)v->size * (size_t)dtype_sizes[d->dtype];
+  v->buf = d->buf;
+  d->buf->refct++;
+  return v;
+}
+
+/* d:slice(first[, last]) with integers: rows first..last along the first
+** axis, 1-based and inclusive, negative counting from the end (string.sub's
+** rules). Any other selectors follow a:slice's rules (array_parse_slice):
+** d:slice({1, nil, 2}, 3) is numba-cuda's d[::2, 2]. A view sharing d's
+** memory, of any strides. */
 static int devarray_lua_slice(lua_State *L) {
   DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
   if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  int nsel = lua_gettop(L) - 1;
+  bool rows = nsel >= 1 && nsel <= 2 && lua_isinteger(L, 2) && (nsel == 1 || lua_isinteger(L, 3));
+  int64_t sh[LM_MAXDIM], st[LM_MAXDIM], off = 0;
+  if (!rows) {
+    int nd = array_parse_slice(L, d->ndim, d->shape, d->strides, &off, sh, st);
+    push_view(L, d, nd, sh, st, off);
+    return 1;
+  }
   if (d->ndim == 0) luaL_error(L, "slice of a 0-d device array");
   int64_t n = d->shape[0];
   lua_Integer first = luaL_checkinteger(L, 2), last = luaL_optinteger(L, 3, -1);
@@ -369,16 +469,35 @@ static int devarray_lua_slice(lua_State *L) {
   if (last < 0) last = n + last + 1;
   if (first < 1) first = 1;
   if (last > n) last = n;
-  int64_t rows = last >= first ? last - first + 1 : 0;
-  DevArray *v = push_empty(L);
-  *v = *d;
-  v->buf = NULL;
-  v->shape[0] = rows;
-  v->data = d->data + (CUdeviceptr)(rows ? (int64_t)(first - 1) * d->strides[0] : 0);
-  v->size = rows * (d->shape[0] ? d->size / d->shape[0] : 0);
-  v->nbytes = (size_t)v->size * (size_t)dtype_sizes[d->dtype];
-  v->buf = d->buf;
-  d->buf->refct++;
+  memcpy(sh, d->shape, sizeof sh);
+  sh[0] = last >= first ? last - first + 1 : 0;
+  push_view(L, d, d->ndim, sh, d->strides, (int64_t)(first - 1) * d->strides[0]);
+  return 1;
+}
+
+/* d:transpose([perm]) or d.T: a view with the axes reversed or permuted
+** (1-based, as a:transpose) */
+static int devarray_lua_transpose(lua_State *L) {
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
+  if (d->buf == NULL) luaL_error(L, "attempt to use a freed device array");
+  int perm[LM_MAXDIM];
+  array_parse_perm(L, d->ndim, perm);
+  int64_t sh[LM_MAXDIM], st[LM_MAXDIM];
+  for (int k = 0; k < d->ndim; k++) sh[k] = d->shape[perm[k]], st[k] = d->strides[perm[k]];
+  push_view(L, d, d->ndim, sh, st, 0);
+  return 1;
+}
+
+/* d:is_c_contiguous(), d:is_f_contiguous(): numba-cuda's methods */
+static int devarray_lua_is_c_contiguous(lua_State *L) {
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
+  lua_pushboolean(L, devarray_layout(d->ndim, d->shape, d->strides, dtype_sizes[d->dtype]) == 'C');
+  return 1;
+}
+
+static int devarray_lua_is_f_contiguous(lua_State *L) {
+  DevArray *d = UDATA_CHECK(L, 1, DevArray, DEVARRAY_MT, DEVARRAY_TAG);
+  lua_pushboolean(L, devarray_contiguous(d->ndim, d->shape, d->strides, dtype_sizes[d->dtype], true));
   return 1;
 }
 
@@ -398,18 +517,7 @@ static int64_t elem_index(lua_State *L, const DevArray *d, int axis, int idx) {
 
 /* row j of d (ndim >= 1) as a view, pushed */
 static DevArray *push_row(lua_State *L, const DevArray *d, int64_t j) {
-  DevArray *v = push_empty(L);
-  *v = *d;
-  v->ndim = d->ndim - 1;
-  for (int k = 0; k < v->ndim; k++) {
-    v->shape[k] = d->shape[k + 1];
-    v->strides[k] = d->strides[k + 1];
-  }
-  v->data = d->data + (CUdeviceptr)(j * d->strides[0]);
-  v->size = d->shape[0] ? d->size / d->shape[0] : 0;
-  v->nbytes = (size_t)v->size * (size_t)dtype_sizes[d->dtype];
-  d->buf->refct++;
-  return v;
+  return push_view(L, d, d->ndim - 1, d->shape + 1, d->strides + 1, j * d->strides[0]);
 }
 
 static void read_elem(lua_State *L, CudaState *S, const DevArray *d, CUdeviceptr at) {
@@ -466,12 +574,9 @@ static int devarray_lua_newindex(lua_State *L) {
     size_t item = (size_t)dtype_sizes[d->dtype];
     char one[16];
     array_store_elem(L, d->dtype, one, 3, 3);
-    char *tmp = malloc(row->nbytes ? row->nbytes : 1);
-    if (tmp == NULL) luaL_error(L, "not enough memory");
-    for (size_t k = 0; k < row->nbytes; k += item) memcpy(tmp + k, one, item);
-    CUresult r = row->nbytes ? S->fn.cuMemcpyHtoD(row->data, tmp, row->nbytes) : 0;
-    free(tmp);
-    if (r != 0) cudrv_error(L, S, r, "cuMemcpyHtoD");
+    NdArray *tmp = array_push_new(L, d->dtype, row->ndim, row->shape);
+    for (size_t k = 0; k < row->nbytes; k += item) memcpy((char *)tmp->s.data + k, one, item);
+    dev_write(L, S, row, tmp->s.data, tmp->s.strides, true, NULL);
     return 0;
   }
   lua_getfield(L, ridx, "copy_to_device");
@@ -569,6 +674,10 @@ static int devarray_lua_index(lua_State *L) {
   else if (strcmp(k, "size") == 0) lua_pushinteger(L, d->size);
   else if (strcmp(k, "ndim") == 0) lua_pushinteger(L, d->ndim);
   else if (strcmp(k, "nbytes") == 0) lua_pushinteger(L, (lua_Integer)d->nbytes);
+  else if (strcmp(k, "T") == 0) {
+    lua_settop(L, 1);
+    return devarray_lua_transpose(L);
+  }
   else if (strcmp(k, "device") == 0) {
     if (d->buf) lua_pushinteger(L, d->buf->devno);
     else lua_pushnil(L);
@@ -642,6 +751,9 @@ static const luaL_Reg devarray_methods[] = {
   {"copy_to_device", devarray_lua_copy_to_device},
   {"copy_to", devarray_lua_copy_to},
   {"slice", devarray_lua_slice},
+  {"transpose", devarray_lua_transpose},
+  {"is_c_contiguous", devarray_lua_is_c_contiguous},
+  {"is_f_contiguous", devarray_lua_is_f_contiguous},
   {"get", devarray_lua_get},
   {"set", devarray_lua_set},
   {"data_ptr", devarray_lua_data_ptr},

@@ -20,7 +20,7 @@ typedef struct DevBuf {
   bool external;     // someone else's memory (cuda.external_array): never freed here
 } DevBuf;
 
-/* userdata "lumba.devicearray"; always C-contiguous */
+/* userdata "lumba.devicearray": a C-order array or a view of any strides */
 struct DevArray {
   CUdeviceptr data;            // first element
   DType dtype;
@@ -42,6 +42,28 @@ DevArray *devarray_test(lua_State *L, int idx);  /* NULL if not a device array *
 DevArray *devarray_check(lua_State *L, int idx, CudaState *S);
 /* New uninitialised C-contiguous device array on the stack. */
 DevArray *devarray_push_new(lua_State *L, CudaState *S, DType dt, int ndim, const int64_t *shape);
+
+/* whether shape/strides are C-order (F-order when fortran) without gaps;
+** axes of length 1 may have any stride, as NumPy's flags say */
+static inline bool devarray_contiguous(int ndim, const int64_t *shape, const int64_t *strides, int64_t item,
+                                       bool fortran) {
+  int64_t expect = item;
+  for (int j = 0; j < ndim; j++) {
+    int i = fortran ? j : ndim - 1 - j;
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1 && strides[i] != expect) return false;
+    expect *= shape[i];
+  }
+  return true;
+}
+
+/* 'C', 'F' or 'A': the layout a kernel parameter of this array gets, as
+** numba-cuda types a device array by its flags (item: the dtype's size) */
+static inline char devarray_layout(int ndim, const int64_t *shape, const int64_t *strides, int64_t item) {
+  if (devarray_contiguous(ndim, shape, strides, item, false)) return 'C';
+  if (devarray_contiguous(ndim, shape, strides, item, true)) return 'F';
+  return 'A';
+}
 
 /* registers the metatable and adds to_device, device_array, ... to the table on top */
 void devarray_open(lua_State *L);

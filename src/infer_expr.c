@@ -263,6 +263,27 @@ static Type *infer_compare(Infer *I, Node *n) {
   return unknown ? need(I, n, NULL) : (infer_ann(I, n)->ty = ty_bool);
 }
 
+/* the elements of nested lists and tuples of literals */
+static int64_t literal_elems(const Node *v) {
+  if (v->kind != ND_List && v->kind != ND_Tuple) return 1;
+  int64_t n = 0;
+  for (int i = 0; i < v->elts.len; i++) n += literal_elems(v->elts.items[i]);
+  return n;
+}
+
+/* a module-level array a kernel freezes (np.array([...])) must fit the
+** GPU's 64 KiB of constant memory; refused where the kernel names it */
+static void check_constant_memory(Infer *I, int slot, Node *use) {
+  const Node *v = I->spec->locals[slot].frozen;
+  Type *t = I->spec->locals[slot].ty;
+  if (t == NULL || t->kind != TY_ARRAY || v->kind != ND_Call || v->args.len < 1) return;
+  int64_t bytes = literal_elems(v->args.items[0]) * dtype_sizes[t->dtype];
+  if (bytes > FROZEN_MAX_BYTES)
+    compile_error(I->C, use->loc, "TypingError", "'%s' is a module-level array of %lld bytes: a kernel freezes the "
+                  "arrays it uses as globals into its 64 KiB of constant memory (pass it as an argument)",
+                  use->name, (long long)bytes);
+}
+
 Type *infer_expr(Infer *I, Node *n) {
   Compile *C = I->C;
   Type *t = NULL;
@@ -282,7 +303,10 @@ Type *infer_expr(Infer *I, Node *n) {
       Sym s = resolve_name(C, I->spec, n->name, n->loc);
       if (s.kind == SYM_FROZEN) s = infer_frozen(I, n, s.def);  /* becomes a hidden local */
       if (s.kind == SYM_LOCAL) {
-        if (I->spec->locals[s.slot].frozen) infer_frozen_value(I, s.slot);
+        if (I->spec->locals[s.slot].frozen) {
+          infer_frozen_value(I, s.slot);
+          if (C->opt.gpu) check_constant_memory(I, s.slot, n);
+        }
         infer_ann(I, n)->slot = s.slot;
         t = I->spec->locals[s.slot].ty;
         if (t && t->kind == TY_OPTIONAL) t = ty_scalar(t->dtype);  /* used as a number: None raises (lower_expr.c) */
@@ -296,7 +320,7 @@ Type *infer_expr(Infer *I, Node *n) {
       } else if (s.kind == SYM_DEVARRAY) {  /* a device array global: a constant array (lower_const_sym) */
         infer_ann(I, n)->aux = arena_alloc(C->A, sizeof(Sym));
         *(Sym *)infer_ann(I, n)->aux = s;
-        t = ty_array(&C->S->types, s.dev->dtype, s.dev->ndim, 'C');
+        t = ty_array(&C->S->types, s.dev->dtype, s.dev->ndim, s.dev->layout);
       } else if (s.kind == SYM_DTYPE) {
         t = ty_dtype(s.dt);  /* a dtype as a value: compile-time, its type says which */
       } else {

@@ -125,8 +125,11 @@ static Type *kernel_arg_type(lua_State *L, LmState *LS, int idx, int argn) {
     case LUA_TBOOLEAN: return ty_bool;
     case LUA_TUSERDATA: {
       DevArray *d = devarray_test(L, idx);
-      if (d) return ty_array(&LS->types, d->dtype, d->ndim, 'C');
+      /* a 0-d view of a record array's element (a[i], d[i]): a Record, as numba-cuda types a record scalar */
+      if (d && d->ndim == 0 && dtype_is_record(d->dtype)) return ty_scalar(d->dtype);
+      if (d) return ty_array(&LS->types, d->dtype, d->ndim, devarray_layout(d->ndim, d->shape, d->strides, dtype_sizes[d->dtype]));
       NdArray *a = array_test(L, idx);
+      if (a && a->ndim == 0 && dtype_is_record(a->dtype)) return ty_scalar(a->dtype);
       if (a) return ty_array(&LS->types, a->dtype, a->ndim, 'C');
       Cplx c;
       if (complex_test(L, idx, &c)) return ty_scalar(DT_COMPLEX128);  /* lumba.complex, as Python's complex */
@@ -206,7 +209,7 @@ static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs
       for (int i = 0; i < nargs && fits; i++) {
         Type *want = s->argtypes[i];
         if (want == at[i]) continue;
-        /* a C-order device array fits an A-layout signature (float32[:]) */
+        /* any device array fits an A-layout signature (float32[:]) */
         if (want->kind == TY_ARRAY && at[i]->kind == TY_ARRAY && want->layout == 'A' && want->dtype == at[i]->dtype &&
             want->ndim == at[i]->ndim)
           continue;
@@ -216,7 +219,19 @@ static DispSpec *spec_for_types(lua_State *L, int disp_idx, Type **at, int nargs
       if (fits && sim == (s->kernel_ir == NULL)) return s;
       if (fits && other == NULL) other = s;
     }
-    if (other == NULL) luaL_error(L, "%s: no compiled signature matches the argument types", d->name);
+    if (other == NULL) {
+      /* a record of another dtype than the signature's: name both */
+      for (DispSpec *s = d->specs; s; s = s->next)
+        for (int i = 0; i < nargs && s->nargs == nargs; i++)
+          if (s->argtypes[i]->kind == TY_RECORD && at[i] != s->argtypes[i]) {
+            if (at[i]->kind == TY_RECORD)
+              luaL_error(L, "%s: argument #%d is a record of dtype %s, but the signature takes one of dtype %s", d->name,
+                         i + 1, dtype_names[at[i]->dtype], dtype_names[s->argtypes[i]->dtype]);
+            luaL_error(L, "%s: argument #%d is not a record, but the signature takes one of dtype %s", d->name, i + 1,
+                       dtype_names[s->argtypes[i]->dtype]);
+          }
+      luaL_error(L, "%s: no compiled signature matches the argument types", d->name);
+    }
     return dispatch_add_spec(L, d, disp_idx, other->argtypes, nargs);
   }
   return dispatch_add_spec(L, d, disp_idx, at, nargs);
@@ -241,7 +256,9 @@ static bool same_types(lua_State *L, Launch *ln, CudaState *S, int nargs) {
         bool dev = lua_topointer(L, -1) == ln->devarray_mt;
         lua_pop(L, 1);
         const DevArray *dv = dev ? devarray_test(L, idx) : NULL;  /* the tag too (udata.h) */
-        if (!dv || dv->dtype != t->dtype || dv->ndim != t->ndim) return false;
+        if (!dv || dv->dtype != t->dtype || dv->ndim != t->ndim ||
+            devarray_layout(dv->ndim, dv->shape, dv->strides, dtype_sizes[dv->dtype]) != t->layout)
+          return false;
         break;
       }
       default: return false;
@@ -325,6 +342,21 @@ static int kernel_lua_call(lua_State *L) {
         dv = devarray_test(L, -1);
       }
       cudrv_pack_array(L, S, &P, dv, i + 1);
+      continue;
+    }
+    if (t->kind == TY_RECORD) {
+      /* a record: its address on the device. A host record goes there and
+      ** comes back after the launch, as numba-cuda's (InOut) */
+      int at = idx;
+      if (devarray_test(L, idx) == NULL) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "lumba.cuda.to_device");
+        lua_pushvalue(L, idx);
+        lua_call(L, 1, 1);
+        host[ncopies] = idx;
+        devpos[ncopies++] = at = lua_gettop(L);
+      }
+      DevArray *dv = devarray_check(L, at, S);  /* not freed, of this context */
+      cudrv_param(L, &P, &dv->data, sizeof dv->data);
       continue;
     }
     if (ty_is_complex(t)) {  /* its parts, two parameters (the kernel entry's) */

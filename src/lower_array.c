@@ -492,6 +492,7 @@ typedef struct Flat {
   int64_t n, cap;
   int ndim;
   int64_t shape[LM_MAXDIM];
+  bool complex;  // some element is a complex literal
 } Flat;
 
 /* nested lists/tuples of numbers: their shape (every row alike) and elements in C order */
@@ -510,7 +511,9 @@ static bool flatten(Compile *C, Node *v, int depth, Flat *f) {
   }
   if (depth != f->ndim) return false;
   Node *c = v->kind == ND_UnaryOp && v->op == OP_USub ? v->operand : v;
-  if (c->kind != ND_Constant || !(c->ckind == CK_INT || c->ckind == CK_FLOAT || c->ckind == CK_BOOL)) return false;
+  double re, im;
+  if (compile_complex_literal(v, &re, &im)) f->complex = true;
+  else if (c->kind != ND_Constant || !(c->ckind == CK_INT || c->ckind == CK_FLOAT || c->ckind == CK_BOOL)) return false;
   if (f->n == f->cap) {
     if (f->cap >= MAX_CONST_ELEMS) return false;
     int64_t cap = f->cap ? 2 * f->cap : 16;
@@ -542,10 +545,17 @@ bool lower_const_array(Lower *L, Node *value, Type *t, Val *out) {
   Flat f = {0};
   if (!flatten(L->C, value->args.items[0], 0, &f) || f.ndim != t->ndim) return false;
   DType dt = t->dtype;
+  if (f.complex && dtype_kinds[dt] != 'c') return false;  /* NumPy refuses it; the general path says so */
   LLVMTypeRef et = lower_mem_type(L, dt);
   LLVMValueRef *cs = arena_alloc(L->C->A, sizeof *cs * (size_t)(f.n ? f.n : 1));
   for (int64_t i = 0; i < f.n; i++) {
-    if (dtype_kinds[dt] == 'f') cs[i] = LLVMConstReal(et, num_of(f.elems[i]));
+    if (dtype_kinds[dt] == 'c') {  /* Numba's {real, imag} */
+      double re, im;
+      if (!compile_complex_literal(f.elems[i], &re, &im)) re = num_of(f.elems[i]), im = 0;
+      LLVMTypeRef pt = dt == DT_COMPLEX64 ? LLVMFloatTypeInContext(L->ctx) : LLVMDoubleTypeInContext(L->ctx);
+      LLVMValueRef parts[2] = {LLVMConstReal(pt, re), LLVMConstReal(pt, im)};
+      cs[i] = LLVMConstStructInContext(L->ctx, parts, 2, 0);
+    } else if (dtype_kinds[dt] == 'f') cs[i] = LLVMConstReal(et, num_of(f.elems[i]));
     else if (dt == DT_BOOL) cs[i] = LLVMConstInt(et, num_of(f.elems[i]) != 0, 0);
     else cs[i] = LLVMConstInt(et, (unsigned long long)int_of(f.elems[i]), dtype_kinds[dt] == 'i');
   }

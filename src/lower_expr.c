@@ -504,7 +504,7 @@ static Val lower_ifexp(Lower *L, Node *n) {
 Val lower_const_sym(Lower *L, const Sym *s) {
   if (s->kind == SYM_DEVARRAY) {  /* a device array global: its address and geometry as constants */
     const DevGlobal *g = s->dev;
-    Type *t = ty_array(&L->C->S->types, g->dtype, g->ndim, 'C');
+    Type *t = ty_array(&L->C->S->types, g->dtype, g->ndim, g->layout);  /* its infer type (infer_expr.c) */
     LLVMTypeRef dpt = LLVMStructGetTypeAtIndex(lower_type(L, t), 1);
     LLVMValueRef shape[LM_MAXDIM], strides[LM_MAXDIM];
     for (int k = 0; k < g->ndim; k++) shape[k] = lower_i64(L, g->shape[k]), strides[k] = lower_i64(L, g->strides[k]);

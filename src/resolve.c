@@ -10,6 +10,7 @@
 #include "builtins.h"
 #include "compile.h"
 #include "devarray.h"
+#include "half_rt.h"
 #include "dispatch.h"
 #include "frontend.h"
 
@@ -105,6 +106,36 @@ static bool const_value(Node *v, Sym *s) {
   }
 }
 
+/* a real number literal, negated or not */
+static bool real_literal(const Node *v, double *x) {
+  bool neg = v->kind == ND_UnaryOp && v->op == OP_USub;
+  const Node *c = neg ? v->operand : v;
+  if (c->kind != ND_Constant || (c->ckind != CK_INT && c->ckind != CK_FLOAT)) return false;
+  *x = c->ckind == CK_FLOAT ? c->fval : (double)c->ival;
+  if (neg) *x = -*x;
+  return true;
+}
+
+static bool imag_literal(const Node *v, double *y) {
+  bool neg = v->kind == ND_UnaryOp && v->op == OP_USub;
+  const Node *c = neg ? v->operand : v;
+  if (c->kind != ND_Constant || c->ckind != CK_IMAG) return false;
+  *y = neg ? -c->fval : c->fval;
+  return true;
+}
+
+bool compile_complex_literal(const Node *v, double *re, double *im) {
+  *re = *im = 0;
+  if (imag_literal(v, im)) {
+    if (v->kind == ND_UnaryOp) *re = -0.0;  /* -2j is -(0+2j), as in Python */
+    return true;
+  }
+  if (v->kind != ND_BinOp || (v->op != OP_Add && v->op != OP_Sub)) return false;
+  if (!real_literal(v->left, re) || !imag_literal(v->right, im)) return false;
+  if (v->op == OP_Sub) *im = -*im;
+  return true;
+}
+
 /* a module name as the module names so far have it (an import alias, np, numpy); NULL if none */
 static const char *module_of(Compile *C, const char *name) {
   for (int i = C->nmodnames - 1; i >= 0; i--)
@@ -124,7 +155,8 @@ static bool frozen_name(Compile *C, Node *v) {
 /* a literal a frozen value may hold: numbers, dtype names and np.float32 & co, tuples and lists of them */
 static bool frozen_literal(Compile *C, Node *v) {
   Sym s;
-  if (const_value(v, &s)) return true;
+  double re, im;
+  if (const_value(v, &s) || compile_complex_literal(v, &re, &im)) return true;
   if (v->kind == ND_Constant) return v->ckind == CK_STR || v->ckind == CK_NONE;
   if (v->kind == ND_Tuple || v->kind == ND_List) {
     for (int i = 0; i < v->elts.len; i++)
@@ -264,7 +296,6 @@ static Node *import_device_def(Compile *C, int disp_idx, const char *name) {
 
 /* ---- Lua arrays frozen into kernels ---- */
 
-#define FROZEN_MAX_BYTES 65536  /* a GPU's constant memory */
 
 static Node *frozen_leaf(Compile *C, const NdArray *a, const char *p, Loc loc) {
   Node *c = ast_new(C->A, ND_Constant, loc);
@@ -274,6 +305,20 @@ static Node *frozen_leaf(Compile *C, const NdArray *a, const char *p, Loc loc) {
     case DT_BOOL: c->ckind = CK_BOOL; c->bval = *(const uint8_t *)p != 0; c->ival = c->bval; return c;
     case DT_FLOAT32: c->ckind = CK_FLOAT; c->fval = *(const float *)p; return c;
     case DT_FLOAT64: c->ckind = CK_FLOAT; c->fval = *(const double *)p; return c;
+    case DT_FLOAT16: c->ckind = CK_FLOAT; c->fval = lm_h2d(*(const uint16_t *)p); return c;  /* exact in double */
+    case DT_COMPLEX64: case DT_COMPLEX128: {  /* re + imj */
+      bool single = dt == DT_COMPLEX64;
+      c->ckind = CK_FLOAT;
+      c->fval = single ? ((const float *)p)[0] : ((const double *)p)[0];
+      Node *im = ast_new(C->A, ND_Constant, loc);
+      im->ckind = CK_IMAG;
+      im->fval = single ? ((const float *)p)[1] : ((const double *)p)[1];
+      Node *sum = ast_new(C->A, ND_BinOp, loc);
+      sum->op = OP_Add;
+      sum->left = c;
+      sum->right = im;
+      return sum;
+    }
     case DT_INT8: iv = *(const int8_t *)p; break;
     case DT_INT16: iv = *(const int16_t *)p; break;
     case DT_INT32: iv = *(const int32_t *)p; break;
@@ -302,9 +347,9 @@ static Node *frozen_list(Compile *C, const NdArray *a, int k, const char *p, Loc
 ** module-level `np.array([...], dtype=np.<dtype>)` lumba already freezes. */
 static bool frozen_lua_array(Compile *C, const NdArray *a, const char *name, Loc loc, Sym *s) {
   DType dt = a->dtype;
-  if (dtype_kinds[dt] == 'c' || a->ndim == 0)
+  if (dtype_is_record(dt) || a->ndim == 0)
     compile_error(C, loc, "TypingError", "'%s' is a Lua array of %s: a kernel freezes only arrays of 1 or more "
-                  "dimensions of real numbers or booleans (pass it as an argument)", name,
+                  "dimensions of numbers or booleans (pass it as an argument)", name,
                   a->ndim == 0 ? "0 dimensions" : dtype_names[dt]);
   int64_t bytes = a->s.nitems * dtype_sizes[dt];
   if (bytes > FROZEN_MAX_BYTES)
@@ -326,7 +371,7 @@ static bool frozen_lua_array(Compile *C, const NdArray *a, const char *name, Loc
   ast_list_push(C->A, &call->args, frozen_list(C, a, 0, a->s.data, loc));
   Node *dtn = ast_new(C->A, ND_Attribute, loc);
   dtn->value = np;
-  dtn->name = dtype_names[dt];
+  dtn->name = dt == DT_BOOL ? "bool_" : dtype_names[dt];  /* np.bool_: NumPy 1's spelling, which lumba knows */
   Node *kw = ast_new(C->A, ND_keyword, loc);
   kw->name = arr->keywords[1];
   kw->value = dtn;
@@ -353,6 +398,7 @@ static bool device_global(Compile *C, const DevArray *dv, const char *name, Loc 
   g->dtype = dv->dtype;
   g->ndim = dv->ndim;
   for (int k = 0; k < dv->ndim; k++) g->shape[k] = dv->shape[k], g->strides[k] = dv->strides[k];
+  g->layout = devarray_layout(dv->ndim, dv->shape, dv->strides, dtype_sizes[dv->dtype]);
   if (C->disp_idx) {
     int v = lua_absindex(L, -1);
     if (lua_getfield(L, LUA_REGISTRYINDEX, "lumba.kernel_globals") != LUA_TTABLE) {
