@@ -197,6 +197,14 @@ function H.record_values(a)
   return t
 end
 
+-- libNVVM and ptxas both here, so PTX can be made and assembled without a GPU
+function H.has_ptx_toolkit()
+  local ptxas = io.open((os.getenv("CUDA_HOME") or "/usr/local/cuda") .. "/bin/ptxas")
+  if ptxas then ptxas:close() end
+  local tk = require("lumba").cuda._toolkit()
+  return ptxas ~= nil and tk ~= nil and tk.nvvm ~= nil
+end
+
 -- ptxas -arch=sm_90 on the text ptx: true, or false and what it said; nil
 -- and a reason where the toolkit has no ptxas
 function H.ptxas(ptx)

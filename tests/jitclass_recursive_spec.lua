@@ -7,46 +7,9 @@
 -- methods ("compiler re-entrant") and has no `is` for instances, so the
 -- oracle is the same module run as plain Python (numba's names shimmed).
 local lumba = require "lumba"
-local oracle = require "numpy_oracle"
-
-local PY_SHIM = [[
-import sys, types
-numba = types.ModuleType("numba")
-numba.njit = lambda f=None, **k: f if callable(f) else (lambda g: g)
-for name in ("int32", "int64", "float32", "float64", "boolean"):
-    setattr(numba, name, name)
-numba.deferred_type = lambda: types.SimpleNamespace(define=lambda t: None)
-numba.optional = lambda t: t
-def _jitclass(spec=None):
-    def deco(c):
-        c.class_type = types.SimpleNamespace(instance_type=c)
-        return c
-    return deco(spec) if isinstance(spec, type) else deco
-exp = types.ModuleType("numba.experimental")
-exp.jitclass = _jitclass
-numba.experimental = exp
-sys.modules["numba"] = numba
-sys.modules["numba.experimental"] = exp
-]]
-
-local function python_values(module, script)
-  local out = oracle.run_python(PY_SHIM .. module .. "\n" .. script)
-  local vals = {}
-  for x in out:gmatch("%S+") do vals[#vals + 1] = tonumber(x) or x end
-  return vals, out
-end
+local H = require "helpers"
 
 local function py(b) return b and "True" or "False" end
-
-local function live_after(f)
-  collectgarbage()
-  collectgarbage()
-  local before = lumba._live_meminfos()
-  f()
-  collectgarbage()
-  collectgarbage()
-  return lumba._live_meminfos() - before
-end
 
 describe("@jitclass methods recursing on their own class", function()
   local TREE = [[
@@ -130,7 +93,7 @@ def missing_child_depth(t):
   local m = lumba.load(TREE, { chunkname = "=rtree.py" })
 
   it("inserts, sizes, measures and finds recursively, as Python does", function()
-    local want, out = python_values(TREE, [[
+    local want, out = H.jitclass_python(TREE, [[
 import numpy as np
 t = build(np.array([5, 3, 8, 1, 4, 9, 7, 2, 6]))
 print(t.size(), t.depth(), t.total(), *stats(np.array([10, 20, 30, 40, 5])))
@@ -159,7 +122,7 @@ print(t.size(), t.depth(), t.right.right.right.key, t.find(4).key, t.find(12) is
   end)
 
   it("frees every node of a tree built by recursive inserts", function()
-    assert.are.equal(0, live_after(function()
+    assert.are.equal(0, H.live_after(function()
       local keys = {}
       for i = 1, 300 do keys[i] = (i * 7919) % 1009 end
       local t = m.build(lumba.array(keys, "int64"))
@@ -234,7 +197,7 @@ def pet_is_none(o):
   local m = lumba.load(PAIR, { chunkname = "=pair.py" })
 
   it("links two classes both ways, in compiled code and from Lua, as Python does", function()
-    local want, out = python_values(PAIR, [[
+    local want, out = H.jitclass_python(PAIR, [[
 o = adopt(30, 4)
 print(round_trip(o), o.pet.owner.age, o.pet.legs, o.pet_legs(), o.pet.owner_age())
 p = Pet(3)
@@ -272,7 +235,7 @@ p.owner = None
   end)
 
   it("frees both once the cycle is broken", function()
-    assert.are.equal(0, live_after(function()
+    assert.are.equal(0, H.live_after(function()
       for _ = 1, 50 do
         local o = m.adopt(1, 2)
         assert.are.equal(1 + 2 + 1, m.round_trip(o))
@@ -282,7 +245,7 @@ p.owner = None
   end)
 
   it("compares instances by identity (`is`, `is not`), None included, as Python does", function()
-    local want, out = python_values(PAIR, [[
+    local want, out = H.jitclass_python(PAIR, [[
 o = adopt(30, 4)
 o2 = adopt(30, 4)
 print(*same(o, o), *same(o, o2), *same(o.pet, o.pet), *back_is_self(o), *pet_is_none(o))
